@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+// matter-emu: Matter accessories and a Matter commissioner, emulated over UDP on Linux.
+// Module layout and layering: see docs/ARCHITECTURE.md (a module imports only modules listed before it).
+import PackageDescription
+
+let package = Package(
+    name: "MatterEmulator",
+    products: [
+        .executable(name: "matter-emu", targets: ["MatterEmuCLI"]),
+        .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
+        .library(name: "MatterTLV", targets: ["MatterTLV"]),
+        .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
+    ],
+    targets: [
+        // System-library shims: a module map and a header of `static inline` wrappers, nothing else.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
+        // Small C target for the socket macros Swift cannot import (CMSG_*, in6_pktinfo).
+        .target(name: "CMatterPOSIX"),
+
+        .target(name: "MatterCore"),
+        .target(name: "MatterTLV", dependencies: ["MatterCore"]),
+        .target(name: "MatterCrypto", dependencies: ["MatterCore", "COpenSSL"]),
+        .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
+
+        .executableTarget(
+            name: "MatterEmuCLI",
+            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "CQREncode"]
+        ),
+
+        .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),
+        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV"]),
+        .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"], resources: [.copy("Vectors")]),
+        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

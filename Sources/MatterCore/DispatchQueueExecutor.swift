@@ -1,0 +1,27 @@
+public import Dispatch
+
+/// A `SerialExecutor` backed by one serial `DispatchQueue`, so an actor and the Dispatch callbacks of
+/// its sockets and timers share one isolation domain: handlers on `queue` enter the actor with
+/// `assumeIsolated`, without a hop. (Linux Dispatch has no `DispatchSerialQueue` executor.)
+public final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
+    // @unchecked: the only stored property is an immutable DispatchQueue, which is thread-safe.
+    /// The serial queue every job of this executor runs on.
+    public let queue: DispatchQueue
+
+    public init(label: String) { self.queue = DispatchQueue(label: label) }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(complexEquality: self)
+    }
+
+    public func isSameExclusiveExecutionContext(other: DispatchQueueExecutor) -> Bool { self === other }
+
+    /// Lets `actor.assumeIsolated {}` succeed from a plain block running on `queue`.
+    public func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
+}

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// Monotonic time in milliseconds, as protocol timers (MRP, fail-safe, subscriptions) see it.
+/// Production code uses `SystemClock`; tests drive a `ManualClock` by hand.
+public protocol MatterClock: Sendable {
+    /// Milliseconds since an arbitrary, fixed origin; never goes backwards.
+    func nowMilliseconds() -> UInt64
+}
+
+/// The system's monotonic clock (`CLOCK_MONOTONIC`).
+public struct SystemClock: MatterClock {
+    public init() {}
+    public func nowMilliseconds() -> UInt64 {
+        let d = ContinuousClock.now - SystemClock.origin
+        return UInt64(d.components.seconds) * 1000 + UInt64(d.components.attoseconds / 1_000_000_000_000_000)
+    }
+    private static let origin = ContinuousClock.now
+}
+
+/// A clock that moves only when told to, for deterministic tests of timers.
+public final class ManualClock: MatterClock {
+    private let now: Mutex<UInt64>
+
+    public init(startingAt milliseconds: UInt64 = 0) { now = Mutex(milliseconds) }
+
+    public func nowMilliseconds() -> UInt64 { now.withLock { $0 } }
+
+    /// Moves the clock forward.
+    public func advance(by milliseconds: UInt64) { now.withLock { $0 += milliseconds } }
+}

@@ -1,0 +1,3 @@
+import MatterCore
+
+StandardError.write("matter-emu: not yet\n")

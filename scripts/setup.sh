@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (as root) for matter-emu and builds it. Idempotent: packages
+# already installed are not fetched again, and the build is incremental.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+    libssl-dev libavahi-client-dev libsqlite3-dev libqrencode-dev   # C libraries we link
+    avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
+    python3-venv                                                    # the SDK controller's venv
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: these Debian packages are missing and installing them needs root: ${missing[*]}" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # The daemons must not start on the host: tests run their own inside network namespaces. A
+    # policy-rc.d that says 101 ("action forbidden") keeps the packages' scripts from starting them.
+    own_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
+    fi
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    [ "$own_policy" = 0 ] || rm -f /usr/sbin/policy-rc.d
+fi
+
+command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }
+
+echo "setup: building matter-emu" >&2
+swift build -Xswiftc -warnings-as-errors 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Linking|Write|Planning|Applying)' >&2
+echo "setup: done; the binary is $(swift build --show-bin-path)/matter-emu" >&2
