@@ -24,16 +24,18 @@ let package = Package(
         .target(name: "MatterTLV", dependencies: ["MatterCore"]),
         .target(name: "MatterCrypto", dependencies: ["MatterCore", "COpenSSL"]),
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
+        .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi"]),
 
         .executableTarget(
             name: "MatterEmuCLI",
-            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "CQREncode"]
+            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "CQREncode"]
         ),
 
         .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV"]),
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
+        .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
     ]
 )
 
