@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "MatterCrypto", dependencies: ["MatterCore", "COpenSSL"]),
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi"]),
+        .target(name: "MatterTransport", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "CMatterPOSIX"]),
 
         .executableTarget(
             name: "MatterEmuCLI",
@@ -36,6 +37,9 @@ let package = Package(
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
+        .testTarget(name: "MatterTransportTests", dependencies: ["MatterTransport"]),
+        // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
+        .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
     ]
 )
 

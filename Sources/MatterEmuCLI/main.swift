@@ -1,3 +1,12 @@
-import MatterCore
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
-StandardError.write("matter-emu: not yet\n")
+/// Every command of the tool; the longest matching path wins.
+let allCommands: [any CLICommand.Type] = [
+    // PayloadParseCommand.self,
+    // PayloadGenerateCommand.self,
+]
+
+let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

@@ -1,0 +1,41 @@
+import Testing
+
+@Suite("CLI grammar: help, usage errors, exit codes")
+struct CLIGrammarTests {
+    @Test func topLevelHelpListsCommandsAndExitCodes() throws {
+        let result = try CLIRunner.run(["--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("payload parse"))
+        #expect(result.stdout.contains("payload generate"))
+        #expect(result.stdout.contains("exit codes:"))
+    }
+
+    @Test func commandHelpListsItsOptions() throws {
+        let result = try CLIRunner.run(["payload", "generate", "--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("--passcode"))
+        #expect(result.stdout.contains("--discriminator"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["payload", "parse", "--bogus", "MT:-24J0AFN00KA0648G00"], "unknown option '--bogus'"),
+        (["payload", "generate", "--passcode"], "option '--passcode' needs a value"),
+        (["payload", "parse"], "missing argument <code>"),
+        (["payload", "parse", "34970112332", "extra"], "unexpected argument 'extra'"),
+        (["payload", "generate", "--discriminator", "lots"], "--discriminator expects a number"),
+    ])
+    func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) throws {
+        let result = try CLIRunner.run(arguments)
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.contains(message))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func usageErrorWithJSONPrintsAnErrorDocument() throws {
+        let result = try CLIRunner.run(["payload", "parse", "--json", "--bogus", "x"])
+        #expect(result.exitCode == 2)
+        let error = try #require(try CLIRunner.json(result)["error"] as? [String: Any])
+        #expect(error["exitCode"] as? Int == 2)
+    }
+}
