@@ -10,6 +10,9 @@ public final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     public init(label: String) { self.queue = DispatchQueue(label: label) }
 
+    /// Uses an existing serial queue (e.g. the one a socket's read source runs on).
+    public init(queue: DispatchQueue) { self.queue = queue }
+
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()

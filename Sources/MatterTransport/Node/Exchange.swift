@@ -1,0 +1,122 @@
+import MatterCore
+
+/// Identifies an exchange within a node: its session, its ID, and this node's role in it.
+public struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
+    public let session: SessionID
+    public let exchangeID: UInt16
+    /// True when this node initiated the exchange.
+    public let isInitiator: Bool
+
+    public var description: String { "\(session)/\(exchangeID)\(isInitiator ? "i" : "r")" }
+}
+
+/// A request/response conversation with a peer on one session (spec 4.10). Responders get one from
+/// an `UnsolicitedMessageHandler`; initiators from `TransportNode.openExchange`.
+///
+/// Confined to its node's queue (hence `@unchecked Sendable`): every method must be called from the
+/// node's isolation (handlers, or functions taking `isolated TransportNode`).
+public final class Exchange: @unchecked Sendable, CustomStringConvertible {
+    public let key: ExchangeKey
+    public let protocolID: ProtocolID
+    unowned let node: TransportNode
+
+    /// Called for each message that arrives while nobody awaits `receive`; set by responders that
+    /// answer synchronously on the node's queue.
+    public var onMessage: ((ReceivedMessage, Exchange) -> Void)?
+    /// Called when the exchange fails (no acknowledgement, timeout, session gone).
+    public var onFailure: ((TransportError, Exchange) -> Void)?
+
+    var pendingAck: (counter: UInt32, deadline: UInt64)?
+    var waiter: CheckedContinuation<ReceivedMessage, any Error>?
+    var responseDeadline: UInt64?
+    var responseTimeout: UInt64 = 0
+    var inbox: [ReceivedMessage] = []
+    var failure: TransportError?
+    /// True once something arrived on this exchange: MRP then treats the peer as active.
+    var heardFromPeer = false
+    public private(set) var isClosed = false
+
+    init(key: ExchangeKey, protocolID: ProtocolID, node: TransportNode) {
+        self.key = key
+        self.protocolID = protocolID
+        self.node = node
+    }
+
+    public var session: SessionID { key.session }
+    public var description: String { "exchange \(key)" }
+
+    /// Sends a message on this exchange; reliable messages are retransmitted until acknowledged.
+    public func send(opcode: UInt8, payload: [UInt8], reliable: Bool = true) throws(TransportError) {
+        let result: Result<Void, TransportError> = node.assumeIsolated { node in
+            Result { () throws(TransportError) in
+                try node.send(on: self, protocolID: protocolID, opcode: opcode, payload: payload, reliable: reliable)
+            }
+        }
+        try result.get()
+    }
+
+    /// Waits for the next message from the peer, at most `timeout` milliseconds (clock time).
+    public func receive(timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+        try await node.receive(on: self, timeout: timeout)
+    }
+
+    /// Sends and waits for the reply.
+    public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+        try send(opcode: opcode, payload: payload)
+        return try await receive(timeout: timeout)
+    }
+
+    /// Closes the exchange: a pending acknowledgement is flushed, waiters fail, nothing more arrives.
+    public func close() {
+        node.assumeIsolated { node in node.close(self) }
+    }
+
+    /// Delivers an arrived message to the waiter, the handler, or the inbox.
+    func deliver(_ message: ReceivedMessage) {
+        heardFromPeer = true
+        if let waiter {
+            self.waiter = nil
+            responseDeadline = nil
+            waiter.resume(returning: message)
+        } else if let onMessage {
+            onMessage(message, self)
+        } else {
+            inbox.append(message)
+        }
+    }
+
+    func fail(_ error: TransportError) {
+        guard failure == nil else { return }
+        failure = error
+        if let waiter {
+            self.waiter = nil
+            responseDeadline = nil
+            waiter.resume(throwing: error)
+        }
+        onFailure?(error, self)
+    }
+
+    /// Ends the current `receive` with a timeout; the exchange itself stays usable.
+    func timeOutWait() {
+        guard let waiter else { return }
+        self.waiter = nil
+        responseDeadline = nil
+        waiter.resume(throwing: TransportError.responseTimeout(milliseconds: responseTimeout))
+    }
+
+    func markClosed() {
+        isClosed = true
+        onMessage = nil
+        onFailure = nil
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(throwing: TransportError.exchangeClosed)
+        }
+    }
+}
+
+/// Handles the first message of exchanges that peers initiate for one protocol (PASE/CASE
+/// responders, the interaction-model server). Runs on the node's queue.
+public protocol UnsolicitedMessageHandler: AnyObject, Sendable {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange)
+}

@@ -1,0 +1,122 @@
+import MatterCore
+
+extension TransportNode {
+    /// The inbound path, on the node's queue: header → session → decrypt → counter check → ack
+    /// bookkeeping → exchange. Bad datagrams are counted and dropped, never trapped on.
+    func handleDatagram(_ datagram: Datagram) {
+        guard !stopped else { return }
+        statistics.datagramsReceived += 1
+        var reader = ByteReader(datagram.bytes)
+        guard let header = try? MessageHeader(from: &reader) else {
+            statistics.droppedUndecodable += 1
+            return
+        }
+        guard !header.privacy, header.sessionType == .unicast, !header.control else {
+            statistics.droppedUnsupported += 1
+            return
+        }
+        let session: SessionID
+        let plaintext: [UInt8]
+        let verdict: PeerMessageCounter.Verdict
+        if header.isUnsecured {
+            // The handshake initiator names itself; a responder's reply echoes our ephemeral ID.
+            let ephemeral: NodeID
+            if let source = header.source {
+                ephemeral = source
+            } else if case .node(let destination) = header.destination {
+                ephemeral = destination
+            } else {
+                statistics.droppedUndecodable += 1
+                return
+            }
+            session = .unsecured(peer: datagram.source, ephemeralNodeID: ephemeral)
+            if unsecuredPeers[session] == nil {
+                // Only a peer's initiating message may open an unsecured session here.
+                guard header.source != nil else {
+                    statistics.droppedUnknownSession += 1
+                    return
+                }
+                insertUnsecured(session, UnsecuredPeer(lastActivity: now))
+            }
+            plaintext = reader.readRest()
+            verdict = unsecuredPeers[session]?.counter.verdict(for: header.messageCounter) ?? .new
+            if verdict == .new { unsecuredPeers[session]?.counter.commit(header.messageCounter) }
+            unsecuredPeers[session]?.lastActivity = now
+        } else {
+            guard var state = secureSessions[header.sessionID] else {
+                statistics.droppedUnknownSession += 1
+                return
+            }
+            let aad = Array(datagram.bytes[0..<reader.offset])
+            let nonce = MessageSecurity.nonce(securityFlags: header.securityFlags, counter: header.messageCounter,
+                                              nodeID: state.peerNonceNodeID)
+            guard reader.remaining >= MessageSecurity.micLength,
+                  let opened = MessageSecurity.open(key: state.parameters.keys.decrypt, nonce: nonce, aad: aad,
+                                                    sealed: reader.readRest())
+            else {
+                statistics.droppedUnauthenticated += 1
+                return
+            }
+            plaintext = opened
+            verdict = state.peerCounter.verdict(for: header.messageCounter)
+            if verdict == .new { state.peerCounter.commit(header.messageCounter) }
+            state.lastReceived = now
+            state.lastActivity = now
+            state.parameters.peerAddress = datagram.source
+            secureSessions[header.sessionID] = state
+            session = .secure(localSessionID: header.sessionID)
+        }
+        var payloadReader = ByteReader(plaintext)
+        guard let payloadHeader = try? PayloadHeader(from: &payloadReader) else {
+            statistics.droppedUndecodable += 1
+            return
+        }
+        let key = ExchangeKey(session: session, exchangeID: payloadHeader.exchangeID,
+                              isInitiator: !payloadHeader.isInitiator)
+        if let acknowledged = payloadHeader.acknowledgedCounter, retransmissions.acknowledge(key, counter: acknowledged) {
+            closingExchanges[key] = nil
+        }
+        guard verdict == .new else {
+            statistics.droppedDuplicate += 1
+            if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
+            rearmTimer()
+            return
+        }
+        if payloadHeader.protocolID == .secureChannel, payloadHeader.opcode == SecureChannelOpcode.standaloneAck {
+            rearmTimer()
+            return
+        }
+        let message = ReceivedMessage(session: session, protocolID: payloadHeader.protocolID,
+                                      opcode: payloadHeader.opcode, exchangeID: payloadHeader.exchangeID,
+                                      payload: payloadReader.readRest(), peerAddress: datagram.source,
+                                      messageCounter: header.messageCounter, sourceNodeID: header.source)
+        var exchange = exchanges[key]
+        var handler: (any UnsolicitedMessageHandler)?
+        if exchange == nil {
+            if payloadHeader.isInitiator, let registered = handlers[payloadHeader.protocolID] {
+                let created = Exchange(key: key, protocolID: payloadHeader.protocolID, node: self)
+                exchanges[key] = created
+                exchange = created
+                handler = registered
+            } else {
+                statistics.droppedUnhandled += 1
+                if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
+                rearmTimer()
+                return
+            }
+        }
+        guard let exchange else { return }
+        if payloadHeader.needsAck {
+            // One pending acknowledgement per exchange: flush an older one first.
+            if let older = exchange.pendingAck { sendStandaloneAck(key: key, counter: older.counter) }
+            exchange.pendingAck = (header.messageCounter, now + MRPBackoff.standaloneAckTimeout)
+        }
+        if let handler {
+            exchange.heardFromPeer = true
+            handler.handleUnsolicited(message, on: exchange)
+        } else {
+            exchange.deliver(message)
+        }
+        rearmTimer()
+    }
+}

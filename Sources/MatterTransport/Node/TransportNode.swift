@@ -1,0 +1,230 @@
+import Dispatch
+public import MatterCore
+import MatterCrypto
+
+/// One Matter node's message layer (spec chapter 4): sessions, message counters, encryption, MRP and
+/// exchanges over one datagram transport. An actor whose executor is the transport's serial queue,
+/// so a datagram is decoded, decrypted, handled and answered on that queue without hops.
+public actor TransportNode {
+    /// Tunables with the SDK's values as defaults.
+    public struct Configuration: Sendable {
+        /// Intervals this node advertises and applies to its own waits.
+        public var localMRP = MRPParameters.default
+        /// Secure sessions kept at most; the least recently active is evicted for a new one.
+        public var secureSessionCapacity = 64
+        /// Unsecured peers (handshakes in flight) kept at most.
+        public var unsecuredSessionCapacity = 64
+        /// True: timers run on real Dispatch timers. False: tests call `serviceTimers()` themselves
+        /// after moving a `ManualClock`.
+        public var usesDispatchTimers = true
+        /// Seed for MRP jitter and counters; nil draws from the system's generator.
+        public var randomSeed: UInt64?
+        public init() {}
+    }
+
+    nonisolated let executor: DispatchQueueExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    let transport: any DatagramTransport
+    let clock: any MatterClock
+    let configuration: Configuration
+    let log = Logger(label: "transport")
+    var random: SeededRandom
+
+    var unsecuredCounter: UInt32
+    var unsecuredPeers: [SessionID: UnsecuredPeer] = [:]
+    var secureSessions: [UInt16: SecureSession] = [:]
+    var exchanges: [ExchangeKey: Exchange] = [:]
+    var retransmissions = RetransmissionTable<ExchangeKey>()
+    var handlers: [ProtocolID: any UnsolicitedMessageHandler] = [:]
+    var sessionClosedObservers: [@Sendable (SessionID) -> Void] = []
+    var timer: (any DispatchSourceTimer)?
+    var timerDeadline: UInt64?
+    var stopped = false
+    /// What was received, sent and dropped.
+    public internal(set) var statistics = TransportStatistics()
+
+    struct UnsecuredPeer {
+        var counter = PeerMessageCounter(policy: .unsecured)
+        var mrp = MRPParameters.default
+        var lastActivity: UInt64
+    }
+
+    /// Creates a node on `transport` (whose queue becomes the node's executor). Call `start()`.
+    public init(transport: any DatagramTransport, clock: any MatterClock = SystemClock(),
+                configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.clock = clock
+        self.configuration = configuration
+        executor = DispatchQueueExecutor(queue: transport.queue)
+        var random = SeededRandom(seed: configuration.randomSeed)
+        unsecuredCounter = random.initialMessageCounter()
+        self.random = random
+    }
+
+    /// Starts receiving.
+    public func start() {
+        transport.start { [weak self] datagram in
+            guard let self else { return }
+            self.assumeIsolated { node in node.handleDatagram(datagram) }
+        }
+    }
+
+    /// Stops receiving, fails every exchange, cancels timers. Idempotent.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        timer?.cancel()
+        timer = nil
+        for exchange in exchanges.values { exchange.fail(.stopped) }
+        exchanges.removeAll()
+        transport.close()
+    }
+
+    /// The bound port.
+    public nonisolated var port: UInt16 { transport.port }
+
+    var now: UInt64 { clock.nowMilliseconds() }
+
+    /// Registers the handler for exchanges peers initiate with `protocolID`.
+    public func setUnsolicitedHandler(_ handler: any UnsolicitedMessageHandler, for protocolID: ProtocolID) {
+        handlers[protocolID] = handler
+    }
+
+    /// Called (on the node's queue) whenever a secure session goes away.
+    public func onSessionClosed(_ observer: @escaping @Sendable (SessionID) -> Void) {
+        sessionClosedObservers.append(observer)
+    }
+
+    // MARK: Sessions
+
+    /// Opens the unsecured session towards `peer` for a handshake this node initiates: a fresh
+    /// random ephemeral node ID identifies it.
+    public func openUnsecuredSession(to peer: UDPAddress, peerMRP: MRPParameters = .default) -> SessionID {
+        let ephemeral = NodeID(random.next() & 0xFFFF_FFEF_FFFF_FFFF | 1)
+        let id = SessionID.unsecured(peer: peer, ephemeralNodeID: ephemeral)
+        insertUnsecured(id, UnsecuredPeer(mrp: peerMRP, lastActivity: now))
+        return id
+    }
+
+    /// Sets the MRP intervals a peer advertised during a handshake.
+    public func setPeerMRP(_ mrp: MRPParameters, for session: SessionID) {
+        switch session {
+        case .unsecured: unsecuredPeers[session]?.mrp = mrp
+        case .secure(let id): secureSessions[id]?.parameters.peerMRP = mrp
+        }
+    }
+
+    /// Forgets an unsecured session (handshake finished or abandoned).
+    public func removeUnsecuredSession(_ session: SessionID) {
+        guard case .unsecured = session else { return }
+        unsecuredPeers[session] = nil
+        closeExchanges(of: session, error: .sessionNotFound(session))
+    }
+
+    /// A session ID no secure session of this node uses (never 0).
+    public func allocateSessionID() -> UInt16 {
+        while true {
+            let candidate = UInt16(truncatingIfNeeded: random.next())
+            if candidate != 0, secureSessions[candidate] == nil { return candidate }
+        }
+    }
+
+    /// Installs a secure session whose keys a handshake derived. Evicts the least recently active
+    /// session when full.
+    @discardableResult
+    public func addSecureSession(_ parameters: SecureSessionParameters) -> SessionID {
+        if secureSessions.count >= configuration.secureSessionCapacity,
+           let oldest = secureSessions.values.min(by: { $0.lastActivity < $1.lastActivity })
+        {
+            log.info("evicting secure session \(oldest.parameters.localSessionID) (capacity)")
+            removeSecureSession(.secure(localSessionID: oldest.parameters.localSessionID))
+        }
+        let counter = random.initialMessageCounter()
+        secureSessions[parameters.localSessionID] = SecureSession(parameters, initialCounter: counter, now: now)
+        return .secure(localSessionID: parameters.localSessionID)
+    }
+
+    /// Removes a secure session; its exchanges fail and observers are told.
+    public func removeSecureSession(_ session: SessionID) {
+        guard case .secure(let id) = session, secureSessions.removeValue(forKey: id) != nil else { return }
+        closeExchanges(of: session, error: .sessionNotFound(session))
+        for observer in sessionClosedObservers { observer(session) }
+    }
+
+    /// The parameters of a secure session, if it exists.
+    public func secureSession(_ session: SessionID) -> SecureSessionParameters? {
+        guard case .secure(let id) = session else { return nil }
+        return secureSessions[id]?.parameters
+    }
+
+    /// Every secure session's parameters.
+    public var secureSessionList: [SecureSessionParameters] { secureSessions.values.map(\.parameters) }
+
+    func insertUnsecured(_ id: SessionID, _ peer: UnsecuredPeer) {
+        if unsecuredPeers.count >= configuration.unsecuredSessionCapacity,
+           let oldest = unsecuredPeers.min(by: { $0.value.lastActivity < $1.value.lastActivity })?.key
+        {
+            removeUnsecuredSession(oldest)
+        }
+        unsecuredPeers[id] = peer
+    }
+
+    func closeExchanges(of session: SessionID, error: TransportError) {
+        for (key, exchange) in exchanges where key.session == session {
+            retransmissions.remove(key)
+            exchanges[key] = nil
+            exchange.fail(error)
+            exchange.markClosed()
+        }
+    }
+
+    // MARK: Exchanges
+
+    /// Opens an exchange this node initiates on `session`.
+    public func openExchange(on session: SessionID, protocolID: ProtocolID) throws(TransportError) -> Exchange {
+        guard sessionExists(session) else { throw .sessionNotFound(session) }
+        var key: ExchangeKey
+        repeat {
+            key = ExchangeKey(session: session, exchangeID: UInt16(truncatingIfNeeded: random.next()), isInitiator: true)
+        } while exchanges[key] != nil
+        let exchange = Exchange(key: key, protocolID: protocolID, node: self)
+        exchanges[key] = exchange
+        return exchange
+    }
+
+    func sessionExists(_ session: SessionID) -> Bool {
+        switch session {
+        case .unsecured: unsecuredPeers[session] != nil
+        case .secure(let id): secureSessions[id] != nil
+        }
+    }
+
+    func receive(on exchange: Exchange, timeout: UInt64) async throws -> ReceivedMessage {
+        if let failure = exchange.failure { throw failure }
+        if !exchange.inbox.isEmpty { return exchange.inbox.removeFirst() }
+        if exchange.isClosed { throw TransportError.exchangeClosed }
+        return try await withCheckedThrowingContinuation { continuation in
+            exchange.waiter = continuation
+            exchange.responseTimeout = timeout
+            exchange.responseDeadline = now + timeout
+            rearmTimer()
+        }
+    }
+
+    func close(_ exchange: Exchange) {
+        guard !exchange.isClosed else { return }
+        if let ack = exchange.pendingAck {
+            exchange.pendingAck = nil
+            sendStandaloneAck(key: exchange.key, counter: ack.counter)
+        }
+        // A reliable message still in flight keeps being retransmitted until acknowledged or given up;
+        // the exchange itself no longer delivers anything.
+        exchanges[exchange.key] = nil
+        exchange.markClosed()
+        if retransmissions.entries[exchange.key] != nil { closingExchanges[exchange.key] = exchange }
+    }
+
+    /// Closed exchanges whose last reliable message still awaits its acknowledgement.
+    var closingExchanges: [ExchangeKey: Exchange] = [:]
+}

@@ -1,0 +1,113 @@
+public import Dispatch
+public import MatterCore
+import Synchronization
+
+/// A deterministic datagram network inside one process, for protocol tests without sockets. Each
+/// endpoint has a port on a pretend `127.0.0.1`; a datagram is delivered on the receiver's queue.
+/// Optional seeded faults drop, duplicate or reorder (hold back behind the next datagram).
+public final class InMemoryNetwork: Sendable {
+    /// One datagram that was sent, with the clock time it was sent at.
+    public struct Record: Sendable {
+        public let time: UInt64
+        public let from: UInt16
+        public let to: UInt16
+        public let bytes: [UInt8]
+    }
+
+    struct State {
+        var endpoints: [UInt16: InMemoryEndpoint] = [:]
+        var nextPort: UInt16 = 40000
+        var random: SeededRandom
+        var faults: FaultInjection
+        var held: (InMemoryEndpoint, Datagram)?
+        var log: [Record] = []
+    }
+
+    private let state: Mutex<State>
+    let clock: any MatterClock
+
+    /// `faults.delayProbability` is used as the reorder probability.
+    public init(faults: FaultInjection = FaultInjection(), clock: any MatterClock = SystemClock()) {
+        state = Mutex(State(random: SeededRandom(seed: faults.seed), faults: faults))
+        self.clock = clock
+    }
+
+    /// Changes the faults for datagrams sent from now on.
+    public func setFaults(_ faults: FaultInjection) { state.withLock { $0.faults = faults } }
+
+    /// Every datagram sent so far (before faults), in order.
+    public var log: [Record] { state.withLock { $0.log } }
+
+    /// A new endpoint whose handlers run on `queue`.
+    public func makeEndpoint(queue: DispatchQueue) -> InMemoryEndpoint {
+        state.withLock { state in
+            let port = state.nextPort
+            state.nextPort += 1
+            let endpoint = InMemoryEndpoint(network: self, port: port, queue: queue)
+            state.endpoints[port] = endpoint
+            return endpoint
+        }
+    }
+
+    func remove(_ port: UInt16) { _ = state.withLock { $0.endpoints.removeValue(forKey: port) } }
+
+    func send(_ bytes: [UInt8], from port: UInt16, to destination: UDPAddress) {
+        let now = clock.nowMilliseconds()
+        let source = UDPAddress(ip: [127, 0, 0, 1], port: port)
+        let deliveries: [(InMemoryEndpoint, Datagram)] = state.withLock { state in
+            state.log.append(Record(time: now, from: port, to: destination.port, bytes: bytes))
+            guard let target = state.endpoints[destination.port] else { return [] }
+            let datagram = Datagram(bytes: bytes, source: source, localAddress: destination.ip, interfaceIndex: 1)
+            var out: [(InMemoryEndpoint, Datagram)] = []
+            switch FaultInjection.fate(state.faults, &state.random) {
+            case .drop: return []
+            case .deliver: out.append((target, datagram))
+            case .duplicate: out += [(target, datagram), (target, datagram)]
+            case .delay:
+                // Reorder: hold this one back behind the next datagram.
+                if let held = state.held { out.append(held) }
+                state.held = (target, datagram)
+                return out
+            }
+            if let held = state.held {
+                out.append(held)
+                state.held = nil
+            }
+            return out
+        }
+        for (endpoint, datagram) in deliveries { endpoint.deliver(datagram) }
+    }
+}
+
+/// An endpoint of an `InMemoryNetwork`.
+public final class InMemoryEndpoint: DatagramTransport, @unchecked Sendable {
+    // @unchecked: `handler` is written once by `start` before any delivery and read on `queue`.
+    public let queue: DispatchQueue
+    public let port: UInt16
+    private let network: InMemoryNetwork
+    private let handler = Mutex<(@Sendable (Datagram) -> Void)?>(nil)
+
+    init(network: InMemoryNetwork, port: UInt16, queue: DispatchQueue) {
+        self.network = network
+        self.port = port
+        self.queue = queue
+    }
+
+    /// This endpoint's address on the network.
+    public var address: UDPAddress { UDPAddress(ip: [127, 0, 0, 1], port: port) }
+
+    public func start(_ handler: @escaping @Sendable (Datagram) -> Void) { self.handler.withLock { $0 = handler } }
+
+    public func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError) {
+        network.send(bytes, from: port, to: destination)
+    }
+
+    public func close() {
+        handler.withLock { $0 = nil }
+        network.remove(port)
+    }
+
+    func deliver(_ datagram: Datagram) {
+        queue.async { [self] in handler.withLock { $0 }?(datagram) }
+    }
+}
