@@ -15,7 +15,7 @@ public enum OnboardingPayloadParser {
     }
 
     /// A parsed code: its format and its payloads (one, or several for a multi-device QR code).
-    public struct Result: Hashable, Sendable {
+    public struct ParsedCode: Hashable, Sendable {
         public let format: Format
         /// The first (often the only) payload.
         public let payload: SetupPayload
@@ -32,16 +32,16 @@ public enum OnboardingPayloadParser {
     /// Parses `text` as a QR code if it contains `MT:` (see ``SetupQRCode/parse(_:)``), otherwise as
     /// a manual pairing code if it holds digits and no letters (see ``ManualPairingCode/parse(_:)``).
     /// Fields are not judged: call ``SetupPayload/validate(_:)`` (consume mode) before using them.
-    public static func parse(_ text: String) throws(OnboardingError) -> Result {
+    public static func parse(_ text: String) throws(OnboardingError) -> ParsedCode {
         guard text.contains(where: { !$0.isWhitespace }) else { throw .emptyInput }
         if text.contains(SetupQRCode.prefix) {
             let payloads = try SetupQRCode.parse(text)
             guard let first = payloads.first else { throw .missingQRCodePrefix }
-            return Result(format: .qrCode, first: first, rest: Array(payloads.dropFirst()))
+            return ParsedCode(format: .qrCode, first: first, rest: Array(payloads.dropFirst()))
         }
         guard text.contains(where: \.isNumber), !text.contains(where: \.isLetter) else {
             throw .unrecognizedCode
         }
-        return Result(format: .manualPairingCode, first: try ManualPairingCode.parse(text))
+        return ParsedCode(format: .manualPairingCode, first: try ManualPairingCode.parse(text))
     }
 }

@@ -16,9 +16,17 @@ enum TLVTag: Hashable, Sendable {
 
 /// A TLV value.
 indirect enum TLVValue: Hashable, Sendable {
-    case signed(Int64), unsigned(UInt64), bool(Bool), float(Float), double(Double)
-    case utf8(String), bytes([UInt8]), null
-    case structure([TLVElement]), array([TLVElement]), list([TLVElement])
+    case signed(Int64)
+    case unsigned(UInt64)
+    case bool(Bool)
+    case float(Float)
+    case double(Double)
+    case utf8(String)
+    case bytes([UInt8])
+    case null
+    case structure([TLVElement])
+    case array([TLVElement])
+    case list([TLVElement])
 }
 
 /// Why TLV bytes could not be decoded (shim's own cases; the real module has its own).
@@ -33,7 +41,8 @@ enum TLVError: Error, Equatable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .truncated(let offset): "TLV truncated at offset \(offset)"
-        case .invalidElementType(let type, let offset): "invalid TLV element type 0x\(String(type, radix: 16)) at offset \(offset)"
+        case .invalidElementType(let type, let offset):
+            "invalid TLV element type 0x\(String(type, radix: 16)) at offset \(offset)"
         case .unexpectedEndOfContainer(let offset): "unexpected end-of-container at offset \(offset)"
         case .invalidUTF8(let offset): "invalid UTF-8 string at offset \(offset)"
         case .trailingBytes(let count): "\(count) byte(s) after the TLV element"
@@ -93,7 +102,8 @@ struct TLVElement: Hashable, Sendable {
             tagBytes = shimLittleEndian(UInt64(number), count: number <= 0xFFFF ? 2 : 4)
         case .fullyQualified(let vendorID, let profile, let number):
             tagControl = number <= 0xFFFF ? 6 : 7
-            tagBytes = shimLittleEndian(UInt64(vendorID), count: 2) + shimLittleEndian(UInt64(profile), count: 2)
+            tagBytes =
+                shimLittleEndian(UInt64(vendorID), count: 2) + shimLittleEndian(UInt64(profile), count: 2)
                 + shimLittleEndian(UInt64(number), count: number <= 0xFFFF ? 2 : 4)
         }
         func head(_ type: UInt8) {
@@ -111,9 +121,11 @@ struct TLVElement: Hashable, Sendable {
         switch value {
         case .signed(let v):
             let size: (code: UInt8, width: Int) =
-                Int64(Int8.min)...Int64(Int8.max) ~= v ? (0, 1)
-                : Int64(Int16.min)...Int64(Int16.max) ~= v ? (1, 2)
-                : Int64(Int32.min)...Int64(Int32.max) ~= v ? (2, 4) : (3, 8)
+                Int64(Int8.min)...Int64(Int8.max) ~= v
+                ? (0, 1)
+                : Int64(Int16.min)...Int64(Int16.max) ~= v
+                    ? (1, 2)
+                    : Int64(Int32.min)...Int64(Int32.max) ~= v ? (2, 4) : (3, 8)
             head(size.code)
             out.append(contentsOf: shimLittleEndian(UInt64(bitPattern: v), count: size.width))
         case .unsigned(let v):

@@ -1,5 +1,5 @@
-import Testing
 import MatterOnboarding
+import Testing
 
 @Suite struct Base38Tests {
     @Test(arguments: OnboardingVectors.base38)

@@ -1,6 +1,6 @@
-import Testing
 import MatterCore
 import MatterOnboarding
+import Testing
 
 @Suite struct ManualPairingCodeTests {
     private func expectedPayload(_ vector: OnboardingVectors.ManualVector) -> SetupPayload {

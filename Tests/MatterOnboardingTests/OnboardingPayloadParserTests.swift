@@ -1,5 +1,5 @@
-import Testing
 import MatterOnboarding
+import Testing
 
 @Suite struct OnboardingPayloadParserTests {
     @Test func recognisesQRCodes() throws {

@@ -1,6 +1,6 @@
-import Testing
 import MatterCore
 import MatterOnboarding
+import Testing
 
 /// The QR code's optional TLV data, checked on the bytes after the 11 fixed ones.
 @Suite struct OptionalDataTests {
@@ -53,7 +53,8 @@ import MatterOnboarding
             OptionalDataElement(tag: 0x90, .bytes([0xCA, 0xFE])),
         ]
         // Vendor elements first (as read), then tags 1...4 in order; minimal-width integers.
-        let hex = "15" + "2080fe" + "27ff0000000001000000" + "309002cafe"
+        let hex =
+            "15" + "2080fe" + "27ff0000000001000000" + "309002cafe"
             + "2501e803" + "3002" + "10000102030405060708090a0b0c0d0e0f" + "240302" + "25048403" + "18"
         #expect(try tlv(of: payload) == hex)
         #expect(try decode(tlvHex: hex) == payload)

@@ -1,6 +1,6 @@
-import Testing
 import MatterCore
 import MatterOnboarding
+import Testing
 
 /// Many seeded random valid payloads through both code formats and back.
 @Suite struct RoundTripTests {
@@ -26,7 +26,8 @@ import MatterOnboarding
         }
         if Bool.random(using: &g) { payload.pbkdfIterations = UInt32.random(in: 1000...100_000, using: &g) }
         if Bool.random(using: &g) {
-            payload.pbkdfSalt = (0..<Int.random(in: 16...32, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }
+            payload.pbkdfSalt = (0..<Int.random(in: 16...32, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g)
+            }
         }
         if Bool.random(using: &g) { payload.numberOfDevices = UInt8.random(in: 1...255, using: &g) }
         if Bool.random(using: &g) { payload.commissioningTimeout = UInt16.random(in: 0...0xFFFF, using: &g) }
@@ -38,7 +39,8 @@ import MatterOnboarding
                 case 0: .signed(Int64.random(in: .min ... .max, using: &g))
                 case 1: .unsigned(UInt64.random(in: 0 ... .max, using: &g))
                 case 2: .utf8("v\(tag)")
-                default: .bytes((0..<Int.random(in: 0...8, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
+                default:
+                    .bytes((0..<Int.random(in: 0...8, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
                 }
             payload.additionalElements.append(OptionalDataElement(tag: tag, value))
         }

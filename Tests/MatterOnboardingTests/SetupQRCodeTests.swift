@@ -1,5 +1,6 @@
-import Testing
 import MatterCore
+import Testing
+
 @testable import MatterOnboarding
 
 @Suite struct SetupQRCodeTests {

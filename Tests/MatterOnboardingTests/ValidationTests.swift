@@ -1,6 +1,6 @@
-import Testing
 import MatterCore
 import MatterOnboarding
+import Testing
 
 @Suite struct ValidationTests {
     /// A valid payload to alter one field at a time.
@@ -96,7 +96,9 @@ import MatterOnboarding
         expect(.numberOfDevicesOutOfRange(0)) { $0.numberOfDevices = 0 }
         expect(.invalidOptionalDataTag(0x05)) { $0.additionalElements = [OptionalDataElement(tag: 0x05, .unsigned(1))] }
         expect(.duplicateOptionalDataTag(0x81)) {
-            $0.additionalElements = [OptionalDataElement(tag: 0x81, .unsigned(1)), OptionalDataElement(tag: 0x81, .utf8("x"))]
+            $0.additionalElements = [
+                OptionalDataElement(tag: 0x81, .unsigned(1)), OptionalDataElement(tag: 0x81, .utf8("x")),
+            ]
         }
         var payload = Self.valid
         payload.serialNumber = .string(String(repeating: "S", count: 32))
