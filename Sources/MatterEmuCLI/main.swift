@@ -4,8 +4,8 @@
 
 /// Every command of the tool; the longest matching path wins.
 let allCommands: [any CLICommand.Type] = [
-    // PayloadParseCommand.self,
-    // PayloadGenerateCommand.self,
+    PayloadParseCommand.self,
+    PayloadGenerateCommand.self,
 ]
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
