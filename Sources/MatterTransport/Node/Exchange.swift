@@ -56,12 +56,12 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Waits for the next message from the peer, at most `timeout` milliseconds (clock time).
-    public func receive(timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+    nonisolated(nonsending) public func receive(timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
         try await node.receive(on: self, timeout: timeout)
     }
 
     /// Sends and waits for the reply.
-    public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+    nonisolated(nonsending) public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
         try send(opcode: opcode, payload: payload)
         return try await receive(timeout: timeout)
     }
