@@ -33,7 +33,7 @@ public enum TLVError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingElement(tag: TLVTag?)
     /// The next element is tagged `found` where `expected` was required.
     case unexpectedTag(expected: TLVTag, found: TLVTag)
-    /// The element tagged `tag` is a `found` where a `expected` was required. Signed and unsigned
+    /// The element tagged `tag` is of type `found` where `expected` was required. Signed and unsigned
     /// integers are different types: an unsigned read of a signed element fails, and vice versa.
     case typeMismatch(tag: TLVTag, expected: TLVElementType, found: TLVElementType)
     /// The integer `value` of the element tagged `tag` does not fit the Swift type named `target`.
@@ -73,7 +73,7 @@ public enum TLVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedTag(let expected, let found):
             "TLV element has tag \(found) where tag \(expected) was required"
         case .typeMismatch(let tag, let expected, let found):
-            "TLV element with tag \(tag) is a \(found) where a \(expected) was required"
+            "TLV element with tag \(tag) is of type \(found), expected \(expected)"
         case .integerOutOfRange(let tag, let value, let target):
             "TLV integer \(value) with tag \(tag) does not fit in \(target)"
         case .invalidValue(let tag, let reason):

@@ -84,7 +84,10 @@ extension TLVReader {
     }
 
     /// Reads an array whose members are each a `T`.
-    public mutating func readArray<T: TLVDecodable>(of type: T.Type = T.self, tag: TLVTag? = nil) throws(TLVError) -> [T] {
+    public mutating func readArray<T: TLVDecodable>(
+        of type: T.Type = T.self,
+        tag: TLVTag? = nil
+    ) throws(TLVError) -> [T] {
         try readContainer(.array, tag: tag) { reader throws(TLVError) in
             var values: [T] = []
             while try reader.peekHeader() != nil { values.append(try T(from: &reader)) }

@@ -185,7 +185,8 @@ public struct TLVReader: Sendable {
         case TLVControl.fullyQualified6:
             let vendorID = try readLE(UInt16.self, start: start)
             let profile = try readLE(UInt16.self, start: start)
-            return .fullyQualified(vendorID: vendorID, profile: profile, tag: UInt32(try readLE(UInt16.self, start: start)))
+            let number = try readLE(UInt16.self, start: start)
+            return .fullyQualified(vendorID: vendorID, profile: profile, tag: UInt32(number))
         default:  // TLVControl.fullyQualified8, the last of the eight values of three bits
             let vendorID = try readLE(UInt16.self, start: start)
             let profile = try readLE(UInt16.self, start: start)
