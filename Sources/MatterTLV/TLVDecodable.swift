@@ -21,6 +21,7 @@ public protocol TLVDecodable {
 }
 
 extension TLVDecodable {
+    /// Reads the next element whole, as a tree, and converts it with ``init(tlv:)``.
     public init(from reader: inout TLVReader) throws(TLVError) {
         try self.init(tlv: reader.readElement())
     }
@@ -32,6 +33,7 @@ extension TLVDecodable where Self: FixedWidthInteger {
         self = try element.integer()
     }
 
+    /// Reads the next element, which must be an integer of the same signedness that fits in `Self`.
     public init(from reader: inout TLVReader) throws(TLVError) {
         self = try reader.readPrimitive(expecting: Self.isSigned ? .signedInteger : .unsignedInteger).integer()
     }

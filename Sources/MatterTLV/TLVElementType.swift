@@ -3,7 +3,10 @@
 /// Used by the streaming reader to announce the next element before reading it, and in
 /// ``TLVError/typeMismatch(tag:expected:found:)``.
 public enum TLVElementType: Hashable, Sendable, CustomStringConvertible {
+    /// Scalars: a two's-complement or unsigned integer of any width, a boolean, a float32, a float64,
+    /// a UTF-8 string, an octet string, null.
     case signedInteger, unsignedInteger, boolean, float, double, utf8String, octetString, null
+    /// Containers.
     case structure, array, list
 
     /// True for structures, arrays and lists.
