@@ -100,7 +100,7 @@ struct PayloadCommandTests {
 
     @Test(arguments: [
         ("34970112331", "check digit mismatch"),
-        ("3497011233", "length"),
+        ("3497011233", "has 10 digit(s), expected 11 or 21"),
         ("MT:Y.K9042C00KA0648G01", ""),
         ("MT:Y.K9042C00KA0648G0", ""),
         ("MT:YNJV7VSC00CMVH7E4810AK00", ""),
