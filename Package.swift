@@ -25,7 +25,15 @@ let package = Package(
         .target(name: "MatterCrypto", dependencies: ["MatterCore", "COpenSSL"]),
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi"]),
+        .target(name: "MatterStorage", dependencies: ["MatterCore", "CSQLite"]),
+        .target(name: "MatterClusters", dependencies: ["MatterCore", "MatterTLV"]),
+        .target(name: "MatterCredentials", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "COpenSSL"]),
         .target(name: "MatterTransport", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "CMatterPOSIX"]),
+        .target(name: "MatterSecureChannel",
+                dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterCredentials", "MatterTransport"]),
+        .target(name: "MatterInteraction", dependencies: ["MatterCore", "MatterTLV", "MatterTransport", "MatterClusters"]),
+        .target(name: "MatterDataModel",
+                dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterInteraction", "MatterTransport"]),
 
         .executableTarget(
             name: "MatterEmuCLI",
@@ -38,6 +46,12 @@ let package = Package(
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
         .testTarget(name: "MatterTransportTests", dependencies: ["MatterTransport"]),
+        .testTarget(name: "MatterStorageTests", dependencies: ["MatterStorage"]),
+        .testTarget(name: "MatterClustersTests", dependencies: ["MatterClusters"]),
+        .testTarget(name: "MatterCredentialsTests", dependencies: ["MatterCredentials"]),
+        .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel"]),
+        .testTarget(name: "MatterInteractionTests", dependencies: ["MatterInteraction"]),
+        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
     ]

@@ -1,0 +1,2 @@
+/// Placeholder until cluster schemas land.
+enum ClusterSchemaPlaceholder {}

@@ -1,0 +1,2 @@
+/// Placeholder until the device data model lands.
+enum DataModelPlaceholder {}
