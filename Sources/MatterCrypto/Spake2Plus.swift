@@ -55,12 +55,12 @@ public enum Spake2Plus {
     {
         guard iterationRange.contains(iterations) else {
             throw .invalidParameter(
-                "PASE PBKDF2 iterations must be \(iterationRange.lowerBound)...\(iterationRange.upperBound), got \(iterations)"
+                "PASE PBKDF2 iterations must be in \(iterationRange), got \(iterations)"
             )
         }
         guard saltByteCountRange.contains(salt.count) else {
             throw .invalidParameter(
-                "PASE salt must be \(saltByteCountRange.lowerBound)...\(saltByteCountRange.upperBound) bytes, got \(salt.count)"
+                "PASE salt must be \(saltByteCountRange) bytes long, got \(salt.count)"
             )
         }
         let password: [UInt8] = (0..<4).map { UInt8(truncatingIfNeeded: passcode >> (8 * $0)) }

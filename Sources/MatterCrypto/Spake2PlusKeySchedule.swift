@@ -36,7 +36,8 @@ package struct Spake2PlusKeySchedule: Sendable {
         context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8],
         x: [UInt8], y: [UInt8], z: [UInt8], v: [UInt8], w0: [UInt8]
     ) throws(CryptoError) {
-        var writer = ByteWriter(capacity: 8 * 10 + context.count + proverIdentity.count + verifierIdentity.count + 5 * 65 + 32)
+        var writer = ByteWriter(
+            capacity: 8 * 10 + context.count + proverIdentity.count + verifierIdentity.count + 5 * 65 + 32)
         for item in [context, proverIdentity, verifierIdentity, Spake2Plus.pointM, Spake2Plus.pointN, x, y, z, v, w0] {
             writer.writeLE(UInt64(item.count))
             writer.writeBytes(item)

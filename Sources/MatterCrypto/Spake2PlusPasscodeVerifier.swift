@@ -31,8 +31,9 @@ public struct Spake2PlusPasscodeVerifier: Sendable {
     /// Parses the 97-byte `w0‖L` form.
     public init(serialized bytes: [UInt8]) throws(CryptoError) {
         guard bytes.count == Self.serializedByteCount else {
-            throw .invalidLength(what: "SPAKE2+ passcode verifier (w0‖L)", expected: Self.serializedByteCount,
-                                 actual: bytes.count)
+            throw .invalidLength(
+                what: "SPAKE2+ passcode verifier (w0‖L)", expected: Self.serializedByteCount,
+                actual: bytes.count)
         }
         try self.init(w0: Array(bytes[0..<Spake2Plus.scalarByteCount]), l: Array(bytes[Spake2Plus.scalarByteCount...]))
     }

@@ -95,8 +95,9 @@ public final class Spake2PlusProver {
         }
         state = .failed
         guard cB.count == Spake2Plus.confirmationByteCount else {
-            throw .invalidLength(what: "SPAKE2+ confirmation cB", expected: Spake2Plus.confirmationByteCount,
-                                 actual: cB.count)
+            throw .invalidLength(
+                what: "SPAKE2+ confirmation cB", expected: Spake2Plus.confirmationByteCount,
+                actual: cB.count)
         }
         let yPoint = try ECPoint(group: group, uncompressed: y, what: "verifier share Y")
         let n = try ECPoint(group: group, uncompressed: Spake2Plus.pointN, what: "N")

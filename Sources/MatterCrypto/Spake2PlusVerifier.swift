@@ -94,8 +94,9 @@ public final class Spake2PlusVerifier {
         }
         state = .failed
         guard cA.count == Spake2Plus.confirmationByteCount else {
-            throw .invalidLength(what: "SPAKE2+ confirmation cA", expected: Spake2Plus.confirmationByteCount,
-                                 actual: cA.count)
+            throw .invalidLength(
+                what: "SPAKE2+ confirmation cA", expected: Spake2Plus.confirmationByteCount,
+                actual: cA.count)
         }
         guard SecureMemory.constantTimeEquals(schedule.cA, cA) else { throw .confirmationFailed }
         state = .confirmed

@@ -20,7 +20,9 @@ struct AESCCM128Tests {
             let expected = try hex(vector.ciphertext) + hex(vector.tag)
             let sealed = try AESCCM128.seal(plaintext, key: key, nonce: nonce, authenticating: aad)
             #expect(hexString(sealed) == hexString(expected), "\(vector.name)")
-            #expect(try AESCCM128.open(expected, key: key, nonce: nonce, authenticating: aad) == plaintext, "\(vector.name)")
+            #expect(
+                try AESCCM128.open(expected, key: key, nonce: nonce, authenticating: aad) == plaintext, "\(vector.name)"
+            )
         }
     }
 

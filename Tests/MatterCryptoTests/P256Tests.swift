@@ -128,14 +128,20 @@ struct P256Tests {
     func malformedPrivateKeys() throws {
         expectCryptoError(.invalidLength) { try P256PrivateKey(rawRepresentation: [UInt8](repeating: 1, count: 31)) }
         expectCryptoError(.invalidLength) { try P256PrivateKey(rawRepresentation: [UInt8](repeating: 1, count: 33)) }
-        expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0, count: 32)) }
+        expectCryptoError(.invalidPrivateKey) {
+            try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0, count: 32))
+        }
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(rawRepresentation: try hex(Self.groupOrder)) }
-        expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0xFF, count: 32)) }
+        expectCryptoError(.invalidPrivateKey) {
+            try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0xFF, count: 32))
+        }
 
         let sec1 = try hex(vectors.ecdsa.sec1DER)
         let pkcs8 = try hex(vectors.ecdsa.pkcs8DER)
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: []) }
-        expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        expectCryptoError(.invalidPrivateKey) {
+            try P256PrivateKey(sec1DERRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01])
+        }
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: Array(sec1.dropLast(10))) }
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: sec1 + [0x00]) }
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(pkcs8DERRepresentation: Array(pkcs8.dropLast(1))) }
@@ -173,7 +179,8 @@ struct P256Tests {
         expectCryptoError(.invalidPublicKey) { try P256PublicKey(subjectPublicKeyInfoDERRepresentation: []) }
         expectCryptoError(.invalidPublicKey) { try P256PublicKey(subjectPublicKeyInfoDERRepresentation: spki + [0]) }
         expectCryptoError(.invalidPublicKey) {
-            try P256PublicKey(subjectPublicKeyInfoDERRepresentation: Array(spki.dropLast(1)) + [spki[spki.count - 1] ^ 1])
+            try P256PublicKey(
+                subjectPublicKeyInfoDERRepresentation: Array(spki.dropLast(1)) + [spki[spki.count - 1] ^ 1])
         }
     }
 

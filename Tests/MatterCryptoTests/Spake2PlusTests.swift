@@ -40,8 +40,9 @@ struct Spake2PlusTests {
         #expect(hexString(try Spake2Plus.verifierPoint(w1: w1)) == vector.L, "L = w1·G")
 
         let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, proverIdentity: idP, verifierIdentity: idV)
-        let verifier = try Spake2PlusVerifier(context: context, w0: w0, l: try hex(vector.L),
-                                              proverIdentity: idP, verifierIdentity: idV)
+        let verifier = try Spake2PlusVerifier(
+            context: context, w0: w0, l: try hex(vector.L),
+            proverIdentity: idP, verifierIdentity: idV)
 
         let shareX = try prover.makeShare(fixedScalar: try hex(vector.x))
         #expect(hexString(shareX) == vector.X, "X")
@@ -160,33 +161,39 @@ struct Spake2PlusTests {
 
     @Test("Tampered confirmations fail; a spent exchange cannot continue")
     func tamperedConfirmation() throws {
-        let stored = try Spake2PlusPasscodeVerifier(passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8), iterations: 1000)
+        let stored = try Spake2PlusPasscodeVerifier(
+            passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8), iterations: 1000)
         let context = [UInt8](repeating: 7, count: 32)
 
-        let prover = try Spake2PlusProver(context: context, passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8),
-                                          iterations: 1000)
+        let prover = try Spake2PlusProver(
+            context: context, passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8),
+            iterations: 1000)
         let verifier = try Spake2PlusVerifier(context: context, passcodeVerifier: stored)
         let shareX = try prover.makeShare()
         let (shareY, cB) = try verifier.respond(toProverShare: shareX)
         var badCB = cB
         badCB[0] ^= 1
-        expectCryptoError(.confirmationFailed) { try prover.confirm(verifierShare: shareY, verifierConfirmation: badCB) }
+        expectCryptoError(.confirmationFailed) {
+            try prover.confirm(verifierShare: shareY, verifierConfirmation: badCB)
+        }
         expectCryptoError(.invalidState) { try prover.confirm(verifierShare: shareY, verifierConfirmation: cB) }
 
         let verifier2 = try Spake2PlusVerifier(context: context, passcodeVerifier: stored)
-        let prover2 = try Spake2PlusProver(context: context, passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8),
-                                           iterations: 1000)
+        let prover2 = try Spake2PlusProver(
+            context: context, passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8),
+            iterations: 1000)
         let (shareY2, cB2) = try verifier2.respond(toProverShare: try prover2.makeShare())
         var cA = try prover2.confirm(verifierShare: shareY2, verifierConfirmation: cB2)
         cA[31] ^= 0x80
         expectCryptoError(.confirmationFailed) { try verifier2.verifyProverConfirmation(cA) }
         expectCryptoError(.invalidState) { try verifier2.verifyProverConfirmation(cA) }
-        expectCryptoError(.invalidLength) {
-            let fresh = try Spake2PlusVerifier(context: context, passcodeVerifier: stored)
-            _ = try fresh.respond(toProverShare: try Spake2PlusProver(
-                context: context, passcode: 1, salt: Array("SPAKE2P Key Salt".utf8), iterations: 1000).makeShare())
-            try fresh.verifyProverConfirmation(Array(cA.prefix(31)))
-        }
+
+        let verifier3 = try Spake2PlusVerifier(context: context, passcodeVerifier: stored)
+        let prover3 = try Spake2PlusProver(
+            context: context, passcode: 20_202_021, salt: Array("SPAKE2P Key Salt".utf8), iterations: 1000)
+        let (shareY3, cB3) = try verifier3.respond(toProverShare: try prover3.makeShare())
+        let cA3 = try prover3.confirm(verifierShare: shareY3, verifierConfirmation: cB3)
+        expectCryptoError(.invalidLength) { try verifier3.verifyProverConfirmation(Array(cA3.prefix(31))) }
     }
 
     @Test("Steps out of order are typed errors")
@@ -226,7 +233,9 @@ struct Spake2PlusTests {
         badY[10] ^= 1
         let prover = try Spake2PlusProver(context: [], w0: w0, w1: w1)
         _ = try prover.makeShare()
-        expectCryptoError(.invalidPoint) { try prover.confirm(verifierShare: badY, verifierConfirmation: try hex(vector.cB)) }
+        expectCryptoError(.invalidPoint) {
+            try prover.confirm(verifierShare: badY, verifierConfirmation: try hex(vector.cB))
+        }
         let prover2 = try Spake2PlusProver(context: [], w0: w0, w1: w1)
         _ = try prover2.makeShare()
         expectCryptoError(.invalidLength) {
@@ -256,13 +265,23 @@ struct Spake2PlusTests {
         let order: [UInt8] = try hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
         expectCryptoError(.invalidLength) { try Spake2PlusProver(context: [], w0: Array(w0.prefix(31)), w1: w1) }
         expectCryptoError(.invalidParameter) { try Spake2PlusProver(context: [], w0: order, w1: w1) }
-        expectCryptoError(.invalidParameter) { try Spake2PlusProver(context: [], w0: w0, w1: [UInt8](repeating: 0, count: 32)) }
-        expectCryptoError(.invalidPoint) { try Spake2PlusVerifier(context: [], w0: w0, l: Array(repeating: 4, count: 65)) }
-        expectCryptoError(.invalidLength) { try Spake2PlusPasscodeVerifier(serialized: [UInt8](repeating: 1, count: 96)) }
+        expectCryptoError(.invalidParameter) {
+            try Spake2PlusProver(context: [], w0: w0, w1: [UInt8](repeating: 0, count: 32))
+        }
+        expectCryptoError(.invalidPoint) {
+            try Spake2PlusVerifier(context: [], w0: w0, l: Array(repeating: 4, count: 65))
+        }
+        expectCryptoError(.invalidLength) {
+            try Spake2PlusPasscodeVerifier(serialized: [UInt8](repeating: 1, count: 96))
+        }
         let salt = Array("SPAKE2P Key Salt".utf8)
         expectCryptoError(.invalidParameter) { try Spake2Plus.proverSecrets(passcode: 1, salt: salt, iterations: 999) }
-        expectCryptoError(.invalidParameter) { try Spake2Plus.proverSecrets(passcode: 1, salt: salt, iterations: 100_001) }
-        expectCryptoError(.invalidParameter) { try Spake2Plus.proverSecrets(passcode: 1, salt: Array(salt.prefix(15)), iterations: 1000) }
+        expectCryptoError(.invalidParameter) {
+            try Spake2Plus.proverSecrets(passcode: 1, salt: salt, iterations: 100_001)
+        }
+        expectCryptoError(.invalidParameter) {
+            try Spake2Plus.proverSecrets(passcode: 1, salt: Array(salt.prefix(15)), iterations: 1000)
+        }
         expectCryptoError(.invalidParameter) {
             try Spake2Plus.proverSecrets(passcode: 1, salt: [UInt8](repeating: 1, count: 33), iterations: 1000)
         }

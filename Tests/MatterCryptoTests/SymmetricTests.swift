@@ -3,15 +3,27 @@ import Testing
 
 @Suite("SHA-256, HMAC, HKDF, PBKDF2")
 struct SymmetricTests {
-    struct SHAFile: Decodable { let vectors: [Vector]; struct Vector: Decodable { let name, message, digest: String } }
-    struct HMACFile: Decodable { let vectors: [Vector]; struct Vector: Decodable { let name, key, data, mac: String } }
+    struct SHAFile: Decodable {
+        let vectors: [Vector]
+        struct Vector: Decodable { let name, message, digest: String }
+    }
+    struct HMACFile: Decodable {
+        let vectors: [Vector]
+        struct Vector: Decodable { let name, key, data, mac: String }
+    }
     struct HKDFFile: Decodable {
         let vectors: [Vector]
-        struct Vector: Decodable { let name, ikm, salt, info, okm: String; let length: Int }
+        struct Vector: Decodable {
+            let name, ikm, salt, info, okm: String
+            let length: Int
+        }
     }
     struct PBKDF2File: Decodable {
         let vectors: [Vector]
-        struct Vector: Decodable { let name, password, salt, derivedKey: String; let iterations, length: Int }
+        struct Vector: Decodable {
+            let name, password, salt, derivedKey: String
+            let iterations, length: Int
+        }
     }
 
     @Test("SHA-256 one-shot: FIPS 180-2 examples")
@@ -98,7 +110,8 @@ struct SymmetricTests {
         expectCryptoError(.invalidParameter) {
             try HKDFSHA256.deriveKey(inputKeyMaterial: [1], salt: [], info: [], outputByteCount: 255 * 32 + 1)
         }
-        #expect(try HKDFSHA256.deriveKey(inputKeyMaterial: [1], salt: [], info: [], outputByteCount: 8160).count == 8160)
+        #expect(
+            try HKDFSHA256.deriveKey(inputKeyMaterial: [1], salt: [], info: [], outputByteCount: 8160).count == 8160)
     }
 
     @Test("PBKDF2-HMAC-SHA256: RFC 7914 vectors, RFC 6070 inputs, Matter passcode derivation")

@@ -166,7 +166,9 @@ final class EVPKey: @unchecked Sendable {
         try check(sized, "EVP_DigestSign(size)")
         var der = [UInt8](repeating: 0, count: length)
         let signed = message.withUnsafeBufferPointer { input in
-            der.withUnsafeMutableBufferPointer { EVP_DigestSign(ctx, $0.baseAddress, &length, input.baseAddress, input.count) }
+            der.withUnsafeMutableBufferPointer {
+                EVP_DigestSign(ctx, $0.baseAddress, &length, input.baseAddress, input.count)
+            }
         }
         try check(signed, "EVP_DigestSign")
         return Array(der.prefix(length))
