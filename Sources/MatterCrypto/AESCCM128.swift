@@ -21,7 +21,8 @@ public enum AESCCM128 {
     ) throws(CryptoError) -> [UInt8] {
         try validate(key: key, nonce: nonce, aad: aad)
         guard plaintext.count <= maximumPlaintextByteCount else {
-            throw .invalidParameter("AES-CCM plaintext longer than \(maximumPlaintextByteCount) bytes (\(plaintext.count))")
+            throw .invalidParameter(
+                "AES-CCM plaintext longer than \(maximumPlaintextByteCount) bytes (\(plaintext.count))")
         }
         return try OpenSSLAESCCM.seal(key: key, nonce: nonce, aad: aad, plaintext: plaintext, tagLength: tagByteCount)
     }

@@ -29,25 +29,25 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .invalidLength(what, expected, actual):
+        case .invalidLength(let what, let expected, let actual):
             return "\(what) must be \(expected) bytes long, got \(actual)"
-        case let .invalidParameter(message):
+        case .invalidParameter(let message):
             return "invalid parameter: \(message)"
-        case let .invalidPrivateKey(message):
+        case .invalidPrivateKey(let message):
             return "invalid P-256 private key: \(message)"
-        case let .invalidPublicKey(message):
+        case .invalidPublicKey(let message):
             return "invalid P-256 public key: \(message)"
-        case let .invalidPoint(message):
+        case .invalidPoint(let message):
             return "invalid curve point: \(message)"
-        case let .invalidSignature(message):
+        case .invalidSignature(let message):
             return "malformed ECDSA signature: \(message)"
         case .authenticationFailed:
             return "AES-CCM authentication failed: the message was altered or the key or nonce is wrong"
         case .confirmationFailed:
             return "SPAKE2+ key confirmation failed: the peer does not know the same passcode"
-        case let .invalidState(message):
+        case .invalidState(let message):
             return "operation out of order: \(message)"
-        case let .openSSLFailure(function, reasons):
+        case .openSSLFailure(let function, let reasons):
             let detail = reasons.isEmpty ? "no reason reported" : reasons.joined(separator: "; ")
             return "OpenSSL \(function) failed: \(detail)"
         }

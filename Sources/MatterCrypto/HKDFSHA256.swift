@@ -14,7 +14,8 @@ public enum HKDFSHA256 {
         outputByteCount: Int
     ) throws(CryptoError) -> [UInt8] {
         guard (1...maximumOutputByteCount).contains(outputByteCount) else {
-            throw .invalidParameter("HKDF-SHA256 output length must be 1...\(maximumOutputByteCount), got \(outputByteCount)")
+            throw .invalidParameter(
+                "HKDF-SHA256 output length must be 1...\(maximumOutputByteCount), got \(outputByteCount)")
         }
         return try OpenSSLSymmetric.hkdfSHA256(ikm: inputKeyMaterial, salt: salt, info: info, length: outputByteCount)
     }

@@ -12,12 +12,13 @@ public struct P256PublicKey: Sendable, Equatable {
     /// Imports a 65-byte uncompressed point (`04‖X‖Y`). Compressed and hybrid encodings are rejected.
     public init(x963Representation bytes: [UInt8]) throws(CryptoError) {
         guard bytes.count == Self.x963ByteCount else {
-            throw .invalidLength(what: "P-256 uncompressed public key", expected: Self.x963ByteCount, actual: bytes.count)
+            throw .invalidLength(
+                what: "P-256 uncompressed public key", expected: Self.x963ByteCount, actual: bytes.count)
         }
         do {
             _ = try ECPoint(group: try ECGroup(), uncompressed: bytes, what: "public key")
         } catch {
-            if case let .invalidPoint(reason) = error { throw .invalidPublicKey(reason) }
+            if case .invalidPoint(let reason) = error { throw .invalidPublicKey(reason) }
             throw error
         }
         try self.init(validatedPoint: bytes)

@@ -38,7 +38,9 @@ final class DigestContext: @unchecked Sendable {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         try check(EVP_DigestFinal_ex(pointer, &digest, &length), "EVP_DigestFinal_ex")
-        guard length == 32 else { throw .openSSLFailure(function: "EVP_DigestFinal_ex", reasons: ["digest length \(length)"]) }
+        guard length == 32 else {
+            throw .openSSLFailure(function: "EVP_DigestFinal_ex", reasons: ["digest length \(length)"])
+        }
         return digest
     }
 

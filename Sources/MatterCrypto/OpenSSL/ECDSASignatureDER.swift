@@ -18,7 +18,9 @@ enum ECDSASignatureDER {
             throw .invalidSignature("not a DER ECDSA-Sig-Value")
         }
         defer { ECDSA_SIG_free(sig) }
-        guard consumed == der.count else { throw .invalidSignature("\(der.count - consumed) trailing bytes after the DER") }
+        guard consumed == der.count else {
+            throw .invalidSignature("\(der.count - consumed) trailing bytes after the DER")
+        }
         // get0: borrowed pointers, owned by `sig`.
         guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else {
             throw .invalidSignature("r or s missing")
@@ -39,7 +41,9 @@ enum ECDSASignatureDER {
 
     /// Encodes a 64-byte r‖s as DER.
     static func der(fromRaw raw: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard raw.count == 64 else { throw .invalidLength(what: "raw ECDSA signature", expected: 64, actual: raw.count) }
+        guard raw.count == 64 else {
+            throw .invalidLength(what: "raw ECDSA signature", expected: 64, actual: raw.count)
+        }
         let sig = try unwrap(ECDSA_SIG_new(), "ECDSA_SIG_new")
         defer { ECDSA_SIG_free(sig) }
         let halves = raw.withUnsafeBufferPointer { buffer -> (OpaquePointer?, OpaquePointer?) in

@@ -56,11 +56,26 @@ final class EVPKey: @unchecked Sendable {
             case .subjectPublicKeyInfo: Int32(COpenSSL_EC_DER_SPKI)
             }
         }
+
+        /// OpenSSL 3.0's decoder treats the requested structure as a hint and also accepts the other private-key
+        /// form, so the outer shape is checked here: both private forms are `SEQUENCE { INTEGER version, … }`;
+        /// the next element is an OCTET STRING in SEC1 (`privateKey`) and a SEQUENCE in PKCS#8
+        /// (`privateKeyAlgorithm`). SubjectPublicKeyInfo starts with its AlgorithmIdentifier SEQUENCE.
+        func matchesOuterShape(_ der: [UInt8]) -> Bool {
+            var reader = DERPeek(der)
+            guard reader.enterSequence() else { return false }
+            switch self {
+            case .sec1: return reader.skip(tag: 0x02) && reader.peekTag() == 0x04
+            case .pkcs8: return reader.skip(tag: 0x02) && reader.peekTag() == 0x30
+            case .subjectPublicKeyInfo: return reader.peekTag() == 0x30
+            }
+        }
     }
 
     /// Decodes one DER EC key. Returns nil when the bytes are not such a key, are followed by trailing bytes,
     /// or hold a curve other than P-256 (the error queue is cleared: malformed input is an expected outcome).
     static func decode(_ structure: DERStructure, der: [UInt8]) -> EVPKey? {
+        guard structure.matchesOuterShape(der) else { return nil }
         var remaining = 0
         let decoded = der.withUnsafeBufferPointer { buffer in
             COpenSSL_EC_decode_DER(structure.shimValue, buffer.baseAddress, buffer.count, &remaining)
@@ -151,7 +166,9 @@ final class EVPKey: @unchecked Sendable {
         try check(sized, "EVP_DigestSign(size)")
         var der = [UInt8](repeating: 0, count: length)
         let signed = message.withUnsafeBufferPointer { input in
-            der.withUnsafeMutableBufferPointer { EVP_DigestSign(ctx, $0.baseAddress, &length, input.baseAddress, input.count) }
+            der.withUnsafeMutableBufferPointer {
+                EVP_DigestSign(ctx, $0.baseAddress, &length, input.baseAddress, input.count)
+            }
         }
         try check(signed, "EVP_DigestSign")
         return Array(der.prefix(length))
@@ -195,5 +212,42 @@ final class EVPKey: @unchecked Sendable {
         let rc = secret.withUnsafeMutableBufferPointer { EVP_PKEY_derive(ctx, $0.baseAddress, &length) }
         try check(rc, "EVP_PKEY_derive")
         return Array(secret.prefix(length))
+    }
+}
+
+/// Just enough DER reading to tell key structures apart (tag and length of the first few elements).
+private struct DERPeek {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func peekTag() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    /// Steps into a SEQUENCE that spans the rest of the input.
+    mutating func enterSequence() -> Bool {
+        guard peekTag() == 0x30, let length = readHeader(), offset + length == bytes.count else { return false }
+        return true
+    }
+
+    /// Skips one element with the given tag.
+    mutating func skip(tag: UInt8) -> Bool {
+        guard peekTag() == tag, let length = readHeader(), offset + length <= bytes.count else { return false }
+        offset += length
+        return true
+    }
+
+    /// Reads a tag and a definite length (short or long form, at most 4 length bytes); returns the length.
+    private mutating func readHeader() -> Int? {
+        guard offset + 2 <= bytes.count else { return nil }
+        let first = bytes[offset + 1]
+        offset += 2
+        guard first & 0x80 != 0 else { return Int(first) }
+        let count = Int(first & 0x7F)
+        guard (1...4).contains(count), offset + count <= bytes.count else { return nil }
+        var length = 0
+        for byte in bytes[offset..<(offset + count)] { length = length << 8 | Int(byte) }
+        offset += count
+        return length
     }
 }

@@ -23,13 +23,16 @@ enum OpenSSLAESCCM {
             guard let base = out.baseAddress else { return }
             try plaintext.withUnsafeBufferPointer { (input) throws(CryptoError) in
                 // An empty plaintext still needs this call: it runs the CBC-MAC over the AAD.
-                try check(EVP_EncryptUpdate(ctx, base, &outLength, input.baseAddress ?? UnsafePointer(base),
-                                            Int32(input.count)), "EVP_EncryptUpdate")
+                try check(
+                    EVP_EncryptUpdate(
+                        ctx, base, &outLength, input.baseAddress ?? UnsafePointer(base),
+                        Int32(input.count)), "EVP_EncryptUpdate")
             }
             var finalLength: Int32 = 0
             try check(EVP_EncryptFinal_ex(ctx, base + Int(outLength), &finalLength), "EVP_EncryptFinal_ex")
-            try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(tagLength), base + plaintext.count),
-                      "EVP_CTRL_AEAD_GET_TAG")
+            try check(
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(tagLength), base + plaintext.count),
+                "EVP_CTRL_AEAD_GET_TAG")
         }
         return sealed
     }

@@ -45,3 +45,9 @@ func int32Length(_ count: Int, _ what: String) throws(CryptoError) -> Int32 {
     guard let value = Int32(exactly: count) else { throw .invalidParameter("\(what) is too long (\(count) bytes)") }
     return value
 }
+
+/// Test hook: whether OpenSSL's error queue of the calling thread holds entries. Every operation of this module
+/// leaves it empty, whether it succeeds, fails with an error, or meets an expected failure.
+package enum OpenSSLDiagnostics {
+    package static var hasPendingErrors: Bool { ERR_peek_error() != 0 }
+}

@@ -10,13 +10,14 @@ enum OpenSSLSymmetric {
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBuffer in
             message.withUnsafeBytes { messageBuffer in
-                // The one-shot HMAC() is not deprecated in 3.0 (HMAC_CTX_* is). A non-NULL key pointer is passed
-                // even for an empty key (Swift's empty-buffer baseAddress may be nil), as HMAC() treats NULL as
-                // "reuse the previous key".
+                // The one-shot HMAC() is not deprecated in 3.0 (HMAC_CTX_* is). An empty key still gets a non-NULL
+                // pointer (an empty Swift buffer's baseAddress may be nil): OpenSSL's HMAC initialisation reads a
+                // NULL key as "keep the previous key", not as "empty key".
                 withUnsafePointer(to: UInt8(0)) { emptyKey in
-                    HMAC(md, keyBuffer.baseAddress ?? UnsafeRawPointer(emptyKey), keyLength,
-                         messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBuffer.count,
-                         &mac, &length)
+                    HMAC(
+                        md, keyBuffer.baseAddress ?? UnsafeRawPointer(emptyKey), keyLength,
+                        messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBuffer.count,
+                        &mac, &length)
                 }
             }
         }
@@ -30,9 +31,10 @@ enum OpenSSLSymmetric {
             salt.withUnsafeBytes { saltBuffer in
                 info.withUnsafeBytes { infoBuffer in
                     out.withUnsafeMutableBytes { outBuffer in
-                        COpenSSL_HKDF_SHA256(ikmBuffer.baseAddress, ikmBuffer.count, saltBuffer.baseAddress,
-                                             saltBuffer.count, infoBuffer.baseAddress, infoBuffer.count,
-                                             outBuffer.baseAddress, outBuffer.count)
+                        COpenSSL_HKDF_SHA256(
+                            ikmBuffer.baseAddress, ikmBuffer.count, saltBuffer.baseAddress,
+                            saltBuffer.count, infoBuffer.baseAddress, infoBuffer.count,
+                            outBuffer.baseAddress, outBuffer.count)
                     }
                 }
             }
@@ -51,10 +53,11 @@ enum OpenSSLSymmetric {
         let rc = password.withUnsafeBytes { passwordBuffer in
             salt.withUnsafeBytes { saltBuffer in
                 out.withUnsafeMutableBytes { outBuffer in
-                    PKCS5_PBKDF2_HMAC(passwordBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), passwordLength,
-                                      saltBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), saltLength,
-                                      iterations, md, length,
-                                      outBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                    PKCS5_PBKDF2_HMAC(
+                        passwordBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), passwordLength,
+                        saltBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), saltLength,
+                        iterations, md, length,
+                        outBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self))
                 }
             }
         }
