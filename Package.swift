@@ -61,5 +61,8 @@ for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    // Nonisolated async functions run on their caller's executor: protocol code awaiting on a node's
+    // queue stays on that queue (no hop per message).
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
     target.swiftSettings = settings
 }

@@ -18,7 +18,8 @@ public struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
 public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     public let key: ExchangeKey
     public let protocolID: ProtocolID
-    unowned let node: TransportNode
+    /// The node this exchange belongs to (use it only from the node's isolation).
+    public unowned let node: TransportNode
 
     /// Called for each message that arrives while nobody awaits `receive`; set by responders that
     /// answer synchronously on the node's queue.

@@ -31,9 +31,23 @@ extension TransportNode {
             }
             session = .unsecured(peer: datagram.source, ephemeralNodeID: ephemeral)
             if unsecuredPeers[session] == nil {
-                // Only a peer's initiating message may open an unsecured session here.
-                guard header.source != nil else {
+                // Only a peer's initiating message opens an unsecured session here. An acknowledgement
+                // for a handshake we already finished still settles its retransmission.
+                var peek = reader
+                guard let payloadHeader = try? PayloadHeader(from: &peek) else {
+                    statistics.droppedUndecodable += 1
+                    return
+                }
+                if let acknowledged = payloadHeader.acknowledgedCounter {
+                    let key = ExchangeKey(session: session, exchangeID: payloadHeader.exchangeID,
+                                          isInitiator: !payloadHeader.isInitiator)
+                    if retransmissions.acknowledge(key, counter: acknowledged) { closingExchanges[key] = nil }
+                }
+                guard header.source != nil, payloadHeader.isInitiator,
+                      !(payloadHeader.protocolID == .secureChannel && payloadHeader.opcode == SecureChannelOpcode.standaloneAck)
+                else {
                     statistics.droppedUnknownSession += 1
+                    rearmTimer()
                     return
                 }
                 insertUnsecured(session, UnsecuredPeer(lastActivity: now))

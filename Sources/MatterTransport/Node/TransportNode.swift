@@ -26,7 +26,8 @@ public actor TransportNode {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     let transport: any DatagramTransport
-    let clock: any MatterClock
+    /// The node's clock (milliseconds); protocol timers above the transport use it too.
+    public nonisolated let clock: any MatterClock
     let configuration: Configuration
     let log = Logger(label: "transport")
     var random: SeededRandom
@@ -34,6 +35,7 @@ public actor TransportNode {
     var unsecuredCounter: UInt32
     var unsecuredPeers: [SessionID: UnsecuredPeer] = [:]
     var secureSessions: [UInt16: SecureSession] = [:]
+    var reservedSessionIDs: Set<UInt16> = []
     var exchanges: [ExchangeKey: Exchange] = [:]
     var retransmissions = RetransmissionTable<ExchangeKey>()
     var handlers: [ProtocolID: any UnsolicitedMessageHandler] = [:]
@@ -122,13 +124,20 @@ public actor TransportNode {
         closeExchanges(of: session, error: .sessionNotFound(session))
     }
 
-    /// A session ID no secure session of this node uses (never 0).
+    /// Reserves a session ID that no secure session or handshake in flight of this node uses (never
+    /// 0). `addSecureSession` takes the reservation over; `releaseSessionID` gives it back.
     public func allocateSessionID() -> UInt16 {
         while true {
             let candidate = UInt16(truncatingIfNeeded: random.next())
-            if candidate != 0, secureSessions[candidate] == nil { return candidate }
+            if candidate != 0, secureSessions[candidate] == nil, !reservedSessionIDs.contains(candidate) {
+                reservedSessionIDs.insert(candidate)
+                return candidate
+            }
         }
     }
+
+    /// Gives back a reserved session ID whose handshake failed.
+    public func releaseSessionID(_ id: UInt16) { reservedSessionIDs.remove(id) }
 
     /// Installs a secure session whose keys a handshake derived. Evicts the least recently active
     /// session when full.
@@ -141,6 +150,7 @@ public actor TransportNode {
             removeSecureSession(.secure(localSessionID: oldest.parameters.localSessionID))
         }
         let counter = random.initialMessageCounter()
+        reservedSessionIDs.remove(parameters.localSessionID)
         secureSessions[parameters.localSessionID] = SecureSession(parameters, initialCounter: counter, now: now)
         return .secure(localSessionID: parameters.localSessionID)
     }
@@ -160,6 +170,12 @@ public actor TransportNode {
 
     /// Every secure session's parameters.
     public var secureSessionList: [SecureSessionParameters] { secureSessions.values.map(\.parameters) }
+
+    /// Unsecured sessions (handshakes in flight or abandoned) the node keeps.
+    public var unsecuredSessionCount: Int { unsecuredPeers.count }
+
+    /// Session IDs reserved by handshakes in flight.
+    public var reservedSessionIDCount: Int { reservedSessionIDs.count }
 
     func insertUnsecured(_ id: SessionID, _ peer: UnsecuredPeer) {
         if unsecuredPeers.count >= configuration.unsecuredSessionCapacity,

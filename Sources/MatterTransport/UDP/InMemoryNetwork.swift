@@ -21,6 +21,7 @@ public final class InMemoryNetwork: Sendable {
         var faults: FaultInjection
         var held: (InMemoryEndpoint, Datagram)?
         var log: [Record] = []
+        var interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?
     }
 
     private let state: Mutex<State>
@@ -34,6 +35,12 @@ public final class InMemoryNetwork: Sendable {
 
     /// Changes the faults for datagrams sent from now on.
     public func setFaults(_ faults: FaultInjection) { state.withLock { $0.faults = faults } }
+
+    /// Lets a test see each datagram (by its index in the log) before delivery and replace it
+    /// (return new bytes) or drop it (return nil). A man in the middle for negative tests.
+    public func setInterceptor(_ interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?) {
+        state.withLock { $0.interceptor = interceptor }
+    }
 
     /// Every datagram sent so far (before faults), in order.
     public var log: [Record] { state.withLock { $0.log } }
@@ -56,6 +63,11 @@ public final class InMemoryNetwork: Sendable {
         let source = UDPAddress(ip: [127, 0, 0, 1], port: port)
         let deliveries: [(InMemoryEndpoint, Datagram)] = state.withLock { state in
             state.log.append(Record(time: now, from: port, to: destination.port, bytes: bytes))
+            var bytes = bytes
+            if let interceptor = state.interceptor {
+                guard let replaced = interceptor(state.log.count - 1, bytes) else { return [] }
+                bytes = replaced
+            }
             guard let target = state.endpoints[destination.port] else { return [] }
             let datagram = Datagram(bytes: bytes, source: source, localAddress: destination.ip, interfaceIndex: 1)
             var out: [(InMemoryEndpoint, Datagram)] = []

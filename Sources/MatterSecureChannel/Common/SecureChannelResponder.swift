@@ -1,0 +1,41 @@
+public import MatterTransport
+import MatterCore
+
+/// The Secure Channel protocol's handler for exchanges peers open: PBKDFParamRequest goes to the
+/// PASE responder, Sigma1 to the CASE responder, CloseSession ends the session it arrives on.
+/// Register it on the node with `install(on:)`. Confined to the node's queue.
+public final class SecureChannelResponder: UnsolicitedMessageHandler, @unchecked Sendable {
+    public let pase: PASEResponder?
+    private let log = Logger(label: "secure-channel")
+
+    public init(pase: PASEResponder?) {
+        self.pase = pase
+    }
+
+    /// Registers this responder for protocol 0x0000 on `node`.
+    public func install(on node: TransportNode) async {
+        await node.setUnsolicitedHandler(self, for: .secureChannel)
+    }
+
+    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+        exchange.node.assumeIsolated { node in
+            switch message.opcode {
+            case SecureChannelOpcode.pbkdfParamRequest:
+                if let pase { pase.begin(message, on: exchange, node: node) } else { exchange.close() }
+            case SecureChannelOpcode.statusReport:
+                if let report = try? StatusReport(decoding: message.payload),
+                   report.protocolCode == StatusReport.SecureChannelCode.closeSession, case .secure = exchange.session
+                {
+                    log.info("peer closed session \(exchange.session)")
+                    exchange.close()
+                    node.removeSecureSession(exchange.session)
+                } else {
+                    exchange.close()
+                }
+            default:
+                log.debug("unhandled secure-channel opcode 0x\(hexDigits(message.opcode, width: 2))")
+                exchange.close()
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import MatterTransport
+import MatterTLV
+
+/// The session-parameter structure of PBKDFParamRequest/Response and Sigma1/Sigma2 (spec 4.13.1.1):
+///
+/// | tag | field | type |
+/// |---|---|---|
+/// | 1 | SESSION_IDLE_INTERVAL (ms) | uint32 |
+/// | 2 | SESSION_ACTIVE_INTERVAL (ms) | uint32 |
+/// | 3 | SESSION_ACTIVE_THRESHOLD (ms) | uint16 |
+/// | 4 | DataModelRevision | uint16 |
+/// | 5 | InteractionModelRevision | uint16 |
+/// | 6 | SpecificationVersion | uint32 |
+/// | 7 | MaxPathsPerInvoke | uint16 |
+///
+/// All optional; written in ascending order, as the SDK's sequential parser needs.
+public struct SessionParameters: Equatable, Sendable {
+    public var idleInterval: UInt32?
+    public var activeInterval: UInt32?
+    public var activeThreshold: UInt16?
+    public var dataModelRevision: UInt16?
+    public var interactionModelRevision: UInt16?
+    public var specificationVersion: UInt32?
+    public var maxPathsPerInvoke: UInt16?
+
+    public init(idleInterval: UInt32? = nil, activeInterval: UInt32? = nil, activeThreshold: UInt16? = nil,
+                dataModelRevision: UInt16? = nil, interactionModelRevision: UInt16? = nil,
+                specificationVersion: UInt32? = nil, maxPathsPerInvoke: UInt16? = nil) {
+        self.idleInterval = idleInterval
+        self.activeInterval = activeInterval
+        self.activeThreshold = activeThreshold
+        self.dataModelRevision = dataModelRevision
+        self.interactionModelRevision = interactionModelRevision
+        self.specificationVersion = specificationVersion
+        self.maxPathsPerInvoke = maxPathsPerInvoke
+    }
+
+    /// What this implementation advertises: its MRP intervals, Matter 1.4 revisions, one path per invoke.
+    public static func local(_ mrp: MRPParameters) -> SessionParameters {
+        SessionParameters(idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
+                          activeThreshold: mrp.activeThreshold, dataModelRevision: 18, interactionModelRevision: 12,
+                          specificationVersion: 0x0104_0000, maxPathsPerInvoke: 1)
+    }
+
+    /// The MRP intervals, with the SDK defaults for absent fields.
+    public var mrp: MRPParameters {
+        MRPParameters(idleInterval: idleInterval ?? MRPParameters.default.idleInterval,
+                      activeInterval: activeInterval ?? MRPParameters.default.activeInterval,
+                      activeThreshold: activeThreshold ?? MRPParameters.default.activeThreshold)
+    }
+
+    func encode(to writer: inout TLVWriter, tag: TLVTag) {
+        writer.putStructure(tag: tag) { w in
+            if let idleInterval { w.put(idleInterval, tag: .context(1)) }
+            if let activeInterval { w.put(activeInterval, tag: .context(2)) }
+            if let activeThreshold { w.put(activeThreshold, tag: .context(3)) }
+            if let dataModelRevision { w.put(dataModelRevision, tag: .context(4)) }
+            if let interactionModelRevision { w.put(interactionModelRevision, tag: .context(5)) }
+            if let specificationVersion { w.put(specificationVersion, tag: .context(6)) }
+            if let maxPathsPerInvoke { w.put(maxPathsPerInvoke, tag: .context(7)) }
+        }
+    }
+
+    init(element: TLVElement) throws(TLVError) {
+        self.init(
+            idleInterval: try element.decodeMemberIfPresent(.context(1), as: UInt32.self),
+            activeInterval: try element.decodeMemberIfPresent(.context(2), as: UInt32.self),
+            activeThreshold: try element.decodeMemberIfPresent(.context(3), as: UInt16.self),
+            dataModelRevision: try element.decodeMemberIfPresent(.context(4), as: UInt16.self),
+            interactionModelRevision: try element.decodeMemberIfPresent(.context(5), as: UInt16.self),
+            specificationVersion: try element.decodeMemberIfPresent(.context(6), as: UInt32.self),
+            maxPathsPerInvoke: try element.decodeMemberIfPresent(.context(7), as: UInt16.self))
+    }
+}

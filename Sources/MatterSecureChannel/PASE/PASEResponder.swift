@@ -1,0 +1,206 @@
+import MatterCore
+public import MatterCrypto
+public import MatterTransport
+
+/// The device side of PASE (spec 4.14.1): answers PBKDFParamRequest, Pake1 and Pake3 on the node's
+/// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
+///
+/// One handshake at a time (others get BUSY); after `maximumFailedAttempts` failures the
+/// commissioning window closes (credentials are dropped and `onWindowClosedByFailures` runs).
+/// Confined to its node's queue (hence `@unchecked Sendable`).
+public final class PASEResponder: @unchecked Sendable {
+    /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
+    public struct Credentials: Sendable {
+        public var verifier: Spake2PlusPasscodeVerifier
+        public var pbkdf: PBKDFParameters
+        public init(verifier: Spake2PlusPasscodeVerifier, pbkdf: PBKDFParameters) {
+            self.verifier = verifier
+            self.pbkdf = pbkdf
+        }
+    }
+
+    /// Spec 5.5: the window closes after this many failed PASE attempts.
+    public static let maximumFailedAttempts = 20
+    /// A handshake silent for this long no longer blocks a new one (the SDK's 30 s PASE timeout).
+    static let abandonAfterMilliseconds: UInt64 = 30_000
+
+    /// Nil while no commissioning window is open: requests are then refused.
+    public var credentials: Credentials? {
+        didSet { failedAttempts = 0 }
+    }
+    public var localMRP: MRPParameters
+    public private(set) var failedAttempts = 0
+    /// A PASE session was established (its ID and the peer's address).
+    public var onEstablished: ((SessionID, UDPAddress) -> Void)?
+    /// A handshake failed (the device-side report of a wrong passcode, for instance).
+    public var onFailure: ((SecureChannelError) -> Void)?
+    /// The window closed because of too many failures.
+    public var onWindowClosedByFailures: (() -> Void)?
+
+    private var inProgress: (exchange: ExchangeKey, since: UInt64)?
+
+    /// True when no handshake is in progress.
+    public var isIdle: Bool { inProgress == nil }
+    private let log = Logger(label: "pase")
+
+    public init(credentials: Credentials? = nil, localMRP: MRPParameters = .default) {
+        self.credentials = credentials
+        self.localMRP = localMRP
+    }
+
+    /// Handles a PBKDFParamRequest that opened `exchange`.
+    func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+        let now = node.clock.nowMilliseconds()
+        if let current = inProgress, now &- current.since < Self.abandonAfterMilliseconds {
+            log.info("PASE request while another handshake runs: BUSY")
+            try? exchange.send(opcode: SecureChannelOpcode.statusReport,
+                               payload: StatusReport.busy(minimumWaitMilliseconds: 1000).encoded)
+            exchange.close()
+            return
+        }
+        guard case .unsecured = exchange.session else {
+            exchange.close()  // the SDK drops PBKDFParamRequest on an encrypted session
+            return
+        }
+        guard let credentials else {
+            log.info("PASE request while the commissioning window is closed")
+            reject(exchange, node: node, error: .commissioningWindowClosed)
+            return
+        }
+        let request: PBKDFParamRequest
+        let responderRandom: [UInt8]
+        do {
+            request = try PBKDFParamRequest(decoding: message.payload)
+            guard request.passcodeID == 0 else { throw SecureChannelError.invalidMessage("passcodeId \(request.passcodeID)") }
+            responderRandom = try SecureRandom.bytes(count: 32)
+        } catch {
+            reject(exchange, node: node, error: error as? SecureChannelError ?? .invalidMessage("\(error)"))
+            return
+        }
+        let peerMRP = request.sessionParameters?.mrp ?? .default
+        node.setPeerMRP(peerMRP, for: exchange.session)
+        let localSessionID = node.allocateSessionID()
+        let response = PBKDFParamResponse(
+            initiatorRandom: request.initiatorRandom, responderRandom: responderRandom,
+            responderSessionID: localSessionID, pbkdf: request.hasPBKDFParameters ? nil : credentials.pbkdf,
+            sessionParameters: .local(localMRP))
+        let responseBytes = response.encoded()
+        let verifier: Spake2PlusVerifier
+        do {
+            let context = try PASEContext.hash(request: message.payload, response: responseBytes)
+            verifier = try Spake2PlusVerifier(context: context, passcodeVerifier: credentials.verifier)
+            try exchange.send(opcode: SecureChannelOpcode.pbkdfParamResponse, payload: responseBytes)
+        } catch {
+            node.releaseSessionID(localSessionID)
+            reject(exchange, node: node, error: .invalidMessage("\(error)"))
+            return
+        }
+        inProgress = (exchange.key, now)
+        let handshake = Handshake(responder: self, verifier: verifier, localSessionID: localSessionID,
+                                  peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
+        exchange.onMessage = { message, exchange in
+            exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
+        }
+        exchange.onFailure = { error, exchange in
+            exchange.node.assumeIsolated { node in handshake.fail(.transport(error), on: exchange, node: node, report: false) }
+        }
+    }
+
+    /// Sends FAILURE/INVALID_PARAMETER, closes the exchange, counts the attempt.
+    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true) {
+        if report {
+            let status = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
+            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: status.encoded)
+        }
+        exchange.close()
+        node.removeUnsecuredSession(exchange.session)
+        onFailure?(error)
+    }
+
+    func finished(_ exchange: Exchange, failed error: SecureChannelError?) {
+        if inProgress?.exchange == exchange.key { inProgress = nil }
+        guard let error else { return }
+        log.notice("PASE failed: \(error)")
+        failedAttempts += 1
+        if failedAttempts >= Self.maximumFailedAttempts, credentials != nil {
+            log.notice("\(failedAttempts) failed PASE attempts: closing the commissioning window")
+            credentials = nil
+            onWindowClosedByFailures?()
+        }
+    }
+
+    /// The state of one handshake after PBKDFParamResponse: waiting for Pake1, then Pake3.
+    /// Confined to the node's queue like the exchange it serves (hence `@unchecked Sendable`).
+    final class Handshake: @unchecked Sendable {
+        unowned let responder: PASEResponder
+        let verifier: Spake2PlusVerifier
+        let localSessionID: UInt16
+        let peerSessionID: UInt16
+        let peerMRP: MRPParameters
+        var sentPake2 = false
+
+        init(responder: PASEResponder, verifier: Spake2PlusVerifier, localSessionID: UInt16, peerSessionID: UInt16,
+             peerMRP: MRPParameters) {
+            self.responder = responder
+            self.verifier = verifier
+            self.localSessionID = localSessionID
+            self.peerSessionID = peerSessionID
+            self.peerMRP = peerMRP
+        }
+
+        func receive(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+            if message.isMessage(.secureChannel, SecureChannelOpcode.statusReport) {
+                // The commissioner gave up, e.g. because our Pake2 showed it the wrong passcode.
+                let report = try? StatusReport(decoding: message.payload)
+                let error: SecureChannelError = sentPake2 ? .wrongPasscode
+                    : .peerReportedFailure(report ?? StatusReport(generalCode: .failure, protocolCode: 0xFFFF))
+                fail(error, on: exchange, node: node, report: false)
+                return
+            }
+            do {
+                if !sentPake2 {
+                    guard message.isMessage(.secureChannel, SecureChannelOpcode.pake1) else {
+                        throw SecureChannelError.invalidMessage("expected Pake1, got opcode \(message.opcode)")
+                    }
+                    let pA = try PakeMessages.decode("Pake1", message.payload, members: [(1, 65)])[0]
+                    let (pB, cB) = try verifier.respond(toProverShare: pA)
+                    try exchange.send(opcode: SecureChannelOpcode.pake2, payload: PakeMessages.pake2(pB: pB, cB: cB))
+                    sentPake2 = true
+                    return
+                }
+                guard message.isMessage(.secureChannel, SecureChannelOpcode.pake3) else {
+                    throw SecureChannelError.invalidMessage("expected Pake3, got opcode \(message.opcode)")
+                }
+                let cA = try PakeMessages.decode("Pake3", message.payload, members: [(1, 32)])[0]
+                do {
+                    try verifier.verifyProverConfirmation(cA)
+                } catch {
+                    throw SecureChannelError.wrongPasscode
+                }
+                guard let ke = verifier.sharedKey else { throw SecureChannelError.invalidMessage("no shared key") }
+                let keys = try SessionKeyDerivation.keys(secret: ke, salt: [], info: SessionKeyDerivation.sessionKeysInfo,
+                                                         isInitiator: false)
+                try exchange.send(opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
+                exchange.close()
+                let session = node.addSecureSession(SecureSessionParameters(
+                    kind: .pase, localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
+                    peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                node.removeUnsecuredSession(exchange.session)
+                responder.finished(exchange, failed: nil)
+                responder.onEstablished?(session, message.peerAddress)
+            } catch let error as SecureChannelError {
+                fail(error, on: exchange, node: node, report: true)
+            } catch let error as CryptoError {
+                fail(.crypto(error), on: exchange, node: node, report: true)
+            } catch {
+                fail(.invalidMessage("\(error)"), on: exchange, node: node, report: true)
+            }
+        }
+
+        func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool) {
+            node.releaseSessionID(localSessionID)
+            responder.reject(exchange, node: node, error: error, report: report)
+            responder.finished(exchange, failed: error)
+        }
+    }
+}

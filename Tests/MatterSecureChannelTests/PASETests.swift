@@ -1,0 +1,120 @@
+import Dispatch
+import MatterCore
+import MatterCrypto
+import MatterTransport
+import Testing
+
+@testable import MatterSecureChannel
+
+@Suite("PASE over the in-memory network and real UDP")
+struct PASETests {
+    static func inMemory(passcode: UInt32 = 20_202_021) async throws -> (PASEPair, InMemoryNetwork) {
+        let network = InMemoryNetwork()
+        let device = network.makeEndpoint(queue: DispatchQueue(label: "device"))
+        let commissioner = network.makeEndpoint(queue: DispatchQueue(label: "commissioner"))
+        let pair = try await PASEPair.make(device: device, deviceAddress: device.address, commissioner: commissioner,
+                                           passcode: passcode)
+        return (pair, network)
+    }
+
+    @Test func rightPasscodeEstablishesMatchingSessions() async throws {
+        let (pair, _) = try await Self.inMemory()
+        let result = try await pair.establish()
+        let mine = try #require(await pair.commissioner.secureSession(result.session))
+        let devices = await pair.device.secureSessionList
+        #expect(devices.count == 1)
+        let theirs = try #require(devices.first)
+        #expect(mine.kind == .pase && theirs.kind == .pase)
+        #expect(mine.peerSessionID == theirs.localSessionID)
+        #expect(theirs.peerSessionID == mine.localSessionID)
+        #expect(mine.keys.encrypt == theirs.keys.decrypt)
+        #expect(mine.keys.decrypt == theirs.keys.encrypt)
+        #expect(mine.keys.attestationChallenge == theirs.keys.attestationChallenge)
+        #expect(result.peerParameters?.idleInterval == MRPParameters.default.idleInterval)
+        // Handshake state is gone on both sides.
+        #expect(await pair.commissioner.unsecuredSessionCount == 0)
+        #expect(await pair.device.unsecuredSessionCount == 0)
+        #expect(await pair.device.reservedSessionIDCount == 0)
+        #expect(pair.events.all.count == 1 && pair.events.all[0].hasPrefix("established"))
+        await pair.stop()
+    }
+
+    @Test func knownPBKDFParametersAreNotSentAgain() async throws {
+        let (pair, network) = try await Self.inMemory()
+        _ = try await pair.establish(pbkdf: PBKDFParameters(iterations: 1000, salt: PASEPair.salt))
+        // The PBKDFParamResponse (second datagram) carries no tag-4 structure.
+        var reader = ByteReader(network.log[1].bytes)
+        _ = try MessageHeader(from: &reader)
+        _ = try PayloadHeader(from: &reader)
+        let response = try PBKDFParamResponse(decoding: reader.readRest())
+        #expect(response.pbkdf == nil)
+        await pair.stop()
+    }
+
+    @Test func wrongPasscodeFailsOnBothSidesAndLeavesNoSession() async throws {
+        let (pair, _) = try await Self.inMemory()
+        await #expect(throws: SecureChannelError.wrongPasscode) { try await pair.establish(passcode: 20_202_022) }
+        // The device learns it from the commissioner's StatusReport.
+        var waited = 0
+        while pair.events.all.isEmpty, waited < 1000 {
+            try await Task.sleep(for: .milliseconds(5))
+            waited += 1
+        }
+        #expect(pair.events.all == ["failed wrong setup passcode (PASE confirmation failed)"])
+        #expect(await pair.device.secureSessionList.isEmpty)
+        #expect(await pair.commissioner.secureSessionList.isEmpty)
+        #expect(await pair.device.unsecuredSessionCount == 0)
+        #expect(await pair.device.reservedSessionIDCount == 0)
+        #expect(await pair.commissioner.reservedSessionIDCount == 0)
+        #expect(pair.responder.failedAttempts == 1)
+        // The right passcode still works afterwards.
+        _ = try await pair.establish()
+        await pair.stop()
+    }
+
+    @Test func twentyFailuresCloseTheCommissioningWindow() async throws {
+        let (pair, _) = try await Self.inMemory()
+        for _ in 0..<PASEResponder.maximumFailedAttempts {
+            await #expect(throws: SecureChannelError.wrongPasscode) { try await pair.establish(passcode: 1) }
+            while await pair.device.run({ _ in pair.responder.isIdle }) == false { await Task.yield() }
+        }
+        #expect(pair.events.all.last == "window closed")
+        #expect(pair.responder.credentials == nil)
+        do {
+            _ = try await pair.establish()
+            Issue.record("PASE succeeded with the window closed")
+        } catch SecureChannelError.peerReportedFailure(let report) {
+            #expect(report.generalCode == .failure)
+        }
+        await pair.stop()
+    }
+
+    @Test func aSecondHandshakeMeanwhileGetsBusy() async throws {
+        let (pair, network) = try await Self.inMemory()
+        // Start a handshake by hand and stop after PBKDFParamRequest.
+        let stalled = await pair.commissioner.openUnsecuredSession(to: pair.deviceAddress)
+        let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
+                                        hasPBKDFParameters: false, sessionParameters: nil)
+        _ = try await pair.commissioner.run { node in
+            Result { () throws(TransportError) in
+                let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
+                try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
+            }
+        }.get()
+        while network.log.count < 2 { await Task.yield() }
+        await #expect(throws: SecureChannelError.busy(retryAfterMilliseconds: 1000)) { try await pair.establish() }
+        await pair.stop()
+    }
+
+    @Test(arguments: ["127.0.0.1", "::1"])
+    func overRealUDP(host: String) async throws {
+        let device = try UDPEndpoint(queue: DispatchQueue(label: "udp-device"))
+        let commissioner = try UDPEndpoint(queue: DispatchQueue(label: "udp-commissioner"))
+        let pair = try await PASEPair.make(device: device, deviceAddress: try #require(UDPAddress(host: host, port: device.port)),
+                                           commissioner: commissioner)
+        _ = try await pair.establish()
+        await #expect(throws: SecureChannelError.wrongPasscode) { try await pair.establish(passcode: 12_121_212) }
+        #expect(await pair.device.secureSessionList.count == 1)
+        await pair.stop()
+    }
+}
