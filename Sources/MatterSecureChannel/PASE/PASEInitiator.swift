@@ -35,7 +35,27 @@ public enum PASEInitiator {
             throw .transport(error)
         }
         defer { exchange.close() }
+        do {
+            let result = try await handshake(node: node, exchange: exchange, unsecured: unsecured,
+                                             localSessionID: localSessionID, passcode: passcode, pbkdf: pbkdf,
+                                             localMRP: localMRP, peerMRP: peerMRP, timeout: timeout)
+            established = true
+            return result
+        } catch {
+            // Tell the device the handshake is over unless it is the one that ended it or cannot hear us,
+            // so it does not wait for the abandonment timeout.
+            switch error {
+            case .peerReportedFailure, .busy, .noSharedTrustRoots, .transport: break
+            default: try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
+            }
+            throw error
+        }
+    }
 
+    static func handshake(
+        node: isolated TransportNode, exchange: Exchange, unsecured: SessionID, localSessionID: UInt16, passcode: UInt32,
+        pbkdf: PBKDFParameters?, localMRP: MRPParameters, peerMRP: MRPParameters, timeout: UInt64
+    ) async throws(SecureChannelError) -> Result {
         let request = PBKDFParamRequest(
             initiatorRandom: try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 32) },
             initiatorSessionID: localSessionID, hasPBKDFParameters: pbkdf != nil,
@@ -45,11 +65,9 @@ public enum PASEInitiator {
                                                      expecting: SecureChannelOpcode.pbkdfParamResponse, timeout: timeout)
         let response = try PBKDFParamResponse(decoding: responseMessage.payload)
         guard response.initiatorRandom == request.initiatorRandom else {
-            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             throw .invalidMessage("PBKDFParamResponse does not echo our initiatorRandom")
         }
         guard let parameters = pbkdf ?? response.pbkdf else {
-            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             throw .invalidMessage("PBKDFParamResponse carries no PBKDF parameters")
         }
         try parameters.validate()
@@ -68,11 +86,8 @@ public enum PASEInitiator {
         do {
             cA = try prover.confirm(verifierShare: pake2Members[0], verifierConfirmation: pake2Members[1])
         } catch CryptoError.confirmationFailed {
-            // Tell the device, as the SDK does, so it counts the failed attempt.
-            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             throw .wrongPasscode
         } catch {
-            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             throw .crypto(error)
         }
         let final = try await exchangeStep(exchange, SecureChannelOpcode.pake3, PakeMessages.pake3(cA: cA),
@@ -86,7 +101,6 @@ public enum PASEInitiator {
         let session = node.addSecureSession(SecureSessionParameters(
             kind: .pase, localSessionID: localSessionID, peerSessionID: response.responderSessionID, keys: keys,
             peerAddress: final.peerAddress, peerMRP: peerMRP, isInitiator: true))
-        established = true
         return Result(session: session, peerParameters: response.sessionParameters)
     }
 

@@ -1,0 +1,80 @@
+import Dispatch
+import MatterCore
+import MatterTransport
+import Synchronization
+import Testing
+
+@testable import MatterSecureChannel
+
+/// Every PASE handshake message, truncated or with a flipped byte, is rejected without a crash and
+/// without leaving a half-open session (issue: secure channel, done-when 3).
+@Suite("PASE with tampered handshake messages")
+struct PASETamperTests {
+    enum Tamper: String, CaseIterable, Sendable {
+        case truncate
+        case flipFirst
+        case flipMiddle
+        case flipLast
+    }
+
+    /// Datagram indexes of the handshake on the wire (acks are separate datagrams and are skipped):
+    /// 0 PBKDFParamRequest, 1 PBKDFParamResponse, 2 Pake1, 3 Pake2, 4 Pake3.
+    static let messages = [
+        (0, "PBKDFParamRequest"), (1, "PBKDFParamResponse"), (2, "Pake1"), (3, "Pake2"), (4, "Pake3"),
+    ]
+
+    @Test(arguments: messages, Tamper.allCases)
+    func tamperedMessageIsRejectedCleanly(message: (Int, String), tamper: Tamper) async throws {
+        let network = InMemoryNetwork()
+        let device = network.makeEndpoint(queue: DispatchQueue(label: "device"))
+        let commissioner = network.makeEndpoint(queue: DispatchQueue(label: "commissioner"))
+        let pair = try await PASEPair.make(device: device, deviceAddress: device.address, commissioner: commissioner)
+        let target = message.0
+        let seen = Counter()
+        network.setInterceptor { _, bytes in
+            // Count only handshake messages (not standalone acks) and tamper with the target's TLV payload.
+            var reader = ByteReader(bytes)
+            guard let header = try? MessageHeader(from: &reader), header.isUnsecured,
+                  let payloadHeader = try? PayloadHeader(from: &reader),
+                  payloadHeader.opcode != SecureChannelOpcode.standaloneAck
+            else { return bytes }
+            guard seen.next() == target else { return bytes }
+            var tampered = bytes
+            let start = reader.offset
+            switch tamper {
+            case .truncate: tampered.removeLast((bytes.count - start) / 2)
+            case .flipFirst: tampered[start] ^= 0x40
+            case .flipMiddle: tampered[start + (bytes.count - start) / 2] ^= 0x01
+            case .flipLast: tampered[bytes.count - 2] ^= 0x01
+            }
+            return tampered
+        }
+        do {
+            _ = try await pair.establish(timeout: 2_000)
+            Issue.record("PASE succeeded with a tampered \(message.1)")
+        } catch {
+            // Any typed failure is fine; what matters is what is left behind.
+        }
+        // Let the device finish its side (it may still be sending its failure report).
+        for _ in 0..<400 where !(await pair.device.run { _ in pair.responder.isIdle }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await pair.device.secureSessionList.isEmpty, "device kept a session after a tampered \(message.1)")
+        #expect(await pair.commissioner.secureSessionList.isEmpty)
+        #expect(await pair.commissioner.unsecuredSessionCount == 0)
+        #expect(await pair.commissioner.reservedSessionIDCount == 0)
+        #expect(await pair.device.reservedSessionIDCount == 0)
+        #expect(pair.responder.isIdle)
+        // And the device still commissions afterwards.
+        network.setInterceptor(nil)
+        _ = try await pair.establish()
+        await pair.stop()
+    }
+}
+
+/// A thread-safe counter for interceptors.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    /// Returns the current value and increments it.
+    func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
+}
