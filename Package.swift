@@ -26,6 +26,11 @@ let package = Package(
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi"]),
 
+        // Test tool for scripts/test-network.sh: publishes and browses through MatterDiscovery.
+        .executableTarget(
+            name: "matter-dnssd-probe", dependencies: ["MatterCore", "MatterDiscovery"],
+            path: "Sources/MatterDNSSDProbe"
+        ),
         .executableTarget(
             name: "MatterEmuCLI",
             dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "CQREncode"]
