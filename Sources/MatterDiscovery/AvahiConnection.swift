@@ -223,6 +223,9 @@ final class AvahiConnection {
         self.poll = nil
     }
 
+    /// Avahi's text for an error code.
+    static func reason(_ code: Int32) -> String { String(cString: avahi_strerror(code)) }
+
     /// Maps an Avahi error code to `DiscoveryError`: a missing daemon or bus is `.daemonUnavailable`.
     static func error(_ code: Int32, operation: String) -> DiscoveryError {
         let message = String(cString: avahi_strerror(code))

@@ -129,7 +129,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             if clientState != .connecting { logger.notice("waiting for the Avahi daemon to come back") }
             clientState = .connecting
         case .failure:
-            logger.notice("lost the Avahi daemon (\(AvahiConnection.error(error, operation: "client")))")
+            logger.notice("lost the Avahi daemon (\(AvahiConnection.reason(error))); publications resume when it is back")
             connectionLost()
         }
     }

@@ -45,6 +45,9 @@ public final class InMemoryDNSSDNetwork: Sendable {
         waiters.forEach { $0.resume() }
     }
 
+    /// Number of browses currently parked waiting for a change (lets tests act while one waits).
+    var parkedBrowseCount: Int { state.withLock { $0.waiters.count } }
+
     /// Everything currently published, in publication order (for assertions).
     public var services: [DNSSDResolvedService] {
         state.withLock { s in s.publications.map(\.resolved) }
