@@ -16,7 +16,7 @@ import MatterCore
 import MatterDiscovery
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func say(_ line: String) {
@@ -83,7 +83,8 @@ func runPublish(_ options: ProbeOptions) async throws {
     if options.has("--instance") && count != 1 { throw ProbeError("--instance needs --count 1") }
     let base: UInt16 = try options.number("--discriminator") ?? 3840
     let cm: UInt8 = try options.number("--cm") ?? 1
-    var template = CommissionableAdvertisement(longDiscriminator: base, commissioningMode: CommissioningMode(rawValue: cm))
+    var template = CommissionableAdvertisement(
+        longDiscriminator: base, commissioningMode: CommissioningMode(rawValue: cm))
     template.port = try options.number("--port") ?? MatterDNSSD.defaultPort
     template.vendorID = try options.number("--vendor").map(VendorID.init)
     template.productID = try options.number("--product").map(ProductID.init)
@@ -123,7 +124,10 @@ func runPublish(_ options: ProbeOptions) async throws {
         let words = line.split(separator: " ").map(String.init)
         switch words.first {
         case "cm":
-            guard words.count == 2, let value = UInt8(words[1]) else { say("error: usage: cm N"); continue }
+            guard words.count == 2, let value = UInt8(words[1]) else {
+                say("error: usage: cm N")
+                continue
+            }
             for index in commissionable.indices {
                 commissionable[index].1.commissioningMode = CommissioningMode(rawValue: value)
                 try await dnssd.update(commissionable[index].0, to: commissionable[index].1)
@@ -176,7 +180,9 @@ func runBrowse(_ kind: String, _ options: ProbeOptions) async throws {
     case "operational":
         var filter = OperationalFilter.any
         if let cfid: UInt64 = try options.number("--fabric") { filter = .compressedFabricID(cfid) }
-        if let (cfid, node) = try options.operationalIDs("--node") { filter = .node(compressedFabricID: cfid, nodeID: node) }
+        if let (cfid, node) = try options.operationalIDs("--node") {
+            filter = .node(compressedFabricID: cfid, nodeID: node)
+        }
         let nodes = try await dnssd.discoverOperational(filter, timeout: timeout, limit: limit)
         for node in nodes { say(describe(node)) }
         say("found \(nodes.count)")
@@ -207,8 +213,9 @@ do {
         let options = try ProbeOptions(arguments.dropFirst(2), allowed: browseOptions)
         try await runBrowse(arguments.dropFirst().first ?? "", options)
     default:
-        fail("usage: matter-dnssd-probe check | publish [options] | browse commissionable|operational [options]",
-             status: 2)
+        fail(
+            "usage: matter-dnssd-probe check | publish [options] | browse commissionable|operational [options]",
+            status: 2)
     }
 } catch let error as ProbeError {
     fail(error.description, status: 2)

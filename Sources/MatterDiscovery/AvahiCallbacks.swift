@@ -83,7 +83,9 @@ func avahiClientCallback(_ client: OpaquePointer?, _ state: AvahiClientState, _ 
     context.sink(context.token, .client(status, error: client.map { avahi_client_errno($0) } ?? 0))
 }
 
-func avahiEntryGroupCallback(_ group: OpaquePointer?, _ state: AvahiEntryGroupState, _ userdata: UnsafeMutableRawPointer?) {
+func avahiEntryGroupCallback(
+    _ group: OpaquePointer?, _ state: AvahiEntryGroupState, _ userdata: UnsafeMutableRawPointer?
+) {
     guard let context = AvahiCallbackContext.from(userdata) else { return }
     let status: AvahiGroupStatus
     switch state {

@@ -63,8 +63,9 @@ final class AvahiConnection {
         let (token, context) = makeContext()
         var error: Int32 = 0
         let created = locked { poll in
-            avahi_client_new(avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL, avahiClientCallback,
-                             context.toOpaque(), &error)
+            avahi_client_new(
+                avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL, avahiClientCallback,
+                context.toOpaque(), &error)
         }
         guard let created, let client = created else {
             dropContext(token)
@@ -173,7 +174,8 @@ final class AvahiConnection {
     func newServiceBrowser(type: String) throws(DiscoveryError) -> UInt64 {
         guard let client else { throw .daemonUnavailable(detail: "not connected") }
         let (token, context) = makeContext()
-        guard let made = locked({ _ in
+        guard
+            let made = locked({ _ in
                 avahi_service_browser_new(
                     client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil,
                     AvahiLookupFlags(0), avahiServiceBrowserCallback, context.toOpaque())
@@ -190,7 +192,8 @@ final class AvahiConnection {
     func newServiceResolver(_ item: AvahiBrowseItem, type: String) throws(DiscoveryError) -> UInt64 {
         guard let client else { throw .daemonUnavailable(detail: "not connected") }
         let (token, context) = makeContext()
-        guard let made = locked({ _ in
+        guard
+            let made = locked({ _ in
                 avahi_service_resolver_new(
                     client, item.interface, item.proto, item.name, type, item.domain, item.proto,
                     AvahiLookupFlags(0), avahiServiceResolverCallback, context.toOpaque())

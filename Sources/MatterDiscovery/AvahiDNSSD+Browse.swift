@@ -55,8 +55,9 @@ extension AvahiDNSSD {
         let queue = executor.queue
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                startBrowse(token, BrowseOperation(query: query, limit: limit, accept: accept, continuation: continuation),
-                            timeout: timeout)
+                startBrowse(
+                    token, BrowseOperation(query: query, limit: limit, accept: accept, continuation: continuation),
+                    timeout: timeout)
             }
         } onCancel: {
             queue.async { [weak self] in
@@ -111,7 +112,9 @@ extension AvahiDNSSD {
         guard var operation = browses[token], let connection else { return }
         switch event {
         case .new(let item):
-            guard operation.query.accepts(instanceName: item.name), !operation.pending.values.contains(item) else { return }
+            guard operation.query.accepts(instanceName: item.name), !operation.pending.values.contains(item) else {
+                return
+            }
             do {
                 let resolver = try connection.newServiceResolver(item, type: operation.query.serviceType)
                 resolverOwners[resolver] = token
@@ -128,7 +131,8 @@ extension AvahiDNSSD {
             }
             if var entry = operation.found[key] {
                 entry.addresses.removeAll { $0.item == item }
-                if entry.addresses.isEmpty && !operation.pending.values.contains(where: { $0.name.lowercased() == key }) {
+                if entry.addresses.isEmpty && !operation.pending.values.contains(where: { $0.name.lowercased() == key })
+                {
                     operation.found[key] = nil
                     operation.order.removeAll { $0 == key }
                 } else {

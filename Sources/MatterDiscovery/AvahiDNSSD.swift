@@ -16,7 +16,10 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
 
     enum ClientState: Equatable { case disconnected, connecting, registering, running }
 
-    enum PublicationState: Equatable { case pending, registering, established, failed(DiscoveryError) }
+    enum PublicationState: Equatable {
+        case pending, registering, established
+        case failed(DiscoveryError)
+    }
 
     struct Publication {
         var record: DNSSDServiceRecord
@@ -129,7 +132,8 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             if clientState != .connecting { logger.notice("waiting for the Avahi daemon to come back") }
             clientState = .connecting
         case .failure:
-            logger.notice("lost the Avahi daemon (\(AvahiConnection.reason(error))); publications resume when it is back")
+            logger.notice(
+                "lost the Avahi daemon (\(AvahiConnection.reason(error))); publications resume when it is back")
             connectionLost()
         }
     }
@@ -195,8 +199,14 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             p.currentName = record.instanceName
         }
         publications[id] = p
-        guard clientState == .running, let connection, let token = p.groupToken else { return }
-        let txtOnly = old.serviceType == record.serviceType && old.instanceName == record.instanceName
+        guard clientState == .running, let connection else { return }
+        guard let token = p.groupToken else {
+            // Not registered (an earlier attempt failed): try again with the new record.
+            publications[id]?.state = .pending
+            return register(id)
+        }
+        let txtOnly =
+            old.serviceType == record.serviceType && old.instanceName == record.instanceName
             && old.port == record.port && old.subtypes == record.subtypes
         if txtOnly, p.state == .established || p.state == .registering,
             let txt = try? record.txt.wireStrings(),
@@ -292,7 +302,8 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             name = next
             connection.reset(token)
         }
-        publicationFailed(id, .avahi(operation: "publish", code: AvahiErrorCode.collision, message: "no free name found"))
+        publicationFailed(
+            id, .avahi(operation: "publish", code: AvahiErrorCode.collision, message: "no free name found"))
     }
 
     private func groupStatusChanged(_ id: UInt64, _ status: AvahiGroupStatus, error: Int32) {

@@ -89,14 +89,16 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
         txt.append(MatterTXTKey.longDiscriminator, String(longDiscriminator))
         txt.append(MatterTXTKey.commissioningMode, String(commissioningMode.rawValue))
         if let vendorID {
-            txt.append(MatterTXTKey.vendorProduct,
-                       productID.map { "\(vendorID.rawValue)+\($0.rawValue)" } ?? String(vendorID.rawValue))
+            txt.append(
+                MatterTXTKey.vendorProduct,
+                productID.map { "\(vendorID.rawValue)+\($0.rawValue)" } ?? String(vendorID.rawValue))
         } else if productID != nil {
             throw .invalidRecord("VP: a product ID needs a vendor ID")
         }
         if let deviceType { txt.append(MatterTXTKey.deviceType, String(deviceType.rawValue)) }
         if let deviceName {
-            txt.append(MatterTXTKey.deviceName, MatterTXTCodec.truncated(deviceName, toBytes: MatterTXTKey.maxDeviceNameBytes))
+            txt.append(
+                MatterTXTKey.deviceName, MatterTXTCodec.truncated(deviceName, toBytes: MatterTXTKey.maxDeviceNameBytes))
         }
         if let rotatingDeviceID {
             guard rotatingDeviceID.count <= MatterTXTKey.maxRotatingIDChars, !rotatingDeviceID.isEmpty,
@@ -136,7 +138,9 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
         else {
             throw .malformedRecord("\(instanceName): D (discriminator 0...4095) is missing or malformed")
         }
-        self.init(instanceName: instanceName, port: port, longDiscriminator: d, sessionParameters: MatterTXTCodec.session(from: txt))
+        self.init(
+            instanceName: instanceName, port: port, longDiscriminator: d,
+            sessionParameters: MatterTXTCodec.session(from: txt))
         if let cmText = txt[MatterTXTKey.commissioningMode] {
             guard let cm = MatterTXTCodec.decimal(cmText, max: UInt8.max) else {
                 throw .malformedRecord("\(instanceName): CM '\(cmText)' is not a number")
@@ -149,7 +153,9 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
             let parts = vp.split(separator: "+", omittingEmptySubsequences: false)
             if parts.count <= 2, let v = MatterTXTCodec.decimal(String(parts[0]), max: UInt16.max) {
                 vendorID = VendorID(v)
-                if parts.count == 2 { productID = MatterTXTCodec.decimal(String(parts[1]), max: UInt16.max).map(ProductID.init) }
+                if parts.count == 2 {
+                    productID = MatterTXTCodec.decimal(String(parts[1]), max: UInt16.max).map(ProductID.init)
+                }
             }
         }
         deviceType = MatterTXTCodec.decimal(txt[MatterTXTKey.deviceType], max: UInt32.max).map(DeviceTypeID.init)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One address a service resolved to, with the index of the interface it was seen on. For an IPv6
@@ -30,7 +30,8 @@ public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// True for IPv6 fe80::/10.
     public var isLinkLocal: Bool {
-        guard family == .ipv6, let first = address.split(separator: ":").first, let word = UInt16(first, radix: 16) else {
+        guard family == .ipv6, let first = address.split(separator: ":").first, let word = UInt16(first, radix: 16)
+        else {
             return false
         }
         return word & 0xFFC0 == 0xFE80

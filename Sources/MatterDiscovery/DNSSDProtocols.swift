@@ -13,7 +13,8 @@ public protocol DNSSDAdvertiser: Sendable {
     /// The instance name currently in use (differs from the record's after a collision), or nil.
     func instanceName(of publication: DNSSDPublicationID) async -> String?
     /// Waits until the publication is established on the network and returns its instance name.
-    func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError) -> String
+    func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
+        -> String
 }
 
 /// Finds Matter nodes. Implemented by every `DNSSDBrowser` (Avahi, in-memory) and by
@@ -85,7 +86,8 @@ extension DNSSDBrowser {
 
 extension DNSSDAdvertiser {
     /// Publishes a commissionable node's `_matterc._udp` record.
-    public func publish(_ advertisement: CommissionableAdvertisement) async throws(DiscoveryError) -> DNSSDPublicationID {
+    public func publish(_ advertisement: CommissionableAdvertisement) async throws(DiscoveryError) -> DNSSDPublicationID
+    {
         try await publish(try advertisement.serviceRecord())
     }
 

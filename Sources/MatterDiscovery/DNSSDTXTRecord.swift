@@ -40,8 +40,10 @@ public struct DNSSDTXTRecord: Sendable, Hashable, CustomStringConvertible {
         for raw in wireStrings where !raw.isEmpty {
             if let eq = raw.firstIndex(of: UInt8(ascii: "=")) {
                 guard eq > raw.startIndex else { continue }
-                entries.append(Entry(key: String(decoding: raw[..<eq], as: UTF8.self),
-                                     value: String(decoding: raw[(eq + 1)...], as: UTF8.self)))
+                entries.append(
+                    Entry(
+                        key: String(decoding: raw[..<eq], as: UTF8.self),
+                        value: String(decoding: raw[(eq + 1)...], as: UTF8.self)))
             } else {
                 entries.append(Entry(key: String(decoding: raw, as: UTF8.self), value: nil))
             }

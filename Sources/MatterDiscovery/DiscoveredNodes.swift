@@ -61,8 +61,9 @@ public struct DiscoveredOperationalNode: Sendable, Hashable {
     public init(resolved service: DNSSDResolvedService) throws(DiscoveryError) {
         let advertisement = try OperationalAdvertisement(
             instanceName: service.instanceName, port: service.port, txt: service.txt)
-        self.init(advertisement: advertisement, hostName: service.hostName, port: service.port,
-                  addresses: service.addresses, txt: service.txt)
+        self.init(
+            advertisement: advertisement, hostName: service.hostName, port: service.port,
+            addresses: service.addresses, txt: service.txt)
     }
 
     public var instanceName: String { advertisement.instanceName }

@@ -23,8 +23,10 @@ public enum CommissionableFilter: Sendable, Hashable, CustomStringConvertible {
         let type = MatterDNSSD.commissionableServiceType
         switch self {
         case .any: return DNSSDQuery(serviceType: type)
-        case .longDiscriminator(let d): return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.longDiscriminatorSubtype(d))
-        case .shortDiscriminator(let s): return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.shortDiscriminatorSubtype(s))
+        case .longDiscriminator(let d):
+            return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.longDiscriminatorSubtype(d))
+        case .shortDiscriminator(let s):
+            return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.shortDiscriminatorSubtype(s))
         case .vendor(let v): return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.vendorSubtype(v))
         case .deviceType(let t): return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.deviceTypeSubtype(t))
         case .commissioningMode: return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.commissioningModeSubtype)
@@ -72,9 +74,11 @@ public enum OperationalFilter: Sendable, Hashable, CustomStringConvertible {
         let type = MatterDNSSD.operationalServiceType
         switch self {
         case .any: return DNSSDQuery(serviceType: type)
-        case .compressedFabricID(let c): return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.compressedFabricSubtype(c))
+        case .compressedFabricID(let c):
+            return DNSSDQuery(serviceType: type, subtype: MatterDNSSD.compressedFabricSubtype(c))
         case .node(let c, let n):
-            return DNSSDQuery(serviceType: type, instanceName: MatterInstanceName.operational(compressedFabricID: c, nodeID: n))
+            return DNSSDQuery(
+                serviceType: type, instanceName: MatterInstanceName.operational(compressedFabricID: c, nodeID: n))
         }
     }
 

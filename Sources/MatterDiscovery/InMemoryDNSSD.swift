@@ -42,7 +42,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
             s.daemonAvailable = available
             return s.bumpVersion()
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Number of browses currently parked waiting for a change (lets tests act while one waits).
@@ -68,7 +68,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
             s.publications.append(publication)
             return (id, s.bumpVersion())
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
         return DNSSDPublicationID(rawValue: id)
     }
 
@@ -76,10 +76,12 @@ public final class InMemoryDNSSDNetwork: Sendable {
         try record.validate()
         let waiters = try state.withLock { s throws(DiscoveryError) in
             guard s.daemonAvailable else { throw DiscoveryError.daemonUnavailable(detail: "in-memory daemon is down") }
-            guard let index = s.publications.firstIndex(where: { $0.id == id.rawValue && $0.hostID == host.hostID }) else {
+            guard let index = s.publications.firstIndex(where: { $0.id == id.rawValue && $0.hostID == host.hostID })
+            else {
                 throw DiscoveryError.unknownPublication
             }
-            let renamed = record.instanceName != s.publications[index].record.instanceName
+            let renamed =
+                record.instanceName != s.publications[index].record.instanceName
                 || record.serviceType != s.publications[index].record.serviceType
             s.publications[index].record = record
             if renamed {
@@ -88,7 +90,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
             }
             return s.bumpVersion()
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func withdraw(_ id: DNSSDPublicationID, host: InMemoryDNSSD) {
@@ -96,7 +98,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
             s.publications.removeAll { $0.id == id.rawValue && $0.hostID == host.hostID }
             return s.bumpVersion()
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func withdrawAll(host: InMemoryDNSSD) {
@@ -104,7 +106,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
             s.publications.removeAll { $0.hostID == host.hostID }
             return s.bumpVersion()
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func currentName(_ id: DNSSDPublicationID, host: InMemoryDNSSD) -> String? {

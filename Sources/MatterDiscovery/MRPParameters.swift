@@ -88,7 +88,8 @@ public struct PairingHint: OptionSet, Sendable, Hashable {
 
     /// Bits whose meaning needs the `PI` text: 4, 8, 9, 10, 11, 12, 15, 16, 17, 18, 19.
     public static let instructionBits = PairingHint(
-        rawValue: 1 << 4 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12 | 1 << 15 | 1 << 16 | 1 << 17 | 1 << 18 | 1 << 19)
+        rawValue: 1 << 4 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12 | 1 << 15 | 1 << 16 | 1 << 17 | 1 << 18 | 1
+            << 19)
 
     /// matter.js's default: power cycle + device manual (33).
     public static let standard: PairingHint = [.powerCycle, .deviceManual]

@@ -20,7 +20,9 @@ public enum MatterInstanceName {
     }
 
     /// Parses an operational instance name (hex digits of either case); throws on any other shape.
-    public static func parseOperational(_ name: String) throws(DiscoveryError) -> (compressedFabricID: UInt64, nodeID: NodeID) {
+    public static func parseOperational(_ name: String) throws(DiscoveryError) -> (
+        compressedFabricID: UInt64, nodeID: NodeID
+    ) {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let fabric = parseHex64(parts[0]), let node = parseHex64(parts[1]) else {
             throw .malformedRecord("operational instance name '\(name)' is not <16 hex digits>-<16 hex digits>")

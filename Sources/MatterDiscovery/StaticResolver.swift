@@ -1,6 +1,7 @@
 import MatterCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A node's address given by the user (`--address HOST:PORT`) instead of found by DNS-SD.

@@ -13,19 +13,23 @@ struct AvahiNoDaemonTests {
             #expect(hasSystemBus, "Avahi answered although there is no system D-Bus")
             await dnssd.stop()
             await dnssd.stop()  // idempotent
-            await #expect(throws: DiscoveryError.stopped) { try await dnssd.publish(OperationalAdvertisementTests.node) }
+            await #expect(throws: DiscoveryError.stopped) {
+                try await dnssd.publish(OperationalAdvertisementTests.node)
+            }
         } catch {
             guard case .daemonUnavailable = error else {
                 Issue.record("expected .daemonUnavailable, got \(error)")
                 return
             }
-            #expect(error.description == "no Avahi daemon reachable (is avahi-daemon running?); use --address HOST:PORT")
+            #expect(
+                error.description == "no Avahi daemon reachable (is avahi-daemon running?); use --address HOST:PORT")
         }
     }
 
     @Test func errorMessagesAreOneLine() {
         let errors: [DiscoveryError] = [
-            .daemonUnavailable(detail: "Daemon not running"), .avahi(operation: "browse", code: -8, message: "Name collision"),
+            .daemonUnavailable(detail: "Daemon not running"),
+            .avahi(operation: "browse", code: -8, message: "Name collision"),
             .invalidRecord("x"), .malformedRecord("x"), .invalidAddress("x"), .notFound("x"), .timedOut("x"),
             .unknownPublication, .stopped, .cancelled,
         ]
@@ -33,7 +37,8 @@ struct AvahiNoDaemonTests {
             #expect(!error.description.isEmpty)
             #expect(!error.description.contains("\n"))
         }
-        #expect(DiscoveryError.avahi(operation: "browse", code: -8, message: "Name collision").description
-            == "Avahi browse failed: Name collision (error -8)")
+        #expect(
+            DiscoveryError.avahi(operation: "browse", code: -8, message: "Name collision").description
+                == "Avahi browse failed: Name collision (error -8)")
     }
 }

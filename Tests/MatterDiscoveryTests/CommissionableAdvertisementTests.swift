@@ -16,9 +16,10 @@ struct CommissionableAdvertisementTests {
 
     @Test func digestExampleTXTSet() throws {
         let record = try Self.light.serviceRecord()
-        #expect(try Self.strings(record.txt) == [
-            "VP=65521+32769", "SII=500", "SAI=300", "SAT=4000", "D=3840", "CM=1", "DT=257", "DN=Light", "PH=33",
-        ])
+        #expect(
+            try Self.strings(record.txt) == [
+                "VP=65521+32769", "SII=500", "SAI=300", "SAT=4000", "D=3840", "CM=1", "DT=257", "DN=Light", "PH=33",
+            ])
         #expect(record.serviceType == "_matterc._udp")
         #expect(record.instanceName == "0123456789ABCDEF")
         #expect(record.port == 5540)
@@ -59,9 +60,10 @@ struct CommissionableAdvertisementTests {
         ad.icdMode = .longIdleTime
         ad.rotatingDeviceID = "00AF"
         ad.sessionParameters = MRPParameters(idleInterval: 3_600_000, activeInterval: 1, activeThreshold: 65535)
-        #expect(try Self.strings(ad.txtRecord()) == [
-            "D=0", "CM=1", "T=6", "ICD=1", "RI=00AF", "SII=3600000", "SAI=1", "SAT=65535",
-        ])
+        #expect(
+            try Self.strings(ad.txtRecord()) == [
+                "D=0", "CM=1", "T=6", "ICD=1", "RI=00AF", "SII=3600000", "SAI=1", "SAT=65535",
+            ])
     }
 
     @Test func deviceNameIsCutTo32BytesAtACharacterBoundary() throws {
@@ -123,14 +125,16 @@ struct CommissionableAdvertisementTests {
         ad.icdMode = .shortIdleTime
         ad.port = 5541
         let record = try ad.serviceRecord()
-        let parsed = try CommissionableAdvertisement(instanceName: record.instanceName, port: record.port, txt: record.txt)
+        let parsed = try CommissionableAdvertisement(
+            instanceName: record.instanceName, port: record.port, txt: record.txt)
         #expect(parsed == ad)
     }
 
     @Test func parseIsCaseInsensitiveAndLenientOnOptionalKeys() throws {
-        let txt = DNSSDTXTRecord(wireStrings: [
-            "d=3840", "vp=65521", "dt=x1", "T=1", "SII=99999999", "sat=4000", "PH=", "JF=3", "ICD=7",
-        ].map { Array($0.utf8) })
+        let txt = DNSSDTXTRecord(
+            wireStrings: [
+                "d=3840", "vp=65521", "dt=x1", "T=1", "SII=99999999", "sat=4000", "PH=", "JF=3", "ICD=7",
+            ].map { Array($0.utf8) })
         let ad = try CommissionableAdvertisement(instanceName: "X", port: 5540, txt: txt)
         #expect(ad.longDiscriminator == 3840)
         #expect(ad.commissioningMode == .notOpen)  // CM absent

@@ -1,6 +1,7 @@
 import MatterCore
-@testable import MatterDiscovery
 import Testing
+
+@testable import MatterDiscovery
 
 @Suite("In-memory DNS-SD double")
 struct InMemoryDNSSDTests {
@@ -11,7 +12,9 @@ struct InMemoryDNSSDTests {
     init() throws {
         device = network.makeHost(
             hostName: "dev.local",
-            addresses: [try #require(DNSSDAddress("fe80::1", interfaceIndex: 2)), try #require(DNSSDAddress("10.0.0.2"))])
+            addresses: [
+                try #require(DNSSDAddress("fe80::1", interfaceIndex: 2)), try #require(DNSSDAddress("10.0.0.2")),
+            ])
         controller = network.makeHost(hostName: "ctl.local", addresses: [])
     }
 
@@ -31,7 +34,8 @@ struct InMemoryDNSSDTests {
             let nodes = try await controller.discoverCommissionable(filter, timeout: .zero, limit: nil)
             #expect(nodes.map(\.instanceName) == expected, "\(filter)")
         }
-        let node = try #require(try await controller.discoverCommissionable(.longDiscriminator(3840), timeout: .zero).first)
+        let node = try #require(
+            try await controller.discoverCommissionable(.longDiscriminator(3840), timeout: .zero).first)
         #expect(node.hostName == "dev.local")
         #expect(node.port == 5540)
         #expect(node.addresses.map(\.description) == ["fe80::1%2", "10.0.0.2"])

@@ -12,8 +12,9 @@ struct MatterNamesTests {
         #expect(MatterDNSSD.commissioningModeSubtype == "_CM")
         #expect(MatterDNSSD.compressedFabricSubtype(DigestVector.compressedFabricID) == "_I87E1B004E235A130")
         #expect(MatterDNSSD.subtypeServiceName("_L3840", of: "_matterc._udp") == "_L3840._sub._matterc._udp")
-        #expect(MatterDNSSD.subtypeServiceName("_I87E1B004E235A130", of: "_matter._tcp")
-            == "_I87E1B004E235A130._sub._matter._tcp")
+        #expect(
+            MatterDNSSD.subtypeServiceName("_I87E1B004E235A130", of: "_matter._tcp")
+                == "_I87E1B004E235A130._sub._matter._tcp")
     }
 
     @Test func subtypeNumbersAreDecimalWithoutLeadingZeros() {
@@ -35,8 +36,9 @@ struct MatterNamesTests {
             compressedFabricID: DigestVector.compressedFabricID, nodeID: NodeID(DigestVector.nodeID))
         #expect(name == DigestVector.instance)
         #expect(name.count == 33)
-        #expect(MatterInstanceName.operational(compressedFabricID: 1, nodeID: NodeID(2))
-            == "0000000000000001-0000000000000002")
+        #expect(
+            MatterInstanceName.operational(compressedFabricID: 1, nodeID: NodeID(2))
+                == "0000000000000001-0000000000000002")
         let parsed = try MatterInstanceName.parseOperational(DigestVector.instance.lowercased())
         #expect(parsed.compressedFabricID == DigestVector.compressedFabricID)
         #expect(parsed.nodeID == NodeID(DigestVector.nodeID))
@@ -67,10 +69,12 @@ struct MatterNamesTests {
     @Test func nextNameAfterACollision() {
         var generator = FixedRandom(values: [0x1111, 0x1111, 0x2222])
         // A fresh random name, never the one that collided.
-        #expect(MatterInstanceName.next(after: "0000000000001111", renaming: .randomHex, using: &generator)
-            == "0000000000002222")
+        #expect(
+            MatterInstanceName.next(after: "0000000000001111", renaming: .randomHex, using: &generator)
+                == "0000000000002222")
         #expect(MatterInstanceName.next(after: "Desk lamp", renaming: .numbered, using: &generator) == "Desk lamp #2")
-        #expect(MatterInstanceName.next(after: "Desk lamp #2", renaming: .numbered, using: &generator) == "Desk lamp #3")
+        #expect(
+            MatterInstanceName.next(after: "Desk lamp #2", renaming: .numbered, using: &generator) == "Desk lamp #3")
         #expect(MatterInstanceName.next(after: "#2", renaming: .numbered, using: &generator) == "#2 #2")
         let long = String(repeating: "x", count: 63)
         let next = MatterInstanceName.next(after: long, renaming: .numbered, using: &generator)
@@ -79,13 +83,15 @@ struct MatterNamesTests {
     }
 
     @Test func recordRenamingDefaultsFollowTheNameShape() {
-        #expect(DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: "0123456789ABCDEF", port: 1).renaming
-            == .randomHex)
+        #expect(
+            DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: "0123456789ABCDEF", port: 1).renaming
+                == .randomHex)
         #expect(DNSSDServiceRecord(serviceType: "_http._tcp", instanceName: "Desk lamp", port: 1).renaming == .numbered)
     }
 
     @Test func recordValidation() throws {
-        try DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: "A", port: 5540, subtypes: ["_CM"]).validate()
+        try DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: "A", port: 5540, subtypes: ["_CM"])
+            .validate()
         let bad: [DNSSDServiceRecord] = [
             DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: "", port: 1),
             DNSSDServiceRecord(serviceType: "_matterc._udp", instanceName: String(repeating: "a", count: 64), port: 1),
