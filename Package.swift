@@ -35,6 +35,11 @@ let package = Package(
         .target(name: "MatterDataModel",
                 dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterInteraction", "MatterTransport"]),
 
+        // Test tool for scripts/test-network.sh: publishes and browses through MatterDiscovery.
+        .executableTarget(
+            name: "matter-dnssd-probe", dependencies: ["MatterCore", "MatterDiscovery"],
+            path: "Sources/MatterDNSSDProbe"
+        ),
         .executableTarget(
             name: "MatterEmuCLI",
             dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "CQREncode"]

@@ -1,0 +1,185 @@
+import Dispatch
+import MatterCore
+
+/// One running `browse` call of `AvahiDNSSD`: its browser, the resolvers in flight and what they found.
+struct BrowseOperation {
+    struct Found {
+        var service: DNSSDResolvedService
+        /// Address learnt from each browse item (interface × protocol), in arrival order.
+        var addresses: [(item: AvahiBrowseItem, address: DNSSDAddress)]
+    }
+
+    let query: DNSSDQuery
+    let limit: Int?
+    let accept: @Sendable (DNSSDResolvedService) -> Bool
+    var continuation: CheckedContinuation<Result<[DNSSDResolvedService], DiscoveryError>, Never>
+    var browserToken: UInt64?
+    /// Resolver token → the item it resolves.
+    var pending: [UInt64: AvahiBrowseItem] = [:]
+    /// Keyed by lower-cased instance name (DNS names compare case-insensitively).
+    var found: [String: Found] = [:]
+    var order: [String] = []
+    var rejected: Set<String> = []
+    var allForNow = false
+
+    var results: [DNSSDResolvedService] {
+        let all = order.compactMap { key -> DNSSDResolvedService? in
+            guard var entry = found[key] else { return nil }
+            var seen = Set<DNSSDAddress>()
+            entry.service.addresses = entry.addresses.map(\.address).filter { seen.insert($0).inserted }
+            return entry.service
+        }
+        return Array(all.prefix(limit ?? all.count))
+    }
+
+    /// Done early when `limit` instances are in, the browser has reported its first complete round,
+    /// and none of those instances still has a resolver running.
+    var isComplete: Bool {
+        guard let limit, allForNow, order.count >= limit else { return false }
+        let wanted = Set(order.prefix(limit))
+        return !pending.values.contains { wanted.contains($0.name.lowercased()) }
+    }
+}
+
+extension AvahiDNSSD {
+    public func browse(
+        _ query: DNSSDQuery, timeout: Duration, limit: Int?,
+        accept: @escaping @Sendable (DNSSDResolvedService) -> Bool
+    ) async throws(DiscoveryError) -> [DNSSDResolvedService] {
+        guard !stopped else { throw .stopped }
+        guard connection != nil, clientState == .running || clientState == .registering else {
+            throw .daemonUnavailable(detail: "not connected to avahi-daemon")
+        }
+        if let limit, limit <= 0 { return [] }
+        let token = newID()
+        let queue = executor.queue
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                startBrowse(
+                    token, BrowseOperation(query: query, limit: limit, accept: accept, continuation: continuation),
+                    timeout: timeout)
+            }
+        } onCancel: {
+            queue.async { [weak self] in
+                guard let self else { return }
+                self.assumeIsolated { $0.finishBrowse(token, .cancelled) }
+            }
+        }
+        return try result.get()
+    }
+
+    private func startBrowse(_ token: UInt64, _ operation: BrowseOperation, timeout: Duration) {
+        guard let connection else {
+            operation.continuation.resume(returning: .failure(.daemonUnavailable(detail: "not connected")))
+            return
+        }
+        var operation = operation
+        do {
+            let browser = try connection.newServiceBrowser(type: operation.query.browseType)
+            operation.browserToken = browser
+            browserOwners[browser] = token
+        } catch {
+            operation.continuation.resume(returning: .failure(error))
+            return
+        }
+        browses[token] = operation
+        executor.queue.asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { $0.finishBrowse(token, nil) }
+        }
+    }
+
+    /// Ends a browse: frees its browser and resolvers and resumes the caller with the results, or
+    /// with `error`. Does nothing for a browse already finished.
+    func finishBrowse(_ token: UInt64, _ error: DiscoveryError?) {
+        guard let operation = browses.removeValue(forKey: token) else { return }
+        if let browser = operation.browserToken {
+            connection?.free(browser)
+            browserOwners[browser] = nil
+        }
+        for resolver in operation.pending.keys {
+            connection?.free(resolver)
+            resolverOwners[resolver] = nil
+        }
+        if let error {
+            operation.continuation.resume(returning: .failure(error))
+        } else {
+            operation.continuation.resume(returning: .success(operation.results))
+        }
+    }
+
+    func browserEvent(_ token: UInt64, _ event: AvahiBrowseEvent) {
+        guard var operation = browses[token], let connection else { return }
+        switch event {
+        case .new(let item):
+            guard operation.query.accepts(instanceName: item.name), !operation.pending.values.contains(item) else {
+                return
+            }
+            do {
+                let resolver = try connection.newServiceResolver(item, type: operation.query.serviceType)
+                resolverOwners[resolver] = token
+                operation.pending[resolver] = item
+            } catch {
+                logger.debug("cannot resolve \(item.name): \(error)")
+            }
+        case .remove(let item):
+            let key = item.name.lowercased()
+            for (resolver, pendingItem) in operation.pending where pendingItem == item {
+                connection.free(resolver)
+                resolverOwners[resolver] = nil
+                operation.pending[resolver] = nil
+            }
+            if var entry = operation.found[key] {
+                entry.addresses.removeAll { $0.item == item }
+                if entry.addresses.isEmpty && !operation.pending.values.contains(where: { $0.name.lowercased() == key })
+                {
+                    operation.found[key] = nil
+                    operation.order.removeAll { $0 == key }
+                } else {
+                    operation.found[key] = entry
+                }
+            }
+        case .allForNow:
+            operation.allForNow = true
+        case .cacheExhausted:
+            break
+        case .failure(let code):
+            browses[token] = operation
+            finishBrowse(token, AvahiConnection.error(code, operation: "browse of \(operation.query.browseType)"))
+            return
+        }
+        browses[token] = operation
+        if operation.isComplete { finishBrowse(token, nil) }
+    }
+
+    func resolverEvent(_ token: UInt64, resolver: UInt64, _ event: AvahiResolveEvent) {
+        guard var operation = browses[token] else { return }
+        connection?.free(resolver)
+        resolverOwners[resolver] = nil
+        guard let item = operation.pending.removeValue(forKey: resolver) else { return }
+        switch event {
+        case .failure(let code):
+            logger.debug("resolving \(item.name) failed: \(AvahiConnection.error(code, operation: "resolve"))")
+        case .found(let resolved):
+            let key = item.name.lowercased()
+            guard !operation.rejected.contains(key) else { break }
+            let pair = resolved.address.map { [(item: item, address: $0)] } ?? []
+            if var entry = operation.found[key] {
+                entry.addresses += pair
+                operation.found[key] = entry
+            } else {
+                let service = DNSSDResolvedService(
+                    serviceType: operation.query.serviceType, instanceName: resolved.name, hostName: resolved.hostName,
+                    port: resolved.port, txt: DNSSDTXTRecord(wireStrings: resolved.txt), addresses: [])
+                if operation.accept(service) {
+                    operation.found[key] = BrowseOperation.Found(service: service, addresses: pair)
+                    operation.order.append(key)
+                } else {
+                    operation.rejected.insert(key)
+                }
+            }
+        }
+        browses[token] = operation
+        if operation.isComplete { finishBrowse(token, nil) }
+    }
+}

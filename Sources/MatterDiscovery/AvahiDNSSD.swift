@@ -1,0 +1,354 @@
+import Dispatch
+public import MatterCore
+
+/// DNS-SD through the system's Avahi daemon (libavahi-client over D-Bus).
+///
+/// Publications survive trouble: a name collision picks the next name (see
+/// `DNSSDServiceRecord.CollisionRenaming`); when the daemon goes away the client reconnects in the
+/// background and re-registers everything once the daemon is back. Browses need a live daemon.
+///
+/// Concurrency: an actor whose executor is one serial queue. Avahi calls back on its own poll thread;
+/// each callback copies its data and re-dispatches onto that queue. Call `stop()` when done (it is
+/// idempotent; dropping the last reference also releases everything).
+public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
+    public nonisolated let executor: DispatchQueueExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    enum ClientState: Equatable { case disconnected, connecting, registering, running }
+
+    enum PublicationState: Equatable {
+        case pending, registering, established
+        case failed(DiscoveryError)
+    }
+
+    struct Publication {
+        var record: DNSSDServiceRecord
+        var currentName: String
+        var groupToken: UInt64?
+        var state: PublicationState = .pending
+        var waiters: [UInt64: CheckedContinuation<Result<String, DiscoveryError>, Never>] = [:]
+    }
+
+    let logger = Logger(label: "dnssd")
+    var connection: AvahiConnection?
+    var clientState = ClientState.disconnected
+    var stopped = false
+    var publications: [UInt64: Publication] = [:]
+    var groupOwners: [UInt64: UInt64] = [:]
+    var browses: [UInt64: BrowseOperation] = [:]
+    var browserOwners: [UInt64: UInt64] = [:]
+    var resolverOwners: [UInt64: UInt64] = [:]
+    var nextID: UInt64 = 1
+    var reconnectPending = false
+    var reconnectDelay: Duration = .milliseconds(250)
+    var random = SystemRandomNumberGenerator()
+
+    init(label: String) {
+        executor = DispatchQueueExecutor(label: label)
+    }
+
+    /// Connects to the Avahi daemon. Throws `.daemonUnavailable` at once (never hangs) when there is
+    /// no system D-Bus or no daemon on it; the message says to use `--address HOST:PORT` instead.
+    public static func start(label: String = "matter.dnssd") async throws(DiscoveryError) -> AvahiDNSSD {
+        let dnssd = AvahiDNSSD(label: label)
+        try await dnssd.connectFirstTime()
+        return dnssd
+    }
+
+    private func connectFirstTime() throws(DiscoveryError) {
+        let queue = executor.queue
+        // Only a weak reference crosses to the poll thread; it is upgraded on the queue, so the actor
+        // is never released (and its Avahi objects freed) on the poll thread.
+        let owner = WeakAvahiDNSSD(self)
+        let connection = try AvahiConnection { token, event in
+            queue.async {
+                guard let dnssd = owner.value else { return }
+                dnssd.assumeIsolated { $0.handle(token, event) }
+            }
+        }
+        let state = try connection.connectClient()
+        guard state != .connecting, state != .failure else {
+            connection.shutdown()
+            throw .daemonUnavailable(detail: "avahi-daemon is not registered on the system D-Bus")
+        }
+        self.connection = connection
+        clientStatusChanged(state, error: 0)
+    }
+
+    /// Withdraws everything, ends pending browses with `.stopped`, and frees every Avahi resource.
+    /// Idempotent.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        for token in Array(browses.keys) { finishBrowse(token, .stopped) }
+        for id in Array(publications.keys) { failWaiters(id, .stopped) }
+        publications.removeAll()
+        groupOwners.removeAll()
+        connection?.shutdown()
+        connection = nil
+        clientState = .disconnected
+    }
+
+    func newID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    // MARK: - events
+
+    func handle(_ token: UInt64, _ event: AvahiEvent) {
+        guard !stopped, let connection else { return }
+        switch event {
+        case .client(let status, let error):
+            guard token == connection.clientToken else { return }
+            clientStatusChanged(status, error: error)
+        case .group(let status, let error):
+            guard let id = groupOwners[token] else { return }
+            groupStatusChanged(id, status, error: error)
+        case .browser(let browseEvent):
+            guard let op = browserOwners[token] else { return }
+            browserEvent(op, browseEvent)
+        case .resolver(let resolveEvent):
+            guard let op = resolverOwners[token] else { return }
+            resolverEvent(op, resolver: token, resolveEvent)
+        }
+    }
+
+    func clientStatusChanged(_ status: AvahiClientStatus, error: Int32) {
+        switch status {
+        case .running:
+            if clientState != .running { logger.info("Avahi daemon running") }
+            clientState = .running
+            reconnectDelay = .milliseconds(250)
+            for id in publications.keys.sorted() where publications[id]?.groupToken == nil {
+                register(id)
+            }
+        case .registering, .collision:
+            // The daemon is (re)establishing its host name: Avahi wants services withdrawn until
+            // it runs again.
+            clientState = .registering
+            for id in publications.keys { dropGroup(id) }
+        case .connecting:
+            if clientState != .connecting { logger.notice("waiting for the Avahi daemon to come back") }
+            clientState = .connecting
+        case .failure:
+            logger.notice(
+                "lost the Avahi daemon (\(AvahiConnection.reason(error))); publications resume when it is back")
+            connectionLost()
+        }
+    }
+
+    /// The client failed (daemon or bus gone): free it, end browses, keep publications pending and
+    /// reconnect in the background.
+    private func connectionLost() {
+        for token in Array(browses.keys) {
+            finishBrowse(token, .daemonUnavailable(detail: "the Avahi daemon went away"))
+        }
+        for id in publications.keys {
+            if let token = publications[id]?.groupToken { groupOwners[token] = nil }
+            publications[id]?.groupToken = nil
+            publications[id]?.state = .pending
+        }
+        connection?.freeClient()
+        clientState = .disconnected
+        scheduleReconnect()
+    }
+
+    private func scheduleReconnect() {
+        guard !stopped, !reconnectPending else { return }
+        reconnectPending = true
+        let delay = reconnectDelay
+        reconnectDelay = min(reconnectDelay * 2, .seconds(5))
+        executor.queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { $0.reconnect() }
+        }
+    }
+
+    private func reconnect() {
+        reconnectPending = false
+        guard !stopped, let connection, clientState == .disconnected else { return }
+        do {
+            let state = try connection.connectClient()
+            clientStatusChanged(state, error: 0)
+        } catch {
+            logger.debug("Avahi reconnect failed: \(error)")
+            scheduleReconnect()
+        }
+    }
+
+    // MARK: - publishing
+
+    public func publish(_ record: DNSSDServiceRecord) throws(DiscoveryError) -> DNSSDPublicationID {
+        guard !stopped else { throw .stopped }
+        try record.validate()
+        let id = newID()
+        publications[id] = Publication(record: record, currentName: record.instanceName)
+        if clientState == .running { register(id) }
+        return DNSSDPublicationID(rawValue: id)
+    }
+
+    public func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) throws(DiscoveryError) {
+        guard !stopped else { throw .stopped }
+        try record.validate()
+        let id = publication.rawValue
+        guard var p = publications[id] else { throw .unknownPublication }
+        let old = p.record
+        p.record = record
+        if record.instanceName != old.instanceName || record.serviceType != old.serviceType {
+            p.currentName = record.instanceName
+        }
+        publications[id] = p
+        guard clientState == .running, let connection else { return }
+        guard let token = p.groupToken else {
+            // Not registered (an earlier attempt failed): try again with the new record.
+            publications[id]?.state = .pending
+            return register(id)
+        }
+        let txtOnly =
+            old.serviceType == record.serviceType && old.instanceName == record.instanceName
+            && old.port == record.port && old.subtypes == record.subtypes
+        if txtOnly, p.state == .established || p.state == .registering,
+            let txt = try? record.txt.wireStrings(),
+            connection.updateTXT(token, record: record, name: p.currentName, txt: txt) == 0
+        {
+            return
+        }
+        connection.reset(token)
+        addEntries(id)
+    }
+
+    public func withdraw(_ publication: DNSSDPublicationID) {
+        let id = publication.rawValue
+        guard publications[id] != nil else { return }
+        dropGroup(id)
+        failWaiters(id, .unknownPublication)
+        publications[id] = nil
+    }
+
+    public func instanceName(of publication: DNSSDPublicationID) -> String? {
+        publications[publication.rawValue]?.currentName
+    }
+
+    public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
+        -> String
+    {
+        let id = publication.rawValue
+        guard let p = publications[id] else { throw .unknownPublication }
+        switch p.state {
+        case .established: return p.currentName
+        case .failed(let error): throw error
+        case .pending, .registering: break
+        }
+        let waiter = newID()
+        let result = await withCheckedContinuation { continuation in
+            publications[id]?.waiters[waiter] = continuation
+            executor.queue.asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak self] in
+                guard let self else { return }
+                self.assumeIsolated { me in
+                    guard let c = me.publications[id]?.waiters.removeValue(forKey: waiter) else { return }
+                    c.resume(returning: .failure(.timedOut("\(publication) not established within \(timeout)")))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    private func failWaiters(_ id: UInt64, _ error: DiscoveryError) {
+        guard let waiters = publications[id]?.waiters else { return }
+        publications[id]?.waiters.removeAll()
+        for c in waiters.values { c.resume(returning: .failure(error)) }
+    }
+
+    private func dropGroup(_ id: UInt64) {
+        guard let token = publications[id]?.groupToken else { return }
+        connection?.free(token)
+        groupOwners[token] = nil
+        publications[id]?.groupToken = nil
+        publications[id]?.state = .pending
+    }
+
+    /// Creates the publication's entry group and adds its records.
+    private func register(_ id: UInt64) {
+        guard let connection, publications[id] != nil else { return }
+        do {
+            let token = try connection.newEntryGroup()
+            groupOwners[token] = id
+            publications[id]?.groupToken = token
+            addEntries(id)
+        } catch {
+            publicationFailed(id, error)
+        }
+    }
+
+    /// Adds service + subtypes to the (empty) group and commits, renaming on a local collision.
+    private func addEntries(_ id: UInt64) {
+        guard let connection, let p = publications[id], let token = p.groupToken else { return }
+        let txt: [[UInt8]]
+        do { txt = try p.record.txt.wireStrings() } catch { return publicationFailed(id, error) }
+        var name = p.currentName
+        for _ in 0..<100 {
+            let code = connection.addService(token, record: p.record, name: name, txt: txt)
+            if code == 0 {
+                publications[id]?.currentName = name
+                publications[id]?.state = .registering
+                return
+            }
+            guard code == AvahiErrorCode.collision else {
+                return publicationFailed(id, AvahiConnection.error(code, operation: "publish of \(name)"))
+            }
+            let next = MatterInstanceName.next(after: name, renaming: p.record.renaming, using: &random)
+            logger.notice("DNS-SD name '\(name)' is taken here; trying '\(next)'")
+            name = next
+            connection.reset(token)
+        }
+        publicationFailed(
+            id, .avahi(operation: "publish", code: AvahiErrorCode.collision, message: "no free name found"))
+    }
+
+    private func groupStatusChanged(_ id: UInt64, _ status: AvahiGroupStatus, error: Int32) {
+        guard let p = publications[id] else { return }
+        switch status {
+        case .established:
+            publications[id]?.state = .established
+            logger.info("published \(p.currentName).\(p.record.serviceType)")
+            if let waiters = publications[id]?.waiters {
+                publications[id]?.waiters.removeAll()
+                for c in waiters.values { c.resume(returning: .success(p.currentName)) }
+            }
+        case .collision:
+            let next = MatterInstanceName.next(after: p.currentName, renaming: p.record.renaming, using: &random)
+            logger.notice("DNS-SD name '\(p.currentName)' collides on the network; renaming to '\(next)'")
+            publications[id]?.currentName = next
+            if let token = p.groupToken { connection?.reset(token) }
+            addEntries(id)
+        case .failure:
+            publicationFailed(id, AvahiConnection.error(error, operation: "publish of \(p.currentName)"))
+        case .uncommitted, .registering:
+            break
+        }
+    }
+
+    private func publicationFailed(_ id: UInt64, _ error: DiscoveryError) {
+        logger.error("DNS-SD publication failed: \(error)")
+        publications[id]?.state = .failed(error)
+        failWaiters(id, error)
+    }
+}
+
+/// A weak reference that may cross threads.
+final class WeakAvahiDNSSD: Sendable {
+    weak let value: AvahiDNSSD?
+    init(_ value: AvahiDNSSD) { self.value = value }
+}
+
+extension Duration {
+    /// The duration as a Dispatch interval (nanoseconds, saturating; negative counts as zero).
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return .nanoseconds(0) }
+        let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !nanos.overflow, nanos.partialValue < Int64(Int.max) else { return .never }
+        return .nanoseconds(Int(nanos.partialValue + attoseconds / 1_000_000_000))
+    }
+}

@@ -1,0 +1,61 @@
+public import MatterCore
+
+/// What a commissioned node publishes as `_matter._tcp`, once per fabric: instance
+/// `<CompressedFabricID>-<NodeID>`, subtype `_I<CompressedFabricID>`, and the MRP keys in TXT.
+public struct OperationalAdvertisement: Sendable, Hashable {
+    /// The fabric's compressed identifier (HKDF of the root public key and fabric ID).
+    public var compressedFabricID: UInt64
+    public var nodeID: NodeID
+    public var port: UInt16
+    /// `SII`, `SAI`, `SAT`.
+    public var sessionParameters: MRPParameters
+    /// `T`; empty omits the key.
+    public var tcpSupport: TCPSupport
+    /// `ICD`; nil omits the key.
+    public var icdMode: ICDMode?
+
+    public init(
+        compressedFabricID: UInt64, nodeID: NodeID, port: UInt16 = MatterDNSSD.defaultPort,
+        sessionParameters: MRPParameters = .standard, tcpSupport: TCPSupport = [], icdMode: ICDMode? = nil
+    ) {
+        self.compressedFabricID = compressedFabricID
+        self.nodeID = nodeID
+        self.port = port
+        self.sessionParameters = sessionParameters
+        self.tcpSupport = tcpSupport
+        self.icdMode = icdMode
+    }
+
+    /// `87E1B004E235A130-8FC7772401CD0696`.
+    public var instanceName: String {
+        MatterInstanceName.operational(compressedFabricID: compressedFabricID, nodeID: nodeID)
+    }
+
+    /// `_I<CompressedFabricID>`.
+    public var subtypes: [String] { [MatterDNSSD.compressedFabricSubtype(compressedFabricID)] }
+
+    /// SII/SAI/SAT/T/ICD as present (possibly empty).
+    public func txtRecord() throws(DiscoveryError) -> DNSSDTXTRecord {
+        var txt = DNSSDTXTRecord()
+        try MatterTXTCodec.appendCommon(to: &txt, session: sessionParameters, tcp: tcpSupport, icd: icdMode)
+        return txt
+    }
+
+    /// The `_matter._tcp` record to publish.
+    public func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
+        let record = DNSSDServiceRecord(
+            serviceType: MatterDNSSD.operationalServiceType, instanceName: instanceName, port: port,
+            subtypes: subtypes, txt: try txtRecord(), renaming: .numbered)
+        try record.validate()
+        return record
+    }
+
+    /// Parses a received operational record; the instance name must be `<16 hex>-<16 hex>`.
+    public init(instanceName: String, port: UInt16, txt: DNSSDTXTRecord) throws(DiscoveryError) {
+        let ids = try MatterInstanceName.parseOperational(instanceName)
+        self.init(
+            compressedFabricID: ids.compressedFabricID, nodeID: ids.nodeID, port: port,
+            sessionParameters: MatterTXTCodec.session(from: txt), tcpSupport: MatterTXTCodec.tcp(from: txt),
+            icdMode: MatterTXTCodec.icd(from: txt))
+    }
+}
