@@ -10,11 +10,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 echo "test: building (warnings are errors)" >&2
-if ! swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 \
-    | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Linking|Write|Planning|Applying)' >&2; then
-    :
-fi
-if [ "${PIPESTATUS[0]}" != 0 ]; then
+swift build --build-tests -Xswiftc -warnings-as-errors >"$log" 2>&1
+build_status=$?
+grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Linking|Write|Planning|Applying)' "$log" >&2
+if [ "$build_status" != 0 ]; then
     echo "test: build failed"
     echo "total: 0 passed, 1 failed"
     exit 1
