@@ -92,7 +92,7 @@ func runPublish(_ options: ProbeOptions) async throws {
     template.deviceName = options.string("--name")
     template.pairingHint = try options.number("--ph").map(PairingHint.init)
     template.pairingInstruction = options.string("--pi")
-    template.sessionParameters = MRPParameters(
+    template.sessionParameters = MRPAdvertisement(
         idleInterval: try options.number("--sii") ?? 500, activeInterval: try options.number("--sai") ?? 300,
         activeThreshold: try options.number("--sat") ?? 4000)
     template.tcpSupport = TCPSupport(rawValue: try options.number("--tcp") ?? 0)

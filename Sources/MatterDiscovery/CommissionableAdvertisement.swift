@@ -27,7 +27,7 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
     /// `PI`: pairing instruction, at most 128 characters; required when `pairingHint` needs it.
     public var pairingInstruction: String?
     /// `SII`, `SAI`, `SAT`.
-    public var sessionParameters: MRPParameters
+    public var sessionParameters: MRPAdvertisement
     /// `T`; empty omits the key.
     public var tcpSupport: TCPSupport
     /// `ICD`; nil omits the key.
@@ -45,7 +45,7 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
         rotatingDeviceID: String? = nil,
         pairingHint: PairingHint? = nil,
         pairingInstruction: String? = nil,
-        sessionParameters: MRPParameters = .standard,
+        sessionParameters: MRPAdvertisement = .standard,
         tcpSupport: TCPSupport = [],
         icdMode: ICDMode? = nil
     ) {

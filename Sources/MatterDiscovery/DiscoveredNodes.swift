@@ -33,7 +33,7 @@ public struct DiscoveredCommissionableNode: Sendable, Hashable {
     }
 
     /// MRP timing to use towards this node (defaults for what it did not advertise).
-    public var sessionParameters: MRPParameters { advertisement?.sessionParameters ?? MRPParameters() }
+    public var sessionParameters: MRPAdvertisement { advertisement?.sessionParameters ?? MRPAdvertisement() }
 }
 
 /// An operational node found by browsing or resolving (or given by direct address).

@@ -23,14 +23,14 @@ enum MatterTXTKey {
 enum MatterTXTCodec {
     /// Appends SII/SAI/SAT/T/ICD, checking their limits.
     static func appendCommon(
-        to txt: inout DNSSDTXTRecord, session: MRPParameters, tcp: TCPSupport, icd: ICDMode?
+        to txt: inout DNSSDTXTRecord, session: MRPAdvertisement, tcp: TCPSupport, icd: ICDMode?
     ) throws(DiscoveryError) {
         if let sii = session.idleInterval {
-            guard sii <= MRPParameters.maxInterval else { throw .invalidRecord("SII \(sii) ms exceeds 3600000") }
+            guard sii <= MRPAdvertisement.maxInterval else { throw .invalidRecord("SII \(sii) ms exceeds 3600000") }
             txt.append(MatterTXTKey.sessionIdleInterval, String(sii))
         }
         if let sai = session.activeInterval {
-            guard sai <= MRPParameters.maxInterval else { throw .invalidRecord("SAI \(sai) ms exceeds 3600000") }
+            guard sai <= MRPAdvertisement.maxInterval else { throw .invalidRecord("SAI \(sai) ms exceeds 3600000") }
             txt.append(MatterTXTKey.sessionActiveInterval, String(sai))
         }
         if let sat = session.activeThreshold { txt.append(MatterTXTKey.sessionActiveThreshold, String(sat)) }
@@ -44,10 +44,10 @@ enum MatterTXTCodec {
     }
 
     /// SII/SAI/SAT as received; values out of range count as absent.
-    static func session(from txt: DNSSDTXTRecord) -> MRPParameters {
-        MRPParameters(
-            idleInterval: decimal(txt[MatterTXTKey.sessionIdleInterval], max: MRPParameters.maxInterval),
-            activeInterval: decimal(txt[MatterTXTKey.sessionActiveInterval], max: MRPParameters.maxInterval),
+    static func session(from txt: DNSSDTXTRecord) -> MRPAdvertisement {
+        MRPAdvertisement(
+            idleInterval: decimal(txt[MatterTXTKey.sessionIdleInterval], max: MRPAdvertisement.maxInterval),
+            activeInterval: decimal(txt[MatterTXTKey.sessionActiveInterval], max: MRPAdvertisement.maxInterval),
             activeThreshold: decimal(txt[MatterTXTKey.sessionActiveThreshold], max: UInt16.max))
     }
 

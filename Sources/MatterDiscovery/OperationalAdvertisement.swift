@@ -8,7 +8,7 @@ public struct OperationalAdvertisement: Sendable, Hashable {
     public var nodeID: NodeID
     public var port: UInt16
     /// `SII`, `SAI`, `SAT`.
-    public var sessionParameters: MRPParameters
+    public var sessionParameters: MRPAdvertisement
     /// `T`; empty omits the key.
     public var tcpSupport: TCPSupport
     /// `ICD`; nil omits the key.
@@ -16,7 +16,7 @@ public struct OperationalAdvertisement: Sendable, Hashable {
 
     public init(
         compressedFabricID: UInt64, nodeID: NodeID, port: UInt16 = MatterDNSSD.defaultPort,
-        sessionParameters: MRPParameters = .standard, tcpSupport: TCPSupport = [], icdMode: ICDMode? = nil
+        sessionParameters: MRPAdvertisement = .standard, tcpSupport: TCPSupport = [], icdMode: ICDMode? = nil
     ) {
         self.compressedFabricID = compressedFabricID
         self.nodeID = nodeID

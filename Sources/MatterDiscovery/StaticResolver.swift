@@ -110,7 +110,7 @@ public struct StaticResolver: MatterNodeBrowser {
         let nodes = targets.map { target in
             DiscoveredOperationalNode(
                 advertisement: OperationalAdvertisement(
-                    compressedFabricID: ids.0, nodeID: ids.1, port: target.port, sessionParameters: MRPParameters()),
+                    compressedFabricID: ids.0, nodeID: ids.1, port: target.port, sessionParameters: MRPAdvertisement()),
                 hostName: "", port: target.port, addresses: target.addresses, txt: DNSSDTXTRecord())
         }
         return Array(nodes.prefix(limit ?? nodes.count))

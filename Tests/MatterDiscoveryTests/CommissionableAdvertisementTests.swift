@@ -54,12 +54,12 @@ struct CommissionableAdvertisementTests {
 
     @Test func optionalKeysAppearOnlyWhenSet() throws {
         var ad = CommissionableAdvertisement(
-            instanceName: "0123456789ABCDEF", longDiscriminator: 0, sessionParameters: MRPParameters())
+            instanceName: "0123456789ABCDEF", longDiscriminator: 0, sessionParameters: MRPAdvertisement())
         #expect(try Self.strings(ad.txtRecord()) == ["D=0", "CM=1"])
         ad.tcpSupport = [.client, .server]
         ad.icdMode = .longIdleTime
         ad.rotatingDeviceID = "00AF"
-        ad.sessionParameters = MRPParameters(idleInterval: 3_600_000, activeInterval: 1, activeThreshold: 65535)
+        ad.sessionParameters = MRPAdvertisement(idleInterval: 3_600_000, activeInterval: 1, activeThreshold: 65535)
         #expect(
             try Self.strings(ad.txtRecord()) == [
                 "D=0", "CM=1", "T=6", "ICD=1", "RI=00AF", "SII=3600000", "SAI=1", "SAT=65535",
@@ -142,7 +142,7 @@ struct CommissionableAdvertisementTests {
         #expect(ad.productID == nil)
         #expect(ad.deviceType == nil)  // malformed: ignored
         #expect(ad.tcpSupport == .server)  // legacy boolean T=1
-        #expect(ad.sessionParameters == MRPParameters(idleInterval: nil, activeInterval: nil, activeThreshold: 4000))
+        #expect(ad.sessionParameters == MRPAdvertisement(idleInterval: nil, activeInterval: nil, activeThreshold: 4000))
         #expect(ad.sessionParameters.effectiveIdleInterval == 500)
         #expect(ad.sessionParameters.effectiveActiveInterval == 300)
         #expect(ad.pairingHint == nil)

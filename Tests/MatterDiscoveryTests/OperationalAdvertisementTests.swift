@@ -19,7 +19,7 @@ struct OperationalAdvertisementTests {
 
     @Test func emptyTXTWhenNothingIsAdvertised() throws {
         var node = Self.node
-        node.sessionParameters = MRPParameters()
+        node.sessionParameters = MRPAdvertisement()
         #expect(try node.txtRecord().entries.isEmpty)
         node.tcpSupport = .client
         #expect(try node.txtRecord().description == "T=2")
@@ -30,7 +30,7 @@ struct OperationalAdvertisementTests {
         node.port = 6000
         node.tcpSupport = [.client, .server]
         node.icdMode = .longIdleTime
-        node.sessionParameters = MRPParameters(idleInterval: 5000, activeInterval: 300, activeThreshold: nil)
+        node.sessionParameters = MRPAdvertisement(idleInterval: 5000, activeInterval: 300, activeThreshold: nil)
         let record = try node.serviceRecord()
         let parsed = try OperationalAdvertisement(instanceName: record.instanceName, port: 6000, txt: record.txt)
         #expect(parsed == node)

@@ -53,7 +53,7 @@ struct StaticResolverTests {
         #expect(nodes.map(\.port) == [5541, 5540])
         #expect(nodes.first?.advertisement == nil)
         #expect(nodes.first?.addresses.map(\.description) == ["10.0.0.5"])
-        #expect(nodes.first?.sessionParameters == MRPParameters())
+        #expect(nodes.first?.sessionParameters == MRPAdvertisement())
         #expect(try await resolver.discoverCommissionable(.any, timeout: .zero, limit: 1).count == 1)
 
         let op = try await resolver.resolveOperational(

@@ -1,6 +1,7 @@
-/// The session timing keys every Matter service carries in TXT (`SII`, `SAI`, `SAT`), in
-/// milliseconds. A nil field is not advertised; peers then use the defaults below.
-public struct MRPParameters: Sendable, Hashable {
+/// The session timing keys every Matter service carries in TXT (`SII`, `SAI`, `SAT`), in milliseconds,
+/// as advertised: a nil field is not advertised, and peers then use the defaults below. (The values a
+/// transport applies are `MatterTransport.MRPParameters`.)
+public struct MRPAdvertisement: Sendable, Hashable {
     /// Largest `SII`/`SAI` value (one hour).
     public static let maxInterval: UInt32 = 3_600_000
     /// Peer default for an absent `SII`.
@@ -24,7 +25,7 @@ public struct MRPParameters: Sendable, Hashable {
     }
 
     /// The SDK's usual advertisement: SII=500, SAI=300, SAT=4000.
-    public static let standard = MRPParameters(idleInterval: 500, activeInterval: 300, activeThreshold: 4000)
+    public static let standard = MRPAdvertisement(idleInterval: 500, activeInterval: 300, activeThreshold: 4000)
 
     /// `SII`, or the default when absent.
     public var effectiveIdleInterval: UInt32 { idleInterval ?? Self.defaultIdleInterval }
