@@ -209,6 +209,17 @@ check "resolve operational node (from me-h3): port and MRP keys" \
     grep -q "^operational $OPNAME host=me-h1.local port=5540 SII=5000 SAI=300 " <<<"$out"
 check "browse operational by fabric (_I subtype)" browse_has me-h3 "$OPNAME" "" operational --fabric "0x$CFID" "${T[@]}"
 
+# --- the CLI: matter-emu discover on another host ---------------------------------------------------
+EMU="$(swift build --show-bin-path)/matter-emu"
+out=$($LAN exec me-h3 "$EMU" discover commissionable --discriminator 3840 --vendor-id 0xFFF1 --timeout 3 --json 2>&1)
+check "matter-emu discover --discriminator 3840 --vendor-id (from me-h3): only node A, with its fields" \
+    bash -c 'grep -q "\"instance\": \"$1\"" <<<"$3" && ! grep -q "\"instance\": \"$2\"" <<<"$3" \
+        && grep -q "\"discriminator\": 3840" <<<"$3" && grep -q "10.213.0.1:5540" <<<"$3"' _ "$A" "$B" "$out"
+out=$($LAN exec me-h3 "$EMU" discover operational --fabric "$CFID" --timeout 3 2>&1)
+check "matter-emu discover operational --fabric (from me-h3)" grep -q "^$OPNAME " <<<"$out"
+$LAN exec me-h3 "$EMU" discover commissionable --discriminator 4000 --timeout 2 >/dev/null 2>&1
+check "matter-emu discover with no match exits 3" test "$?" = 3
+
 # --- what avahi-browse sees on another host --------------------------------------------------------
 
 rec=$($LAN exec me-h3 avahi-browse -rpt _matterc._udp 2>/dev/null | grep "^=;[^;]*;IPv4;$A;")

@@ -6,6 +6,7 @@
 let allCommands: [any CLICommand.Type] = [
     PayloadParseCommand.self,
     PayloadGenerateCommand.self,
+    DiscoverCommand.self,
 ]
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
