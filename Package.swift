@@ -7,6 +7,7 @@ let package = Package(
     name: "MatterEmulator",
     products: [
         .executable(name: "matter-emu", targets: ["MatterEmuCLI"]),
+        .executable(name: "matter-emu-bench", targets: ["MatterBench"]),
         .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
         .library(name: "MatterTLV", targets: ["MatterTLV"]),
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
@@ -43,6 +44,12 @@ let package = Package(
         .executableTarget(
             name: "MatterEmuCLI",
             dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "CQREncode"]
+        ),
+
+        // Measurements for docs/BENCHMARKS.md (scripts/bench.sh); not part of the product.
+        .executableTarget(
+            name: "MatterBench",
+            dependencies: ["MatterCore", "MatterCrypto", "MatterTransport", "MatterSecureChannel"]
         ),
 
         .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),
