@@ -330,6 +330,9 @@ struct TLVFieldReader {
         return member
     }
 
+    /// Whether the next member carries `tag`.
+    func peek(_ tag: UInt8) -> Bool { index < members.count && members[index].tag == .context(tag) }
+
     /// The next member if it carries `tag`.
     mutating func optional(_ tag: UInt8) -> TLVElement? {
         guard index < members.count, members[index].tag == .context(tag) else { return nil }
