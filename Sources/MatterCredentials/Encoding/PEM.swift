@@ -92,7 +92,7 @@ enum Base64 {
         var index = 0
         while index < values.count {
             let chunk = values[index..<min(index + 4, values.count)]
-            let v = chunk + [UInt8](repeating: 0, count: 4 - chunk.count)
+            let v = Array(chunk) + [UInt8](repeating: 0, count: 4 - chunk.count)
             out.append(v[0] << 2 | v[1] >> 4)
             if chunk.count > 2 { out.append(v[1] << 4 | v[2] >> 2) }
             if chunk.count > 3 { out.append(v[2] << 6 | v[3]) }
