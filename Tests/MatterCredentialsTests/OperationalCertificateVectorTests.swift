@@ -22,7 +22,7 @@ struct OperationalCertificateVectorTests {
     @Test("TLV → DER is byte-exact and DER → TLV is byte-exact")
     func roundTrips() throws {
         let entries = try Self.vectors()
-        #expect(entries.count >= 2)
+        #expect(entries.count >= 7)
         for entry in entries {
             let tlv = try hex(entry.tlv)
             let der = try hex(entry.der)
@@ -42,7 +42,8 @@ struct OperationalCertificateVectorTests {
         for entry in entries { byName[entry.name] = try MatterCertificate(tlv: try hex(entry.tlv)) }
         for entry in entries {
             let certificate = try #require(byName[entry.name])
-            let issuer = try #require(byName[entry.issuer ?? entry.name])
+            guard let issuerName = entry.issuer else { continue }
+            let issuer = try #require(byName[issuerName])
             #expect(try certificate.isSignatureValid(issuerPublicKey: issuer.publicKeyValue()), "\(entry.name)")
             // TBS is the DER certificate's first element (bytes 4 ..< 4 + TBS length for these sizes).
             let der = try hex(entry.der)
@@ -82,5 +83,37 @@ struct OperationalCertificateVectorTests {
         let tbs = try root.tbsDER
         let validity = try hex("3020170d3230313031353134323334335a180f39393939313233313233353935395a")
         #expect(tbs.indices.contains { Array(tbs[$0...].prefix(validity.count)) == validity })
+    }
+
+    @Test("SDK chains validate: Root01 → Node01_02 and Root01 → ICA01 → Node01_01; FWSign01 is not a NOC")
+    func sdkChains() throws {
+        let entries = try Self.vectors()
+        var byName: [String: MatterCertificate] = [:]
+        for entry in entries { byName[entry.name] = try MatterCertificate(tlv: try hex(entry.tlv)) }
+        let root = try #require(byName["Root01"])
+        let time = CertificateValidationTime.date(year: 2026, month: 1, day: 1)
+        let direct = try OperationalCertificateValidator.validateChain(
+            noc: try #require(byName["Node01_02"]), icac: nil, rcac: root, at: time)
+        #expect(direct.nodeID == NodeID(0xDEDE_DEDE_0001_0002))
+        let viaICAC = try OperationalCertificateValidator.validateChain(
+            noc: try #require(byName["Node01_01"]), icac: byName["ICA01"], rcac: root, at: time)
+        #expect(viaICAC.nodeID == NodeID(0xDEDE_DEDE_0001_0001))
+        #expect(viaICAC.fabricID == FabricID(0xFAB0_0000_0000_001D))
+        #expect(byName["ICA02"]?.basicConstraints?.pathLengthConstraint == 0)
+        #expect(byName["FWSign01"]?.subject.firmwareSigningID == 0xFFFF_FFFF_0000_0001)
+        #expect(byName["FWSign01"]?.extendedKeyUsage == [.codeSigning])
+        expectCredentialsError("firmware-signing certificate as NOC", {
+            try OperationalCertificateValidator.validateChain(
+                noc: try #require(byName["FWSign01"]), icac: byName["ICA01_1"], rcac: root, at: time)
+        }) { if case .wrongCertificateType(role: .noc, _) = $0 { true } else { false } }
+        expectCredentialsError("NOC under the wrong ICAC", {
+            try OperationalCertificateValidator.validateChain(
+                noc: try #require(byName["Node01_02"]), icac: byName["ICA01"], rcac: root, at: time)
+        }) { $0 == .issuerMismatch(role: .noc) }
+        expectCredentialsError("after notAfter (2040-10-15)", {
+            try OperationalCertificateValidator.validateChain(
+                noc: try #require(byName["Node01_02"]), icac: nil, rcac: root,
+                at: .date(year: 2041, month: 1, day: 1))
+        }) { $0 == .certificateExpired(role: .rcac) }
     }
 }
