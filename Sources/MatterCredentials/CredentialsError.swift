@@ -100,40 +100,40 @@ public enum CredentialsError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case let .malformedTLV(what, reason): "malformed \(what) (TLV): \(reason)"
-        case let .malformedDER(what, reason): "malformed \(what) (DER): \(reason)"
-        case let .malformedPEM(reason): "malformed PEM: \(reason)"
-        case let .notRepresentable(reason): "X.509 certificate has no Matter TLV form: \(reason)"
-        case let .invalidArgument(reason): "invalid argument: \(reason)"
-        case let .crypto(error): "cryptography failed: \(error)"
-        case let .certificateTooLarge(size, limit): "certificate is \(size) bytes long; the limit is \(limit)"
-        case let .wrongCertificateType(role, reason): "\(role) subject is not that of a \(role): \(reason)"
-        case let .duplicateAttribute(role, attribute): "\(role) subject carries \(attribute) more than once"
-        case let .invalidNodeID(value): "node ID 0x\(hex(value, 16)) is not an operational node ID"
-        case let .invalidFabricID(role): "\(role) has a missing or zero fabric ID"
-        case let .fabricIDMismatch(role, expected, found):
+        case .malformedTLV(let what, let reason): "malformed \(what) (TLV): \(reason)"
+        case .malformedDER(let what, let reason): "malformed \(what) (DER): \(reason)"
+        case .malformedPEM(let reason): "malformed PEM: \(reason)"
+        case .notRepresentable(let reason): "X.509 certificate has no Matter TLV form: \(reason)"
+        case .invalidArgument(let reason): "invalid argument: \(reason)"
+        case .crypto(let error): "cryptography failed: \(error)"
+        case .certificateTooLarge(let size, let limit): "certificate is \(size) bytes long; the limit is \(limit)"
+        case .wrongCertificateType(let role, let reason): "\(role) subject is not that of a \(role): \(reason)"
+        case .duplicateAttribute(let role, let attribute): "\(role) subject carries \(attribute) more than once"
+        case .invalidNodeID(let value): "node ID 0x\(hex(value, 16)) is not an operational node ID"
+        case .invalidFabricID(let role): "\(role) has a missing or zero fabric ID"
+        case .fabricIDMismatch(let role, let expected, let found):
             "\(role) fabric ID 0x\(hex(found, 16)) differs from the NOC's 0x\(hex(expected, 16))"
-        case let .invalidCASEAuthenticatedTag(value): "CASE Authenticated Tag 0x\(hex(UInt64(value), 8)) is invalid"
-        case let .tooManyCASEAuthenticatedTags(count): "NOC carries \(count) CASE Authenticated Tags; at most 3 allowed"
-        case let .duplicateCASEAuthenticatedTagIdentifier(identifier):
+        case .invalidCASEAuthenticatedTag(let value): "CASE Authenticated Tag 0x\(hex(UInt64(value), 8)) is invalid"
+        case .tooManyCASEAuthenticatedTags(let count): "NOC carries \(count) CASE Authenticated Tags; at most 3 allowed"
+        case .duplicateCASEAuthenticatedTagIdentifier(let identifier):
             "NOC carries two CASE Authenticated Tags with identifier 0x\(hex(UInt64(identifier), 4))"
-        case let .issuerMismatch(role): "\(role) issuer does not match its issuer's subject"
-        case let .invalidBasicConstraints(role, reason): "\(role) basic constraints: \(reason)"
-        case let .invalidKeyUsage(role, reason): "\(role) key usage: \(reason)"
-        case let .invalidExtendedKeyUsage(role, reason): "\(role) extended key usage: \(reason)"
-        case let .missingKeyIdentifier(role, authority):
+        case .issuerMismatch(let role): "\(role) issuer does not match its issuer's subject"
+        case .invalidBasicConstraints(let role, let reason): "\(role) basic constraints: \(reason)"
+        case .invalidKeyUsage(let role, let reason): "\(role) key usage: \(reason)"
+        case .invalidExtendedKeyUsage(let role, let reason): "\(role) extended key usage: \(reason)"
+        case .missingKeyIdentifier(let role, let authority):
             "\(role) has no \(authority ? "authority" : "subject") key identifier"
-        case let .authorityKeyIdentifierMismatch(role): "\(role) authority key ID is not its issuer's subject key ID"
-        case let .certificateNotYetValid(role): "\(role) is not valid yet (before notBefore)"
-        case let .certificateExpired(role): "\(role) has expired (after notAfter)"
-        case let .invalidSignature(role): "\(role) signature does not verify with its issuer's key"
-        case let .invalidPublicKey(role, reason): "\(role) public key is invalid: \(reason)"
+        case .authorityKeyIdentifierMismatch(let role): "\(role) authority key ID is not its issuer's subject key ID"
+        case .certificateNotYetValid(let role): "\(role) is not valid yet (before notBefore)"
+        case .certificateExpired(let role): "\(role) has expired (after notAfter)"
+        case .invalidSignature(let role): "\(role) signature does not verify with its issuer's key"
+        case .invalidPublicKey(let role, let reason): "\(role) public key is invalid: \(reason)"
         case .csrSignatureInvalid: "the CSR's self-signature does not verify"
         case .nocsrNonceMismatch: "the NOCSR elements carry a different CSR nonce than the one sent"
         case .nocsrSignatureInvalid: "the NOCSR attestation signature does not verify with the DAC public key"
         case .publicKeyMismatch: "the certificate's public key differs from the expected (CSR) key"
         case .certificationDeclarationSignatureInvalid: "the certification declaration's CMS signature does not verify"
-        case let .attestation(failure): "device attestation failed: \(failure)"
+        case .attestation(let failure): "device attestation failed: \(failure)"
         }
     }
 }

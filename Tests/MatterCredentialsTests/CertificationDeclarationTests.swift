@@ -25,7 +25,8 @@ private struct DeclarationVectors: Decodable {
 
 /// The SDK's test CD signing key, as committed under fixtures/pki (public test data).
 func sdkTestCDSigningKey() throws -> P256PrivateKey {
-    let text = try String(contentsOf: repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-key.pem"), encoding: .utf8)
+    let text = try String(
+        contentsOf: repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-key.pem"), encoding: .utf8)
     return try PEM.privateKey(text)
 }
 
@@ -41,7 +42,8 @@ struct CertificationDeclarationTests {
         for entry in vectors.declarations {
             let declaration = CertificationDeclaration(
                 vendorID: VendorID(entry.vendorID), productIDs: entry.productIDs.map(ProductID.init),
-                deviceTypeID: entry.deviceTypeID, certificateID: entry.certificateID, versionNumber: entry.versionNumber,
+                deviceTypeID: entry.deviceTypeID, certificateID: entry.certificateID,
+                versionNumber: entry.versionNumber,
                 certificationType: try #require(.init(rawValue: entry.certificationType)),
                 dacOriginVendorID: entry.dacOriginVendorID.map(VendorID.init),
                 dacOriginProductID: entry.dacOriginProductID.map(ProductID.init))
@@ -55,7 +57,8 @@ struct CertificationDeclarationTests {
         let vectors = try Self.vectors()
         let testKey = try CertificationDeclarationSigningKey.sdkTest()
         #expect(hexString(testKey.keyIdentifier) == vectors.signerKeyIdentifier)
-        #expect(try CertificationDeclarationSigningKey(publicKey: testKey.publicKey).keyIdentifier == testKey.keyIdentifier)
+        #expect(
+            try CertificationDeclarationSigningKey(publicKey: testKey.publicKey).keyIdentifier == testKey.keyIdentifier)
         for entry in vectors.declarations {
             let cms = try hex(entry.cms)
             let envelope = try SignedCertificationDeclaration(cms: cms)
@@ -84,8 +87,9 @@ struct CertificationDeclarationTests {
         #expect(parsed.reencoded == signed.cmsEncoded)
     }
 
-    @Test("OpenSSL's CMS verifier accepts a CD signed here, finding the signer by key identifier",
-          .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
+    @Test(
+        "OpenSSL's CMS verifier accepts a CD signed here, finding the signer by key identifier",
+        .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
     func opensslVerifiesCMS() throws {
         let key = try sdkTestCDSigningKey()
         let declaration = CertificationDeclaration(
@@ -99,8 +103,10 @@ struct CertificationDeclarationTests {
             contentsOf: repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-cert.pem"), encoding: .utf8)
         try directory.write(certificate, "signer.pem")
         let result = try OpenSSLCLI.run(
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", "cd.der", "-certfile", "signer.pem", "-noverify",
-             "-out", "content.bin"], in: directory.url)
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "cd.der", "-certfile", "signer.pem", "-noverify",
+                "-out", "content.bin",
+            ], in: directory.url)
         #expect(result.status == 0, "openssl cms -verify: \(result.output)")
         let content = try Data(contentsOf: directory.url.appendingPathComponent("content.bin"))
         #expect([UInt8](content) == declaration.tlvEncoded)
@@ -112,25 +118,34 @@ struct CertificationDeclarationTests {
         let content = try hex(try #require(vectors.declarations.first).content)
         let cms = try hex(try #require(vectors.declarations.first).cms)
         for length in [0, 1, 5, content.count - 1] {
-            expectCredentialsError("truncated CD", { try CertificationDeclaration(tlv: Array(content.prefix(length))) }) {
+            expectCredentialsError("truncated CD", { try CertificationDeclaration(tlv: Array(content.prefix(length))) })
+            {
                 if case .malformedTLV = $0 { true } else { false }
             }
         }
         for length in [0, 2, 20, cms.count / 2, cms.count - 1] {
-            expectCredentialsError("truncated CMS", { try SignedCertificationDeclaration(cms: Array(cms.prefix(length))) }) {
+            expectCredentialsError(
+                "truncated CMS", { try SignedCertificationDeclaration(cms: Array(cms.prefix(length))) }
+            ) {
                 if case .malformedDER = $0 { true } else { false }
             }
         }
         var wrongCertificateID = CertificationDeclaration(
             vendorID: .testVendor1, productIDs: [ProductID(1)], deviceTypeID: 1, certificateID: "short")
-        expectCredentialsError("19-character certificate_id", {
-            try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
-        }) { if case .malformedTLV = $0 { true } else { false } }
+        expectCredentialsError(
+            "19-character certificate_id",
+            {
+                try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
+            }
+        ) { if case .malformedTLV = $0 { true } else { false } }
         wrongCertificateID.certificateID = "ZIG20142ZB330003-24"
         wrongCertificateID.productIDs = []
-        expectCredentialsError("empty product_id_array", {
-            try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
-        }) { if case .malformedTLV = $0 { true } else { false } }
+        expectCredentialsError(
+            "empty product_id_array",
+            {
+                try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
+            }
+        ) { if case .malformedTLV = $0 { true } else { false } }
         var flipped = cms
         flipped[15] = 0x31  // the [0] EXPLICIT wrapper becomes a SET
         expectCredentialsError("wrong CMS structure", { try SignedCertificationDeclaration(cms: flipped) }) {

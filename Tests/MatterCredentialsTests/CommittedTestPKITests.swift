@@ -8,7 +8,9 @@ import Testing
 struct CommittedTestPKITests {
     static let root = repositoryRoot.appendingPathComponent("fixtures/pki")
 
-    static func load(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: root.appendingPathComponent(path))) }
+    static func load(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))
+    }
 
     @Test("every device's DAC, key, PAI and CD pass attestation against the committed PAA trust store")
     func acceptedByVerifier() throws {
@@ -18,7 +20,8 @@ struct CommittedTestPKITests {
         let pai = try AttestationCertificate(der: try Self.load("pai-cert.der"))
         let paa = try #require(store.certificates.first)
         #expect(paa.vendorID == .testVendor1 && pai.vendorID == .testVendor1)
-        #expect(try PEM.decode(String(decoding: try Self.load("pai-cert.pem"), as: UTF8.self), label: "CERTIFICATE")
+        #expect(
+            try PEM.decode(String(decoding: try Self.load("pai-cert.pem"), as: UTF8.self), label: "CERTIFICATE")
                 == pai.derEncoded)
         let authority = try TestAttestationAuthority(
             paa: paa, paaKey: try PEM.privateKey(String(decoding: try Self.load("paa-key.pem"), as: UTF8.self)),
@@ -31,18 +34,22 @@ struct CommittedTestPKITests {
                 dacKey: try PEM.privateKey(String(decoding: try Self.load("\(folder)/dac-key.pem"), as: UTF8.self)),
                 pai: pai, certificationDeclaration: try Self.load("\(folder)/cd.der"))
             #expect(credentials.dac.productID == device.productID, "\(device.name)")
-            let result = try checkAccepted(credentials, vendorID: .testVendor1, productID: device.productID, verifier: verifier)
+            let result = try checkAccepted(
+                credentials, vendorID: .testVendor1, productID: device.productID, verifier: verifier)
             #expect(result.certificationDeclaration.deviceTypeID == device.deviceTypeID, "\(device.name)")
         }
     }
 
-    @Test("openssl verify -CAfile paa.pem -untrusted pai.pem dac.pem accepts every committed DAC",
-          .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
+    @Test(
+        "openssl verify -CAfile paa.pem -untrusted pai.pem dac.pem accepts every committed DAC",
+        .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
     func acceptedByOpenSSL() throws {
         for device in testPKIDevices {
             let result = try OpenSSLCLI.run(
-                ["verify", "-x509_strict", "-CAfile", "paa-cert.pem", "-untrusted", "pai-cert.pem",
-                 "devices/\(device.name)/dac-cert.pem"], in: Self.root)
+                [
+                    "verify", "-x509_strict", "-CAfile", "paa-cert.pem", "-untrusted", "pai-cert.pem",
+                    "devices/\(device.name)/dac-cert.pem",
+                ], in: Self.root)
             #expect(result.status == 0, "\(device.name): \(result.output)")
             #expect(result.output.contains("dac-cert.pem: OK"), "\(device.name)")
         }

@@ -22,8 +22,10 @@ struct AttestationScenario {
     ) throws {
         let authority = try authority ?? TestAttestationAuthority.generate()
         self.authority = authority
-        self.credentials = try credentials ?? authority.issueDevice(
-            productID: Self.productID, deviceTypeID: 0x0100, certificationDeclarationKey: try sdkTestCDSigningKey())
+        self.credentials =
+            try credentials
+            ?? authority.issueDevice(
+                productID: Self.productID, deviceTypeID: 0x0100, certificationDeclarationKey: try sdkTestCDSigningKey())
         nonce = try SecureRandom.bytes(count: 32)
         challenge = try SecureRandom.bytes(count: 16)
         vendorID = authority.vendorID
@@ -35,8 +37,11 @@ struct AttestationScenario {
 
     func information(elements: [UInt8]? = nil, signature: [UInt8]? = nil) throws -> DeviceAttestationInformation {
         let elements = elements ?? self.elements
-        let signature = try signature ?? AttestationSignature.sign(
-            elements: elements, attestationChallenge: challenge, dacKey: credentials.dacKey).rawRepresentation
+        let signature =
+            try signature
+            ?? AttestationSignature.sign(
+                elements: elements, attestationChallenge: challenge, dacKey: credentials.dacKey
+            ).rawRepresentation
         return DeviceAttestationInformation(
             attestationElements: elements, attestationSignature: signature, attestationChallenge: challenge,
             attestationNonce: nonce, dacCertificate: credentials.dac.derEncoded,
@@ -88,8 +93,9 @@ struct DeviceAttestationTests {
         #expect(der.indices.contains { Array(der[$0...].prefix(vid.count)) == vid })
     }
 
-    @Test("openssl verify -CAfile paa.pem -untrusted pai.pem dac.pem accepts the generated set",
-          .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
+    @Test(
+        "openssl verify -CAfile paa.pem -untrusted pai.pem dac.pem accepts the generated set",
+        .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
     func opensslAccepts() throws {
         let scenario = try AttestationScenario()
         let directory = try TemporaryDirectory()
@@ -123,7 +129,7 @@ struct DeviceAttestationTests {
         expectAttestationFailure(303) { try scenario.verify(info) }
     }
 
-    @Test("wrong VID: DAC VID ≠ PAI VID [305], BasicInformation VID ≠ CD vendor_id [604], PAA VID ≠ PAI VID [205]")
+    @Test("wrong VID: DAC ≠ PAI [305], BasicInformation ≠ CD vendor_id [604], PAA ≠ PAI [205]")
     func wrongVendorID() throws {
         let base = try AttestationScenario()
         let foreignDAC = try base.authority.issueDevice(
@@ -139,10 +145,12 @@ struct DeviceAttestationTests {
         let paaKey = try P256PrivateKey()
         let paiKey = try P256PrivateKey()
         let validity = AttestationCertificate.Validity.noExpiry(fromYear: 2024)
-        let paa = try AttestationCertificate.makePAA(key: paaKey, commonName: "PAA FFF2", vendorID: VendorID(0xFFF2),
-                                                     validity: validity)
+        let paa = try AttestationCertificate.makePAA(
+            key: paaKey, commonName: "PAA FFF2", vendorID: VendorID(0xFFF2),
+            validity: validity)
         let pai = try AttestationCertificate.makePAI(
-            publicKey: paiKey.publicKey, commonName: "PAI FFF1", vendorID: .testVendor1, validity: validity, issuer: paa,
+            publicKey: paiKey.publicKey, commonName: "PAI FFF1", vendorID: .testVendor1, validity: validity,
+            issuer: paa,
             issuerKey: paaKey)
         let crossVendor = try AttestationScenario(
             authority: TestAttestationAuthority(paa: paa, paaKey: paaKey, pai: pai, paiKey: paiKey))
@@ -255,7 +263,9 @@ struct DeviceAttestationTests {
                 elements: scenario.elements, attestationChallenge: scenario.challenge, dacKey: try P256PrivateKey())
             return try scenario.verify(try scenario.information(signature: other.rawRepresentation))
         }
-        expectAttestationFailure(503) { try scenario.verify(try scenario.information(signature: Array(signature.prefix(63)))) }
+        expectAttestationFailure(503) {
+            try scenario.verify(try scenario.information(signature: Array(signature.prefix(63))))
+        }
     }
 
     @Test("a wrong nonce [502], malformed elements [501], a malformed CD envelope [600]")
@@ -310,25 +320,33 @@ struct DeviceAttestationTests {
         let operationalKey = try P256PrivateKey()
         let csrNonce = try SecureRandom.bytes(count: 32)
         let elements = NOCSRElements(
-            csr: try CertificateSigningRequest.create(key: operationalKey).derEncoded, csrNonce: csrNonce).tlvEncoded
+            csr: try CertificateSigningRequest.create(key: operationalKey).derEncoded, csrNonce: csrNonce
+        ).tlvEncoded
         let signature = try AttestationSignature.sign(
             elements: elements, attestationChallenge: scenario.challenge, dacKey: scenario.credentials.dacKey)
         let key = try verifier.verifyNOCSRInformation(
             nocsrElements: elements, attestationSignature: signature.rawRepresentation,
-            attestationChallenge: scenario.challenge, csrNonce: csrNonce, dacPublicKey: scenario.credentials.dac.publicKey)
+            attestationChallenge: scenario.challenge, csrNonce: csrNonce,
+            dacPublicKey: scenario.credentials.dac.publicKey)
         #expect(key == operationalKey.publicKey)
-        expectCredentialsError("nonce mismatch", {
-            try verifier.verifyNOCSRInformation(
-                nocsrElements: elements, attestationSignature: signature.rawRepresentation,
-                attestationChallenge: scenario.challenge, csrNonce: try SecureRandom.bytes(count: 32),
-                dacPublicKey: scenario.credentials.dac.publicKey)
-        }) { $0 == .nocsrNonceMismatch }
-        expectCredentialsError("signature", {
-            try verifier.verifyNOCSRInformation(
-                nocsrElements: elements, attestationSignature: signature.rawRepresentation,
-                attestationChallenge: [UInt8](repeating: 0, count: 16), csrNonce: csrNonce,
-                dacPublicKey: scenario.credentials.dac.publicKey)
-        }) { $0 == .nocsrSignatureInvalid }
+        expectCredentialsError(
+            "nonce mismatch",
+            {
+                try verifier.verifyNOCSRInformation(
+                    nocsrElements: elements, attestationSignature: signature.rawRepresentation,
+                    attestationChallenge: scenario.challenge, csrNonce: try SecureRandom.bytes(count: 32),
+                    dacPublicKey: scenario.credentials.dac.publicKey)
+            }
+        ) { $0 == .nocsrNonceMismatch }
+        expectCredentialsError(
+            "signature",
+            {
+                try verifier.verifyNOCSRInformation(
+                    nocsrElements: elements, attestationSignature: signature.rawRepresentation,
+                    attestationChallenge: [UInt8](repeating: 0, count: 16), csrNonce: csrNonce,
+                    dacPublicKey: scenario.credentials.dac.publicKey)
+            }
+        ) { $0 == .nocsrSignatureInvalid }
     }
 
     @Test("a trust store directory loads *.der files and skips others")
@@ -342,15 +360,21 @@ struct DeviceAttestationTests {
         let store = try PAATrustStore(directory: directory.url.path)
         #expect(store.certificates == [scenario.authority.paa])
         #expect(store.skippedFiles == ["junk.der"])
-        _ = try DeviceAttestationVerifier(trustStore: store).verify(try scenario.information(), at: AttestationScenario.now)
-        expectCredentialsError("missing directory", {
-            try PAATrustStore(directory: directory.url.appendingPathComponent("absent").path)
-        }) { if case .invalidArgument = $0 { true } else { false } }
+        _ = try DeviceAttestationVerifier(trustStore: store).verify(
+            try scenario.information(), at: AttestationScenario.now)
+        expectCredentialsError(
+            "missing directory",
+            {
+                try PAATrustStore(directory: directory.url.appendingPathComponent("absent").path)
+            }
+        ) { if case .invalidArgument = $0 { true } else { false } }
     }
 }
 
 /// Unix seconds for a UTC midnight (tests only).
 func unixSeconds(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
-    guard case let .unixSeconds(value) = CertificateValidationTime.date(year: year, month: month, day: day) else { return 0 }
+    guard case .unixSeconds(let value) = CertificateValidationTime.date(year: year, month: month, day: day) else {
+        return 0
+    }
     return value
 }

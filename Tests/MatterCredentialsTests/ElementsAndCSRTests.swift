@@ -24,9 +24,12 @@ struct ElementsAndCSRTests {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         try directory.write(csr.derEncoded, "csr.der")
-        let result = try OpenSSLCLI.run(["req", "-inform", "DER", "-in", "csr.der", "-verify", "-noout"], in: directory.url)
+        let result = try OpenSSLCLI.run(
+            ["req", "-inform", "DER", "-in", "csr.der", "-verify", "-noout"], in: directory.url)
         #expect(result.status == 0, "openssl req -verify: \(result.output)")
-        #expect(result.output.contains("verify OK") || result.output.contains("Certificate request self-signature verify OK"))
+        #expect(
+            result.output.contains("verify OK")
+                || result.output.contains("Certificate request self-signature verify OK"))
     }
 
     @Test("a CSR made by OpenSSL parses", .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
@@ -48,7 +51,8 @@ struct ElementsAndCSRTests {
         let csr = try CertificateSigningRequest.create(key: try P256PrivateKey()).derEncoded
         // Flip a bit of the public key's X coordinate: still parses, either off the curve or a wrong signature.
         var keyFlip = csr
-        let pointStart = try #require(csr.indices.first { csr[$0] == 0x04 && $0 > 0 && csr[$0 - 1] == 0x00 && csr[$0 - 2] == 0x42 })
+        let pointStart = try #require(
+            csr.indices.first { csr[$0] == 0x04 && $0 > 0 && csr[$0 - 1] == 0x00 && csr[$0 - 2] == 0x42 })
         keyFlip[pointStart + 10] ^= 0x01
         expectCredentialsError("tampered CSR key", { try CertificateSigningRequest(der: keyFlip) }) {
             $0 == .csrSignatureInvalid || { if case .malformedDER = $0 { true } else { false } }($0)
@@ -111,10 +115,15 @@ struct ElementsAndCSRTests {
         expectCredentialsError("unknown context tag", { try AttestationElements(tlv: writer.bytes) }) {
             if case .malformedTLV = $0 { true } else { false }
         }
-        expectCredentialsError("too large", {
-            try AttestationElements(tlv: AttestationElements(
-                certificationDeclaration: [UInt8](repeating: 0, count: 900), attestationNonce: nonce).tlvEncoded)
-        }) { if case .malformedTLV = $0 { true } else { false } }
+        expectCredentialsError(
+            "too large",
+            {
+                try AttestationElements(
+                    tlv: AttestationElements(
+                        certificationDeclaration: [UInt8](repeating: 0, count: 900), attestationNonce: nonce
+                    ).tlvEncoded)
+            }
+        ) { if case .malformedTLV = $0 { true } else { false } }
     }
 
     @Test("the attestation signature covers elements ‖ challenge")
@@ -122,16 +131,23 @@ struct ElementsAndCSRTests {
         let dacKey = try P256PrivateKey()
         let elements = [UInt8](repeating: 0x15, count: 40)
         let challenge = try SecureRandom.bytes(count: 16)
-        let signature = try AttestationSignature.sign(elements: elements, attestationChallenge: challenge, dacKey: dacKey)
+        let signature = try AttestationSignature.sign(
+            elements: elements, attestationChallenge: challenge, dacKey: dacKey)
         #expect(dacKey.publicKey.isValidSignature(signature, for: elements + challenge))
-        #expect(AttestationSignature.isValid(signature, elements: elements, attestationChallenge: challenge,
-                                             dacPublicKey: dacKey.publicKey))
+        #expect(
+            AttestationSignature.isValid(
+                signature, elements: elements, attestationChallenge: challenge,
+                dacPublicKey: dacKey.publicKey))
         var otherChallenge = challenge
         otherChallenge[0] ^= 1
-        #expect(!AttestationSignature.isValid(signature, elements: elements, attestationChallenge: otherChallenge,
-                                              dacPublicKey: dacKey.publicKey))
-        #expect(!AttestationSignature.isValid(signature, elements: elements, attestationChallenge: challenge,
-                                              dacPublicKey: try P256PrivateKey().publicKey))
+        #expect(
+            !AttestationSignature.isValid(
+                signature, elements: elements, attestationChallenge: otherChallenge,
+                dacPublicKey: dacKey.publicKey))
+        #expect(
+            !AttestationSignature.isValid(
+                signature, elements: elements, attestationChallenge: challenge,
+                dacPublicKey: try P256PrivateKey().publicKey))
     }
 
     @Test("PEM round-trips certificates and keys, and refuses broken text")
@@ -149,7 +165,9 @@ struct ElementsAndCSRTests {
         expectCredentialsError("no block", { try PEM.decode("hello", label: "X") }) {
             if case .malformedPEM = $0 { true } else { false }
         }
-        expectCredentialsError("bad base64", { try PEM.decode("-----BEGIN X-----\n@@@@\n-----END X-----\n", label: "X") }) {
+        expectCredentialsError(
+            "bad base64", { try PEM.decode("-----BEGIN X-----\n@@@@\n-----END X-----\n", label: "X") }
+        ) {
             if case .malformedPEM = $0 { true } else { false }
         }
     }

@@ -55,15 +55,17 @@ struct FabricAuthorityTests {
         #expect(noc.authorityKeyIdentifier == icac.subjectKeyIdentifier)
     }
 
-    @Test("OpenSSL's strict verifier accepts the DER form of an issued RCAC → ICAC → NOC chain",
-          .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
+    @Test(
+        "OpenSSL's strict verifier accepts the DER form of an issued RCAC → ICAC → NOC chain",
+        .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
     func opensslAcceptsChain() throws {
         let authority = try FabricAuthority.create(fabricID: Self.fabric, rcacID: 1, icacID: 2)
         let icac = try #require(authority.intermediateCertificate)
         let noc = try authority.issueNOC(publicKey: try P256PrivateKey().publicKey, nodeID: NodeID(0x1234))
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
-        try directory.write(PEM.encode(try authority.rootCertificate.derEncoded, label: PEM.certificateLabel), "rcac.pem")
+        try directory.write(
+            PEM.encode(try authority.rootCertificate.derEncoded, label: PEM.certificateLabel), "rcac.pem")
         try directory.write(PEM.encode(try icac.derEncoded, label: PEM.certificateLabel), "icac.pem")
         try directory.write(PEM.encode(try noc.derEncoded, label: PEM.certificateLabel), "noc.pem")
         let result = try OpenSSLCLI.run(
@@ -88,13 +90,15 @@ struct FabricAuthorityTests {
 
     @Test("key identifiers are SHA-1 of the public key, as in the SDK's Root01 (SKID CC1308AF…)")
     func keyIdentifierMethod() throws {
-        let root01 = try MatterCertificate(tlv: try hex(
-            "15300108534c4582736235142402013703271401000000cacacaca182604ef171b2726056eb5b94c3706271401000000cacacaca1824"
-                + "0701240801300941043b88460ec9687a5d0f3b4b3b13fcd299c2f6d5051d003ee49c9924cf98f4f780eb20fd37c8d358347f5f87"
-                + "d08c3213e540af11bab9137e49354f0c5b6343de63370a350129011824026030041"
-                + "4cc1308af82cfee505eb23b57bfe86a311665535f300514cc1308af82cfee505eb23b57bfe86a311665535f18300b40f7f00926"
-                + "90494e46c8b1c5cbd1a5085e1e65d4360f98e96c4e8e495dc5e216d0bfa23d8f57470d89fddaf03f0464b0ae8e1f956d6f67a311"
-                + "24385824689780a918"))
+        struct Vectors: Decodable {
+            struct Entry: Decodable {
+                let name: String
+                let tlv: String
+            }
+            let certificates: [Entry]
+        }
+        let entries = try VectorFile.load("operational-certificates", as: Vectors.self).certificates
+        let root01 = try MatterCertificate(tlv: try hex(try #require(entries.first { $0.name == "Root01" }).tlv))
         let authority = try FabricAuthority.create(fabricID: Self.fabric, rcacID: 7)
         let noc = try authority.issueNOC(publicKey: try root01.publicKeyValue(), nodeID: NodeID(1))
         #expect(noc.subjectKeyIdentifier == root01.subjectKeyIdentifier)
@@ -108,21 +112,34 @@ struct FabricAuthorityTests {
         expectCredentialsError("invalid node ID", { try authority.issueNOC(publicKey: key, nodeID: NodeID(0)) }) {
             $0 == .invalidNodeID(0)
         }
-        expectCredentialsError("invalid node ID", {
-            try authority.issueNOC(publicKey: key, nodeID: NodeID(0xFFFF_FFF0_0000_0000))
-        }) { $0 == .invalidNodeID(0xFFFF_FFF0_0000_0000) }
-        expectCredentialsError("CAT version 0", {
-            try authority.issueNOC(
-                publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: [CASEAuthenticatedTag(rawValue: 0x0001_0000)])
-        }) { $0 == .invalidCASEAuthenticatedTag(0x0001_0000) }
+        expectCredentialsError(
+            "invalid node ID",
+            {
+                try authority.issueNOC(publicKey: key, nodeID: NodeID(0xFFFF_FFF0_0000_0000))
+            }
+        ) { $0 == .invalidNodeID(0xFFFF_FFF0_0000_0000) }
+        expectCredentialsError(
+            "CAT version 0",
+            {
+                try authority.issueNOC(
+                    publicKey: key, nodeID: NodeID(1),
+                    caseAuthenticatedTags: [CASEAuthenticatedTag(rawValue: 0x0001_0000)])
+            }
+        ) { $0 == .invalidCASEAuthenticatedTag(0x0001_0000) }
         let four = (1...4).map { CASEAuthenticatedTag(identifier: UInt16($0), version: 1) }
-        expectCredentialsError("too many CATs", {
-            try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: four)
-        }) { $0 == .tooManyCASEAuthenticatedTags(count: 4) }
+        expectCredentialsError(
+            "too many CATs",
+            {
+                try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: four)
+            }
+        ) { $0 == .tooManyCASEAuthenticatedTags(count: 4) }
         let twins = [CASEAuthenticatedTag(identifier: 9, version: 1), CASEAuthenticatedTag(identifier: 9, version: 2)]
-        expectCredentialsError("duplicate CAT identifier", {
-            try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: twins)
-        }) { $0 == .duplicateCASEAuthenticatedTagIdentifier(9) }
+        expectCredentialsError(
+            "duplicate CAT identifier",
+            {
+                try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: twins)
+            }
+        ) { $0 == .duplicateCASEAuthenticatedTagIdentifier(9) }
     }
 
     @Test("an authority restored from its parts matches, and mismatched keys are refused")
@@ -133,9 +150,13 @@ struct FabricAuthorityTests {
             rootCertificate: try MatterCertificate(tlv: authority.rootCertificate.tlvEncoded),
             intermediateKey: authority.intermediateKey, intermediateCertificate: authority.intermediateCertificate)
         #expect(restored.rootCertificate == authority.rootCertificate)
-        expectCredentialsError("key mismatch", {
-            try FabricAuthority(fabricID: Self.fabric, rootKey: try P256PrivateKey(),
-                                rootCertificate: authority.rootCertificate)
-        }) { $0 == .publicKeyMismatch }
+        expectCredentialsError(
+            "key mismatch",
+            {
+                try FabricAuthority(
+                    fabricID: Self.fabric, rootKey: try P256PrivateKey(),
+                    rootCertificate: authority.rootCertificate)
+            }
+        ) { $0 == .publicKeyMismatch }
     }
 }

@@ -10,7 +10,10 @@ import Testing
 struct MalformedInputTests {
     private static func vectorCertificates() throws -> (tlv: [UInt8], der: [UInt8]) {
         struct Vectors: Decodable {
-            struct Entry: Decodable { let tlv: String; let der: String }
+            struct Entry: Decodable {
+                let tlv: String
+                let der: String
+            }
             let certificates: [Entry]
         }
         let entry = try #require(try VectorFile.load("operational-certificates", as: Vectors.self).certificates.last)
@@ -48,7 +51,8 @@ struct MalformedInputTests {
         fuzz("TLV certificate", tlv) { _ = try MatterCertificate(tlv: $0).derEncoded }
         fuzz("DER certificate", der) { _ = try MatterCertificate(der: $0).tlvEncoded }
         fuzz("attestation certificate", der) { _ = try AttestationCertificate(der: $0).profileViolation(as: .dac) }
-        expectCredentialsError("oversized TLV", { try MatterCertificate(tlv: tlv + [UInt8](repeating: 0, count: 200)) }) {
+        expectCredentialsError("oversized TLV", { try MatterCertificate(tlv: tlv + [UInt8](repeating: 0, count: 200)) })
+        {
             $0 == .certificateTooLarge(size: tlv.count + 200, limit: 400)
         }
         expectCredentialsError("oversized DER", { try MatterCertificate(der: [UInt8](repeating: 0x30, count: 601)) }) {
@@ -77,12 +81,14 @@ struct MalformedInputTests {
             notAfter: try X509Time.encode(X509Time.noWellDefinedExpiration), subject: name,
             publicKey: key.publicKey.x963Representation,
             extensions: [
-                X509Builder.extensionDER(OID.basicConstraints, critical: false,
-                                         value: DERWriter.sequence([DERWriter.boolean(true)])),
+                X509Builder.extensionDER(
+                    OID.basicConstraints, critical: false,
+                    value: DERWriter.sequence([DERWriter.boolean(true)])),
                 X509Builder.keyUsage([.keyCertSign, .cRLSign]), X509Builder.subjectKeyIdentifier(keyID),
                 X509Builder.authorityKeyIdentifier(keyID),
             ])
-        let nonCritical = X509Builder.certificate(tbs: tbs, signatureDER: try key.signature(for: tbs).derRepresentation())
+        let nonCritical = X509Builder.certificate(
+            tbs: tbs, signatureDER: try key.signature(for: tbs).derRepresentation())
         _ = try AttestationCertificate(der: nonCritical)  // well-formed X.509
         expectCredentialsError("non-critical basicConstraints", { try MatterCertificate(der: nonCritical) }) {
             if case .notRepresentable = $0 { true } else { false }
@@ -93,8 +99,9 @@ struct MalformedInputTests {
     func futureExtension() throws {
         let authority = try FabricAuthority.create(fabricID: FabricID(1), rcacID: 1)
         var noc = try authority.issueNOC(publicKey: try P256PrivateKey().publicKey, nodeID: NodeID(2))
-        let custom = X509Builder.extensionDER([0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0xA2, 0x7C, 0x63, 0x01],
-                                              critical: false, value: DERWriter.octetString([0xCA, 0xFE]))
+        let custom = X509Builder.extensionDER(
+            [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0xA2, 0x7C, 0x63, 0x01],
+            critical: false, value: DERWriter.octetString([0xCA, 0xFE]))
         noc.extensions.append(.future(custom))
         noc = try noc.signed(with: authority.rootKey)
         let der = try noc.derEncoded
@@ -102,8 +109,9 @@ struct MalformedInputTests {
         #expect(back == noc)
         #expect(back.extensions.last == .future(custom))
         #expect(try MatterCertificate(tlv: back.tlvEncoded).derEncoded == der)
-        _ = try OperationalCertificateValidator.validateChain(noc: back, icac: nil, rcac: authority.rootCertificate,
-                                                              at: .unavailable)
+        _ = try OperationalCertificateValidator.validateChain(
+            noc: back, icac: nil, rcac: authority.rootCertificate,
+            at: .unavailable)
     }
 
     @Test("CSR, CMS, NOCSR and attestation elements")
@@ -113,7 +121,8 @@ struct MalformedInputTests {
         fuzz("CSR", csr) { _ = try CertificateSigningRequest(der: $0) }
         let declaration = CertificationDeclaration(
             vendorID: .testVendor1, productIDs: [ProductID(0x8001)], deviceTypeID: 0x0100,
-            certificateID: "ZIG20142ZB330003-24", dacOriginVendorID: .testVendor1, dacOriginProductID: ProductID(0x8001),
+            certificateID: "ZIG20142ZB330003-24", dacOriginVendorID: .testVendor1,
+            dacOriginProductID: ProductID(0x8001),
             authorizedPAAList: [[UInt8](repeating: 3, count: 20)])
         let cms = try SignedCertificationDeclaration.sign(declaration, key: key).cmsEncoded
         fuzz("CMS", cms) { _ = try SignedCertificationDeclaration(cms: $0).declaration() }
@@ -122,8 +131,13 @@ struct MalformedInputTests {
         fuzz("NOCSR", NOCSRElements(csr: csr, csrNonce: nonce, vendorReserved2: [1]).tlvEncoded) {
             _ = try NOCSRElements(tlv: $0)
         }
-        fuzz("attestation elements", AttestationElements(certificationDeclaration: cms, attestationNonce: nonce,
-                                                         timestamp: 5, firmwareInformation: [1]).tlvEncoded) {
+        fuzz(
+            "attestation elements",
+            AttestationElements(
+                certificationDeclaration: cms, attestationNonce: nonce,
+                timestamp: 5, firmwareInformation: [1]
+            ).tlvEncoded
+        ) {
             _ = try AttestationElements(tlv: $0)
         }
     }
@@ -132,8 +146,11 @@ struct MalformedInputTests {
     func pem() throws {
         let text = try PEM.encode(privateKey: try P256PrivateKey())
         fuzz("PEM key", Array(text.utf8), count: 200) { _ = try PEM.privateKey(String(decoding: $0, as: UTF8.self)) }
-        expectCredentialsError("a certificate where a key belongs", {
-            try PEM.privateKey(PEM.encode([0x30, 0x00], label: PEM.ecPrivateKeyLabel))
-        }) { if case .crypto = $0 { true } else { false } }
+        expectCredentialsError(
+            "a certificate where a key belongs",
+            {
+                try PEM.privateKey(PEM.encode([0x30, 0x00], label: PEM.ecPrivateKeyLabel))
+            }
+        ) { if case .crypto = $0 { true } else { false } }
     }
 }

@@ -102,18 +102,27 @@ struct OperationalCertificateVectorTests {
         #expect(byName["ICA02"]?.basicConstraints?.pathLengthConstraint == 0)
         #expect(byName["FWSign01"]?.subject.firmwareSigningID == 0xFFFF_FFFF_0000_0001)
         #expect(byName["FWSign01"]?.extendedKeyUsage == [.codeSigning])
-        expectCredentialsError("firmware-signing certificate as NOC", {
-            try OperationalCertificateValidator.validateChain(
-                noc: try #require(byName["FWSign01"]), icac: byName["ICA01_1"], rcac: root, at: time)
-        }) { if case .wrongCertificateType(role: .noc, _) = $0 { true } else { false } }
-        expectCredentialsError("NOC under the wrong ICAC", {
-            try OperationalCertificateValidator.validateChain(
-                noc: try #require(byName["Node01_02"]), icac: byName["ICA01"], rcac: root, at: time)
-        }) { $0 == .issuerMismatch(role: .noc) }
-        expectCredentialsError("after notAfter (2040-10-15)", {
-            try OperationalCertificateValidator.validateChain(
-                noc: try #require(byName["Node01_02"]), icac: nil, rcac: root,
-                at: .date(year: 2041, month: 1, day: 1))
-        }) { $0 == .certificateExpired(role: .rcac) }
+        expectCredentialsError(
+            "firmware-signing certificate as NOC",
+            {
+                try OperationalCertificateValidator.validateChain(
+                    noc: try #require(byName["FWSign01"]), icac: byName["ICA01_1"], rcac: root, at: time)
+            }
+        ) { if case .wrongCertificateType(role: .noc, _) = $0 { true } else { false } }
+        expectCredentialsError(
+            "NOC under the wrong ICAC",
+            {
+                try OperationalCertificateValidator.validateChain(
+                    noc: try #require(byName["Node01_02"]), icac: byName["ICA01"], rcac: root, at: time)
+            }
+        ) { $0 == .issuerMismatch(role: .noc) }
+        expectCredentialsError(
+            "after notAfter (2040-10-15)",
+            {
+                try OperationalCertificateValidator.validateChain(
+                    noc: try #require(byName["Node01_02"]), icac: nil, rcac: root,
+                    at: .date(year: 2041, month: 1, day: 1))
+            }
+        ) { $0 == .certificateExpired(role: .rcac) }
     }
 }

@@ -25,8 +25,10 @@ struct TestPKIGenerationTests {
         let authority = try TestAttestationAuthority.generate(
             vendorID: .testVendor1, validity: .noExpiry(fromYear: 2024), paaCommonName: "Matter Emulator Test PAA FFF1",
             paiCommonName: "Matter Emulator Test PAI FFF1")
-        let verifier = try DeviceAttestationVerifier(trustStore: PAATrustStore(certificates: [authority.paa.derEncoded]))
-        var devices: [(name: String, productID: ProductID, deviceTypeID: UInt32, credentials: DeviceAttestationCredentials)] = []
+        let verifier = try DeviceAttestationVerifier(
+            trustStore: PAATrustStore(certificates: [authority.paa.derEncoded]))
+        var devices:
+            [(name: String, productID: ProductID, deviceTypeID: UInt32, credentials: DeviceAttestationCredentials)] = []
         for device in testPKIDevices {
             let credentials = try authority.issueDevice(
                 productID: device.productID, deviceTypeID: device.deviceTypeID,
@@ -41,7 +43,9 @@ struct TestPKIGenerationTests {
 
     private func write(
         authority: TestAttestationAuthority,
-        devices: [(name: String, productID: ProductID, deviceTypeID: UInt32, credentials: DeviceAttestationCredentials)],
+        devices: [(
+            name: String, productID: ProductID, deviceTypeID: UInt32, credentials: DeviceAttestationCredentials
+        )],
         to root: URL
     ) throws {
         let files = FileManager.default
@@ -65,14 +69,17 @@ struct TestPKIGenerationTests {
             let folder = "devices/\(device.name)"
             try put(device.credentials.dac.derEncoded, "\(folder)/dac-cert.der")
             try put(pem(device.credentials.dac.derEncoded), "\(folder)/dac-cert.pem")
-            try put(Array(try PEM.encode(privateKey: device.credentials.dacKey).utf8), "\(folder)/dac-key.pem", secret: true)
+            try put(
+                Array(try PEM.encode(privateKey: device.credentials.dacKey).utf8), "\(folder)/dac-key.pem", secret: true
+            )
             try put(device.credentials.certificationDeclaration, "\(folder)/cd.der")
             manifest.append([
                 "type": device.name, "vendorID": "0xFFF1", "productID": "0x" + hex4(device.productID.rawValue),
                 "deviceTypeID": "0x" + hex4(UInt16(device.deviceTypeID)), "directory": folder,
             ])
         }
-        let json = try JSONSerialization.data(withJSONObject: ["devices": manifest], options: [.prettyPrinted, .sortedKeys])
+        let json = try JSONSerialization.data(
+            withJSONObject: ["devices": manifest], options: [.prettyPrinted, .sortedKeys])
         try put([UInt8](json) + [0x0A], "devices.json")
     }
 }
@@ -86,7 +93,8 @@ func checkAccepted(
     let nonce = try SecureRandom.bytes(count: 32)
     let challenge = try SecureRandom.bytes(count: 16)
     let elements = credentials.attestationElements(nonce: nonce).tlvEncoded
-    let signature = try AttestationSignature.sign(elements: elements, attestationChallenge: challenge, dacKey: credentials.dacKey)
+    let signature = try AttestationSignature.sign(
+        elements: elements, attestationChallenge: challenge, dacKey: credentials.dacKey)
     return try verifier.verify(
         DeviceAttestationInformation(
             attestationElements: elements, attestationSignature: signature.rawRepresentation,

@@ -59,7 +59,7 @@ func expectAttestationFailure<R>(
     _ body: () throws -> R
 ) {
     expectCredentialsError("attestation failure \(code)", sourceLocation: sourceLocation, body) { error in
-        if case let .attestation(failure) = error { return failure.code == code }
+        if case .attestation(let failure) = error { return failure.code == code }
         return false
     }
 }

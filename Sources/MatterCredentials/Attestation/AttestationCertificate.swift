@@ -10,7 +10,9 @@ public import MatterCrypto
 public struct AttestationCertificate: Sendable, Hashable {
     /// The three kinds of attestation certificate.
     public enum Kind: String, Sendable, Hashable {
-        case paa = "PAA", pai = "PAI", dac = "DAC"
+        case paa = "PAA"
+        case pai = "PAI"
+        case dac = "DAC"
     }
 
     /// Validity in Unix seconds; `notAfter` of ``noExpiry`` encodes as GeneralizedTime `99991231235959Z`.
@@ -79,9 +81,12 @@ public struct AttestationCertificate: Sendable, Hashable {
             vendorID = try Self.commonNameField(name, prefix: "Mvid:").map { VendorID($0) }
             productID = try Self.commonNameField(name, prefix: "Mpid:").map { ProductID($0) }
         }
-        subjectKeyIdentifier = try parsed.extensionValue(OID.subjectKeyIdentifier).map { (ext) throws(CredentialsError) in
+        subjectKeyIdentifier = try parsed.extensionValue(OID.subjectKeyIdentifier).map {
+            (ext) throws(CredentialsError) in
             let element = try DERParser.parseSingle(ext.value, what: what)
-            guard element.tag == DERTag.octetString else { throw .malformedDER(what: what, reason: "SKID not an OCTET STRING") }
+            guard element.tag == DERTag.octetString else {
+                throw .malformedDER(what: what, reason: "SKID not an OCTET STRING")
+            }
             return element.contents
         }
         authorityKeyIdentifier = try parsed.extensionValue(OID.authorityKeyIdentifier).map {
@@ -94,7 +99,8 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// basicConstraints (CA flag and path length), if present.
     public var basicConstraints: (isCA: Bool, pathLength: Int?)? {
         guard let ext = x509.extensionValue(OID.basicConstraints),
-            var parser = try? DERParser.parseSingle(ext.value, what: "basicConstraints").contentsParser("basicConstraints")
+            var parser = try? DERParser.parseSingle(ext.value, what: "basicConstraints").contentsParser(
+                "basicConstraints")
         else { return nil }
         let isCA = (try? parser.optional(DERTag.boolean))??.contents == [0xFF]
         let pathLength = (try? parser.optional(DERTag.integer))??.contents.reduce(0) { $0 << 8 | Int($1) }
@@ -139,7 +145,8 @@ public struct AttestationCertificate: Sendable, Hashable {
                 return "a PAA must be a CA with path length absent or 1"
             }
         }
-        guard let usageExtension = x509.extensionValue(OID.keyUsage), usageExtension.critical, let usage = keyUsage else {
+        guard let usageExtension = x509.extensionValue(OID.keyUsage), usageExtension.critical, let usage = keyUsage
+        else {
             return "critical keyUsage missing"
         }
         if kind == .dac {
@@ -163,7 +170,8 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     private static func fourHexDigits(_ text: [UInt8], _ name: String) throws(CredentialsError) -> UInt16 {
         guard text.count == 4, let value = parseUpperHex(text) else {
-            throw .malformedDER(what: "attestation certificate", reason: "\(name) must be exactly 4 upper-case hex digits")
+            throw .malformedDER(
+                what: "attestation certificate", reason: "\(name) must be exactly 4 upper-case hex digits")
         }
         return value
     }
@@ -171,10 +179,12 @@ public struct AttestationCertificate: Sendable, Hashable {
     private static func commonNameField(_ name: [UInt8], prefix: String) throws(CredentialsError) -> UInt16? {
         let marker = Array(prefix.utf8)
         guard name.count >= marker.count + 4 else { return nil }
-        for start in 0...(name.count - marker.count - 4) where name[start..<(start + marker.count)].elementsEqual(marker) {
+        for start in 0...(name.count - marker.count - 4)
+        where name[start..<(start + marker.count)].elementsEqual(marker) {
             let digits = Array(name[(start + marker.count)..<(start + marker.count + 4)])
             guard let value = parseUpperHex(digits) else {
-                throw .malformedDER(what: "attestation certificate", reason: "\(prefix) must be followed by 4 hex digits")
+                throw .malformedDER(
+                    what: "attestation certificate", reason: "\(prefix) must be followed by 4 hex digits")
             }
             return value
         }
@@ -263,7 +273,8 @@ extension AttestationCertificate {
             serialNumber: serial, issuer: issuer, notBefore: try X509Time.encode(validity.notBefore),
             notAfter: try X509Time.encode(validity.notAfter), subject: subject,
             publicKey: publicKey.x963Representation, extensions: extensions)
-        let signature = try withCrypto { () throws(CryptoError) in try issuerKey.signature(for: tbs).derRepresentation() }
+        let signature = try withCrypto { () throws(CryptoError) in try issuerKey.signature(for: tbs).derRepresentation()
+        }
         return try AttestationCertificate(der: X509Builder.certificate(tbs: tbs, signatureDER: signature))
     }
 }

@@ -43,7 +43,9 @@ public struct AttestationElements: Hashable, Sendable {
         var fields = try TLVFieldReader(structure: bytes, what: what)
         certificationDeclaration = try fields.bytes(1, "certification_declaration")
         attestationNonce = try fields.bytes(2, "attestation_nonce")
-        guard attestationNonce.count == Self.nonceByteCount else { throw fields.fail("attestation_nonce must be 32 bytes") }
+        guard attestationNonce.count == Self.nonceByteCount else {
+            throw fields.fail("attestation_nonce must be 32 bytes")
+        }
         timestamp = try fields.uint32(3, "timestamp")
         firmwareInformation = try fields.optionalBytes(4, "firmware_information")
         vendorReserved = Array(fields.rest())

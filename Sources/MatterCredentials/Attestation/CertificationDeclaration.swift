@@ -21,7 +21,9 @@ import MatterTLV
 public struct CertificationDeclaration: Hashable, Sendable {
     /// certification_type values.
     public enum CertificationType: UInt8, Hashable, Sendable {
-        case developmentAndTest = 0, provisional = 1, official = 2
+        case developmentAndTest = 0
+        case provisional = 1
+        case official = 2
     }
 
     public static let certificateIDLength = 19
@@ -43,7 +45,8 @@ public struct CertificationDeclaration: Hashable, Sendable {
 
     public init(
         vendorID: VendorID, productIDs: [ProductID], deviceTypeID: UInt32, certificateID: String,
-        versionNumber: UInt16 = 1, certificationType: CertificationType = .developmentAndTest, formatVersion: UInt16 = 1,
+        versionNumber: UInt16 = 1, certificationType: CertificationType = .developmentAndTest,
+        formatVersion: UInt16 = 1,
         securityLevel: UInt8 = 0, securityInformation: UInt16 = 0, dacOriginVendorID: VendorID? = nil,
         dacOriginProductID: ProductID? = nil, authorizedPAAList: [[UInt8]]? = nil
     ) {
@@ -67,7 +70,7 @@ public struct CertificationDeclaration: Hashable, Sendable {
         var fields = try TLVFieldReader(structure: bytes, what: "certification declaration")
         formatVersion = try fields.uint16(0, "format_version")
         vendorID = VendorID(try fields.uint16(1, "vendor_id"))
-        guard let productArray = fields.optional(2), case let .array(items) = productArray.value else {
+        guard let productArray = fields.optional(2), case .array(let items) = productArray.value else {
             throw fields.fail("product_id_array (tag 2) must be an array")
         }
         productIDs = []
@@ -81,7 +84,9 @@ public struct CertificationDeclaration: Hashable, Sendable {
             throw fields.fail("product_id_array must hold 1…100 entries, got \(productIDs.count)")
         }
         deviceTypeID = try fields.uint32(3, "device_type_id")
-        guard let certificate = fields.optional(4)?.string else { throw fields.fail("certificate_id (tag 4) must be a string") }
+        guard let certificate = fields.optional(4)?.string else {
+            throw fields.fail("certificate_id (tag 4) must be a string")
+        }
         guard certificate.utf8.count == Self.certificateIDLength else {
             throw fields.fail("certificate_id must be exactly 19 characters")
         }
@@ -103,7 +108,7 @@ public struct CertificationDeclaration: Hashable, Sendable {
             throw fields.fail("dac_origin_product_id without dac_origin_vendor_id")
         }
         if let list = fields.optional(11) {
-            guard case let .array(items) = list.value, (1...Self.maximumAuthorizedPAACount).contains(items.count) else {
+            guard case .array(let items) = list.value, (1...Self.maximumAuthorizedPAACount).contains(items.count) else {
                 throw fields.fail("authorized_paa_list must be an array of 1…10 key identifiers")
             }
             var skids: [[UInt8]] = []

@@ -87,37 +87,40 @@ public enum DeviceAttestationFailure: Error, Equatable, Sendable, CustomStringCo
     public var description: String {
         let text: String
         switch self {
-        case let .paaNotFound(akid):
+        case .paaNotFound(let akid):
             text = "PAA not found in the trust store (PAI authority key ID \(Hex.encode(akid).uppercased()))"
         case .paaExpired: text = "PAA was not valid when the DAC was issued"
-        case let .paaFormatInvalid(reason): text = "PAA format invalid: \(reason)"
+        case .paaFormatInvalid(let reason): text = "PAA format invalid: \(reason)"
         case .paiExpired: text = "PAI was not valid when the DAC was issued"
-        case let .paiFormatInvalid(reason): text = "PAI format invalid: \(reason)"
-        case let .paiVendorIDMismatch(paa, pai): text = "PAA vendor ID \(paa) differs from PAI vendor ID \(pai)"
+        case .paiFormatInvalid(let reason): text = "PAI format invalid: \(reason)"
+        case .paiVendorIDMismatch(let paa, let pai): text = "PAA vendor ID \(paa) differs from PAI vendor ID \(pai)"
         case .paiMissing: text = "PAI certificate missing"
         case .dacExpired: text = "DAC is not valid at the current time"
-        case let .dacSignatureInvalid(reason): text = "certificate chain PAA → PAI → DAC does not verify: \(reason)"
-        case let .dacFormatInvalid(reason): text = "DAC format invalid: \(reason)"
-        case let .dacVendorIDMismatch(dac, pai):
+        case .dacSignatureInvalid(let reason): text = "certificate chain PAA → PAI → DAC does not verify: \(reason)"
+        case .dacFormatInvalid(let reason): text = "DAC format invalid: \(reason)"
+        case .dacVendorIDMismatch(let dac, let pai):
             text = "DAC vendor ID \(dac) does not match PAI vendor ID \(pai.map { "\($0)" } ?? "(none)")"
-        case let .dacProductIDMismatch(dac, pai):
-            text = "DAC product ID \(dac.map { "\($0)" } ?? "(none)") does not match PAI product ID "
+        case .dacProductIDMismatch(let dac, let pai):
+            text =
+                "DAC product ID \(dac.map { "\($0)" } ?? "(none)") does not match PAI product ID "
                 + (pai.map { "\($0)" } ?? "(none)")
         case .attestationSignatureInvalid: text = "attestation signature does not verify with the DAC public key"
-        case let .attestationElementsMalformed(reason): text = "attestation elements malformed: \(reason)"
+        case .attestationElementsMalformed(let reason): text = "attestation elements malformed: \(reason)"
         case .attestationNonceMismatch: text = "attestation nonce does not match the one sent"
         case .attestationSignatureInvalidFormat: text = "attestation signature is not a 64-byte r‖s signature"
-        case let .certificationDeclarationNoKeyID(reason): text = "certification declaration has no signer key ID: \(reason)"
-        case let .certificationDeclarationNoCertificateFound(kid):
+        case .certificationDeclarationNoKeyID(let reason):
+            text = "certification declaration has no signer key ID: \(reason)"
+        case .certificationDeclarationNoCertificateFound(let kid):
             text = "no known CD signing key has key ID \(Hex.encode(kid).uppercased())"
         case .certificationDeclarationInvalidSignature: text = "certification declaration signature does not verify"
-        case let .certificationDeclarationInvalidFormat(reason): text = "certification declaration malformed: \(reason)"
-        case let .certificationDeclarationInvalidVendorID(reason):
+        case .certificationDeclarationInvalidFormat(let reason): text = "certification declaration malformed: \(reason)"
+        case .certificationDeclarationInvalidVendorID(let reason):
             text = "certification declaration vendor ID mismatch: \(reason)"
-        case let .certificationDeclarationInvalidProductID(reason):
+        case .certificationDeclarationInvalidProductID(let reason):
             text = "certification declaration product ID mismatch: \(reason)"
-        case .certificationDeclarationInvalidPAA: text = "PAA is not in the certification declaration's authorized PAA list"
-        case let .invalidArgument(reason): text = "invalid argument: \(reason)"
+        case .certificationDeclarationInvalidPAA:
+            text = "PAA is not in the certification declaration's authorized PAA list"
+        case .invalidArgument(let reason): text = "invalid argument: \(reason)"
         }
         return "[\(code)] \(text)"
     }

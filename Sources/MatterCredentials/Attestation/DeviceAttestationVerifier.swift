@@ -96,10 +96,14 @@ public struct DeviceAttestationVerifier: Sendable {
 
         // 2. Formats.
         let pai: AttestationCertificate
-        do { pai = try AttestationCertificate(der: info.paiCertificate) } catch { throw fail(.paiFormatInvalid("\(error)")) }
+        do { pai = try AttestationCertificate(der: info.paiCertificate) } catch {
+            throw fail(.paiFormatInvalid("\(error)"))
+        }
         if let violation = pai.profileViolation(as: .pai) { throw fail(.paiFormatInvalid(violation)) }
         let dac: AttestationCertificate
-        do { dac = try AttestationCertificate(der: info.dacCertificate) } catch { throw fail(.dacFormatInvalid("\(error)")) }
+        do { dac = try AttestationCertificate(der: info.dacCertificate) } catch {
+            throw fail(.dacFormatInvalid("\(error)"))
+        }
         if let violation = dac.profileViolation(as: .dac) { throw fail(.dacFormatInvalid(violation)) }
 
         // 3. VID/PID of DAC and PAI.
@@ -116,9 +120,10 @@ public struct DeviceAttestationVerifier: Sendable {
         guard let signature = try? P256Signature(rawRepresentation: info.attestationSignature) else {
             throw fail(.attestationSignatureInvalidFormat)
         }
-        guard AttestationSignature.isValid(
-            signature, elements: info.attestationElements, attestationChallenge: info.attestationChallenge,
-            dacPublicKey: dac.publicKey)
+        guard
+            AttestationSignature.isValid(
+                signature, elements: info.attestationElements, attestationChallenge: info.attestationChallenge,
+                dacPublicKey: dac.publicKey)
         else { throw fail(.attestationSignatureInvalid) }
 
         // 5. PAA.
@@ -133,7 +138,7 @@ public struct DeviceAttestationVerifier: Sendable {
         guard paa.productID == nil else { throw fail(.paaFormatInvalid("a PAA must not carry a Product ID")) }
 
         // 6. Validity and chain.
-        if case let .unixSeconds(now) = time, now < dac.notBefore || now > dac.notAfter {
+        if case .unixSeconds(let now) = time, now < dac.notBefore || now > dac.notAfter {
             throw fail(.dacExpired)
         }
         guard pai.notBefore <= dac.notBefore, dac.notBefore <= pai.notAfter else { throw fail(.paiExpired) }
@@ -156,7 +161,8 @@ public struct DeviceAttestationVerifier: Sendable {
         do { envelope = try SignedCertificationDeclaration(cms: elements.certificationDeclaration) } catch {
             throw fail(.certificationDeclarationNoKeyID("\(error)"))
         }
-        guard let signer = certificationDeclarationKeys.first(where: { $0.keyIdentifier == envelope.signerKeyIdentifier })
+        guard
+            let signer = certificationDeclarationKeys.first(where: { $0.keyIdentifier == envelope.signerKeyIdentifier })
         else { throw fail(.certificationDeclarationNoCertificateFound(keyIdentifier: envelope.signerKeyIdentifier)) }
         guard envelope.isSignatureValid(publicKey: signer.publicKey) else {
             throw fail(.certificationDeclarationInvalidSignature)
@@ -195,8 +201,12 @@ public struct DeviceAttestationVerifier: Sendable {
         _ cd: CertificationDeclaration, info: DeviceAttestationInformation, dacVendorID: VendorID,
         dacProductID: ProductID, paiVendorID: VendorID, paiProductID: ProductID?, paaKeyIdentifier: [UInt8]
     ) throws(CredentialsError) {
-        func vendor(_ reason: String) -> CredentialsError { .attestation(.certificationDeclarationInvalidVendorID(reason)) }
-        func product(_ reason: String) -> CredentialsError { .attestation(.certificationDeclarationInvalidProductID(reason)) }
+        func vendor(_ reason: String) -> CredentialsError {
+            .attestation(.certificationDeclarationInvalidVendorID(reason))
+        }
+        func product(_ reason: String) -> CredentialsError {
+            .attestation(.certificationDeclarationInvalidProductID(reason))
+        }
         guard cd.vendorID == info.vendorID else {
             throw vendor("CD vendor_id \(cd.vendorID) ≠ BasicInformation VendorID \(info.vendorID)")
         }
@@ -206,13 +216,19 @@ public struct DeviceAttestationVerifier: Sendable {
         if let originVendorID = cd.dacOriginVendorID, let originProductID = cd.dacOriginProductID {
             guard dacVendorID == originVendorID else { throw vendor("DAC VID \(dacVendorID) ≠ dac_origin_vendor_id") }
             guard paiVendorID == originVendorID else { throw vendor("PAI VID \(paiVendorID) ≠ dac_origin_vendor_id") }
-            guard dacProductID == originProductID else { throw product("DAC PID \(dacProductID) ≠ dac_origin_product_id") }
+            guard dacProductID == originProductID else {
+                throw product("DAC PID \(dacProductID) ≠ dac_origin_product_id")
+            }
             if let paiProductID, paiProductID != originProductID {
                 throw product("PAI PID \(paiProductID) ≠ dac_origin_product_id")
             }
         } else {
-            guard dacVendorID == cd.vendorID else { throw vendor("DAC VID \(dacVendorID) ≠ CD vendor_id \(cd.vendorID)") }
-            guard paiVendorID == cd.vendorID else { throw vendor("PAI VID \(paiVendorID) ≠ CD vendor_id \(cd.vendorID)") }
+            guard dacVendorID == cd.vendorID else {
+                throw vendor("DAC VID \(dacVendorID) ≠ CD vendor_id \(cd.vendorID)")
+            }
+            guard paiVendorID == cd.vendorID else {
+                throw vendor("PAI VID \(paiVendorID) ≠ CD vendor_id \(cd.vendorID)")
+            }
             guard cd.productIDs.contains(dacProductID) else {
                 throw product("DAC PID \(dacProductID) is not in the CD's product_id_array")
             }

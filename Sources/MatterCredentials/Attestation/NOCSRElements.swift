@@ -67,7 +67,7 @@ extension TLVFieldReader {
     init(structure bytes: [UInt8], what: String) throws(CredentialsError) {
         let root: TLVElement
         do { root = try TLVElement.decode(bytes) } catch { throw .malformedTLV(what: what, reason: "\(error)") }
-        guard root.tag == .anonymous, case let .structure(members) = root.value else {
+        guard root.tag == .anonymous, case .structure(let members) = root.value else {
             throw .malformedTLV(what: what, reason: "must be an anonymous structure")
         }
         self.init(members: members, what: what)

@@ -36,7 +36,9 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
         let signedData = try DERParser.parseSingle(explicit.contents, what: what)
         guard signedData.tag == DERTag.sequence else { throw fail("SignedData is not a SEQUENCE") }
         var fields = signedData.contentsParser(what)
-        guard try fields.next(DERTag.integer, "version").unsignedInteger(what) == 3 else { throw fail("version is not 3") }
+        guard try fields.next(DERTag.integer, "version").unsignedInteger(what) == 3 else {
+            throw fail("version is not 3")
+        }
         try Self.expectDigestAlgorithms(fields.next(DERTag.set, "digestAlgorithms"), what: what)
         var encapsulated = try fields.next(DERTag.sequence, "encapContentInfo").contentsParser(what)
         guard try encapsulated.next(DERTag.objectIdentifier, "eContentType").contents == OID.pkcs7Data else {
@@ -106,7 +108,9 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
         _ declaration: CertificationDeclaration, key: P256PrivateKey, signerKeyIdentifier: [UInt8]? = nil
     ) throws(CredentialsError) -> SignedCertificationDeclaration {
         let kid: [UInt8]
-        if let signerKeyIdentifier { kid = signerKeyIdentifier } else {
+        if let signerKeyIdentifier {
+            kid = signerKeyIdentifier
+        } else {
             kid = try CertificateIdentifiers.keyIdentifier(key.publicKey.x963Representation)
         }
         return try sign(content: declaration.tlvEncoded, signerKeyIdentifier: kid, key: key)
@@ -125,8 +129,10 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
 
     /// Re-encodes parsed parts; used to check that parsing keeps every byte.
     var reencoded: [UInt8] {
-        SignedCertificationDeclaration(content: content, signerKeyIdentifier: signerKeyIdentifier,
-                                       signatureDER: signatureDER).cmsEncoded
+        SignedCertificationDeclaration(
+            content: content, signerKeyIdentifier: signerKeyIdentifier,
+            signatureDER: signatureDER
+        ).cmsEncoded
     }
 
     private static func expectDigestAlgorithms(_ set: DERElement, what: String) throws(CredentialsError) {
@@ -149,8 +155,9 @@ public struct CertificationDeclarationSigningKey: Sendable, Equatable {
 
     /// A key named by SHA-1 of its public point (how CD signing certificates derive their SKID).
     public init(publicKey: P256PublicKey) throws(CredentialsError) {
-        self.init(keyIdentifier: try CertificateIdentifiers.keyIdentifier(publicKey.x963Representation),
-                  publicKey: publicKey)
+        self.init(
+            keyIdentifier: try CertificateIdentifiers.keyIdentifier(publicKey.x963Representation),
+            publicKey: publicKey)
     }
 
     /// The SDK's public test CD signing key ("Matter Test CD Signing Authority", key ID

@@ -13,7 +13,8 @@ public struct DeviceAttestationCredentials: Sendable {
 
     /// Bundles credentials, checking that the key matches the DAC and that the PAI issued the DAC.
     public init(
-        dac: AttestationCertificate, dacKey: P256PrivateKey, pai: AttestationCertificate, certificationDeclaration: [UInt8]
+        dac: AttestationCertificate, dacKey: P256PrivateKey, pai: AttestationCertificate,
+        certificationDeclaration: [UInt8]
     ) throws(CredentialsError) {
         guard dacKey.publicKey == dac.publicKey else { throw .publicKeyMismatch }
         guard dac.isSigned(by: pai.publicKey) else {
@@ -28,7 +29,8 @@ public struct DeviceAttestationCredentials: Sendable {
 
     /// Attestation elements with this device's CD and the commissioner's nonce.
     public func attestationElements(nonce: [UInt8], timestamp: UInt32 = 0) -> AttestationElements {
-        AttestationElements(certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: timestamp)
+        AttestationElements(
+            certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: timestamp)
     }
 }
 
@@ -83,19 +85,22 @@ public struct TestAttestationAuthority: Sendable {
     public func issueDevice(
         productID: ProductID, deviceTypeID: UInt32, commonName: String? = nil,
         certificationDeclarationKey: P256PrivateKey, certificationDeclarationKeyIdentifier: [UInt8]? = nil,
-        certificateID: String = "ZIG20142ZB330003-24", validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024),
+        certificateID: String = "ZIG20142ZB330003-24",
+        validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024),
         dacKey: P256PrivateKey? = nil, vendorID: VendorID? = nil
     ) throws(CredentialsError) -> DeviceAttestationCredentials {
         let key: P256PrivateKey
         if let dacKey { key = dacKey } else { key = try withCrypto { () throws(CryptoError) in try P256PrivateKey() } }
         let vid = vendorID ?? self.vendorID
         let dac = try AttestationCertificate.makeDAC(
-            publicKey: key.publicKey, commonName: commonName ?? "Matter Emulator Test DAC \(hex(UInt64(productID.rawValue), 4))",
+            publicKey: key.publicKey,
+            commonName: commonName ?? "Matter Emulator Test DAC \(hex(UInt64(productID.rawValue), 4))",
             vendorID: vid, productID: productID, validity: validity, issuer: pai, issuerKey: paiKey)
         let declaration = CertificationDeclaration(
             vendorID: vid, productIDs: [productID], deviceTypeID: deviceTypeID, certificateID: certificateID)
         let cms = try SignedCertificationDeclaration.sign(
             declaration, key: certificationDeclarationKey, signerKeyIdentifier: certificationDeclarationKeyIdentifier)
-        return try DeviceAttestationCredentials(dac: dac, dacKey: key, pai: pai, certificationDeclaration: cms.cmsEncoded)
+        return try DeviceAttestationCredentials(
+            dac: dac, dacKey: key, pai: pai, certificationDeclaration: cms.cmsEncoded)
     }
 }

@@ -95,15 +95,19 @@ struct X509Certificate: Sendable {
         publicKey = try spki.next(DERTag.bitString, "subjectPublicKey").bitStringBytes(what)
         try spki.expectEnd("subjectPublicKeyInfo")
         var uniqueIDs = 0
-        for tag in [DERTag.contextPrimitive(1), DERTag.contextConstructed(1), DERTag.contextPrimitive(2),
-                    DERTag.contextConstructed(2)] where try fields.optional(tag) != nil {
+        for tag in [
+            DERTag.contextPrimitive(1), DERTag.contextConstructed(1), DERTag.contextPrimitive(2),
+            DERTag.contextConstructed(2),
+        ] where try fields.optional(tag) != nil {
             uniqueIDs += 1
         }
         hasUniqueIdentifiers = uniqueIDs > 0
         var parsedExtensions: [Extension] = []
         if let wrapper = try fields.optional(DERTag.contextConstructed(3)) {
             let list = try DERParser.parseSingle(wrapper.contents, what: what)
-            guard list.tag == DERTag.sequence else { throw .malformedDER(what: what, reason: "extensions not a SEQUENCE") }
+            guard list.tag == DERTag.sequence else {
+                throw .malformedDER(what: what, reason: "extensions not a SEQUENCE")
+            }
             for item in try list.children(what) {
                 guard item.tag == DERTag.sequence else {
                     throw .malformedDER(what: what, reason: "extension not a SEQUENCE")
@@ -202,10 +206,15 @@ enum X509Builder {
 
     /// A Name with one attribute per RDN.
     static func name(_ attributes: [(oid: [UInt8], stringTag: UInt8, value: [UInt8])]) -> [UInt8] {
-        DERWriter.sequence(attributes.map { attribute in
-            DERWriter.set([DERWriter.sequence([DERWriter.oid(attribute.oid),
-                                               DERWriter.element(attribute.stringTag, attribute.value)])])
-        })
+        DERWriter.sequence(
+            attributes.map { attribute in
+                DERWriter.set([
+                    DERWriter.sequence([
+                        DERWriter.oid(attribute.oid),
+                        DERWriter.element(attribute.stringTag, attribute.value),
+                    ])
+                ])
+            })
     }
 
     /// `SEQUENCE { OID, [BOOLEAN TRUE], OCTET STRING value }`.
@@ -232,7 +241,8 @@ enum X509Builder {
     }
 
     static func authorityKeyIdentifier(_ id: [UInt8]) -> [UInt8] {
-        extensionDER(OID.authorityKeyIdentifier, critical: false,
-                     value: DERWriter.sequence([DERWriter.element(DERTag.contextPrimitive(0), id)]))
+        extensionDER(
+            OID.authorityKeyIdentifier, critical: false,
+            value: DERWriter.sequence([DERWriter.element(DERTag.contextPrimitive(0), id)]))
     }
 }

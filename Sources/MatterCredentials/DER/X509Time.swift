@@ -12,7 +12,8 @@ enum X509Time {
             throw .invalidArgument("time \(unixSeconds) is outside 0001…9999")
         }
         let c = UTCCalendar.components(unixSeconds)
-        let tail = digits(c.month, 2) + digits(c.day, 2) + digits(c.hour, 2) + digits(c.minute, 2)
+        let tail =
+            digits(c.month, 2) + digits(c.day, 2) + digits(c.hour, 2) + digits(c.minute, 2)
             + digits(c.second, 2) + "Z"
         if c.year >= 1950 && c.year < 2050 {
             return DERWriter.element(DERTag.utcTime, Array((digits(c.year % 100, 2) + tail).utf8))
@@ -35,8 +36,11 @@ enum X509Time {
         func value(_ start: Int, _ count: Int) -> Int { numbers[start..<(start + count)].reduce(0) { $0 * 10 + $1 } }
         var year = value(0, yearDigits)
         if isUTC { year += year < 50 ? 2000 : 1900 }
-        let month = value(yearDigits, 2), day = value(yearDigits + 2, 2)
-        let hour = value(yearDigits + 4, 2), minute = value(yearDigits + 6, 2), second = value(yearDigits + 8, 2)
+        let month = value(yearDigits, 2)
+        let day = value(yearDigits + 2, 2)
+        let hour = value(yearDigits + 4, 2)
+        let minute = value(yearDigits + 6, 2)
+        let second = value(yearDigits + 8, 2)
         guard (1...12).contains(month), day >= 1, day <= UTCCalendar.daysInMonth(year: year, month: month),
             hour < 24, minute < 60, second < 60
         else { throw .malformedDER(what: what, reason: "time has an out-of-range field") }

@@ -38,7 +38,9 @@ public enum PEM {
 
     /// The SEC1 PEM (`EC PRIVATE KEY`) of a key. Secret.
     public static func encode(privateKey: P256PrivateKey) throws(CredentialsError) -> String {
-        encode(try withCrypto { () throws(CryptoError) in try privateKey.sec1DERRepresentation() }, label: ecPrivateKeyLabel)
+        encode(
+            try withCrypto { () throws(CryptoError) in try privateKey.sec1DERRepresentation() },
+            label: ecPrivateKeyLabel)
     }
 
     /// A P-256 private key from PEM: an `EC PRIVATE KEY` (SEC1) or `PRIVATE KEY` (PKCS#8) block.

@@ -122,9 +122,11 @@ public struct FabricAuthority: Sendable {
             .keyUsage(isCA ? [.keyCertSign, .cRLSign] : .digitalSignature),
         ]
         if let purposes { extensions.append(.extendedKeyUsage(purposes)) }
-        extensions.append(.subjectKeyIdentifier(try CertificateIdentifiers.keyIdentifier(subjectKey.x963Representation)))
-        extensions.append(.authorityKeyIdentifier(
-            try CertificateIdentifiers.keyIdentifier(issuerKey.publicKey.x963Representation)))
+        extensions.append(
+            .subjectKeyIdentifier(try CertificateIdentifiers.keyIdentifier(subjectKey.x963Representation)))
+        extensions.append(
+            .authorityKeyIdentifier(
+                try CertificateIdentifiers.keyIdentifier(issuerKey.publicKey.x963Representation)))
         let unsigned = MatterCertificate(
             serialNumber: try CertificateIdentifiers.randomSerialNumber(), issuer: issuer,
             notBefore: validity.notBefore, notAfter: validity.notAfter, subject: subject,

@@ -76,8 +76,9 @@ extension MatterCertificate {
             extensions: try x509.extensions.map { (ext) throws(CredentialsError) in try Self.matterExtension(ext) },
             signature: raw)
         guard try derEncoded == der else {
-            throw .notRepresentable("its DER is not the canonical expansion of the Matter form (string types, "
-                + "time encodings, critical flags or integer forms differ)")
+            throw .notRepresentable(
+                "its DER is not the canonical expansion of the Matter form (string types, "
+                    + "time encodings, critical flags or integer forms differ)")
         }
         let tlvSize = tlvEncoded.count
         guard tlvSize <= Self.maximumTLVByteCount else {
@@ -88,8 +89,10 @@ extension MatterCertificate {
     // MARK: Helpers
 
     static func derTime(_ matterSeconds: UInt32) throws(CredentialsError) -> [UInt8] {
-        try X509Time.encode(matterSeconds == 0 ? X509Time.noWellDefinedExpiration
-                                               : Int64(matterSeconds) + MatterEpoch.unixOffset)
+        try X509Time.encode(
+            matterSeconds == 0
+                ? X509Time.noWellDefinedExpiration
+                : Int64(matterSeconds) + MatterEpoch.unixOffset)
     }
 
     private static func matterTime(_ unix: Int64, _ name: String) throws(CredentialsError) -> UInt32 {
@@ -102,14 +105,16 @@ extension MatterCertificate {
 
     private static func der(_ ext: MatterCertificateExtension) throws(CredentialsError) -> [UInt8] {
         switch ext {
-        case let .basicConstraints(isCA, pathLength): return X509Builder.basicConstraints(isCA: isCA, pathLength: pathLength)
-        case let .keyUsage(usage): return X509Builder.keyUsage(usage)
-        case let .extendedKeyUsage(purposes):
-            return X509Builder.extensionDER(OID.extendedKeyUsage, critical: true,
-                                            value: DERWriter.sequence(purposes.map { DERWriter.oid($0.oid) }))
-        case let .subjectKeyIdentifier(id): return X509Builder.subjectKeyIdentifier(id)
-        case let .authorityKeyIdentifier(id): return X509Builder.authorityKeyIdentifier(id)
-        case let .future(der):
+        case .basicConstraints(let isCA, let pathLength):
+            return X509Builder.basicConstraints(isCA: isCA, pathLength: pathLength)
+        case .keyUsage(let usage): return X509Builder.keyUsage(usage)
+        case .extendedKeyUsage(let purposes):
+            return X509Builder.extensionDER(
+                OID.extendedKeyUsage, critical: true,
+                value: DERWriter.sequence(purposes.map { DERWriter.oid($0.oid) }))
+        case .subjectKeyIdentifier(let id): return X509Builder.subjectKeyIdentifier(id)
+        case .authorityKeyIdentifier(let id): return X509Builder.authorityKeyIdentifier(id)
+        case .future(let der):
             guard let parsed = try? DERParser.parseSingle(der, what: "future extension"), parsed.tag == DERTag.sequence
             else { throw .invalidArgument("a future extension must be one DER Extension SEQUENCE") }
             return der
@@ -174,21 +179,25 @@ extension MatterCertificate {
 extension MatterDistinguishedName {
     /// The DER `Name`: one RDN per attribute, in order.
     var derEncoded: [UInt8] {
-        X509Builder.name(attributes.map { attribute in
-            switch attribute {
-            case let .nodeID(v): (OID.matterOperational(1), DERTag.utf8String, Array(hex(v, 16).utf8))
-            case let .firmwareSigningID(v): (OID.matterOperational(2), DERTag.utf8String, Array(hex(v, 16).utf8))
-            case let .icacID(v): (OID.matterOperational(3), DERTag.utf8String, Array(hex(v, 16).utf8))
-            case let .rcacID(v): (OID.matterOperational(4), DERTag.utf8String, Array(hex(v, 16).utf8))
-            case let .fabricID(v): (OID.matterOperational(5), DERTag.utf8String, Array(hex(v, 16).utf8))
-            case let .caseAuthenticatedTag(cat):
-                (OID.matterOperational(6), DERTag.utf8String, Array(hex(UInt64(cat.rawValue), 8).utf8))
-            case let .text(type, text, printable):
-                (type.oid,
-                 type == .domainComponent ? DERTag.ia5String : printable ? DERTag.printableString : DERTag.utf8String,
-                 Array(text.utf8))
-            }
-        })
+        X509Builder.name(
+            attributes.map { attribute in
+                switch attribute {
+                case .nodeID(let v): (OID.matterOperational(1), DERTag.utf8String, Array(hex(v, 16).utf8))
+                case .firmwareSigningID(let v): (OID.matterOperational(2), DERTag.utf8String, Array(hex(v, 16).utf8))
+                case .icacID(let v): (OID.matterOperational(3), DERTag.utf8String, Array(hex(v, 16).utf8))
+                case .rcacID(let v): (OID.matterOperational(4), DERTag.utf8String, Array(hex(v, 16).utf8))
+                case .fabricID(let v): (OID.matterOperational(5), DERTag.utf8String, Array(hex(v, 16).utf8))
+                case .caseAuthenticatedTag(let cat):
+                    (OID.matterOperational(6), DERTag.utf8String, Array(hex(UInt64(cat.rawValue), 8).utf8))
+                case .text(let type, let text, let printable):
+                    (
+                        type.oid,
+                        type == .domainComponent
+                            ? DERTag.ia5String : printable ? DERTag.printableString : DERTag.utf8String,
+                        Array(text.utf8)
+                    )
+                }
+            })
     }
 
     init(x509 rdns: [[X509Certificate.AttributeValue]], what: String) throws(CredentialsError) {
@@ -213,8 +222,9 @@ extension MatterDistinguishedName {
                 value.value.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }),
                 let parsed = UInt64(String(decoding: value.value, as: UTF8.self), radix: 16)
             else {
-                throw .notRepresentable("\(what) Matter attribute 1.3.6.1.4.1.37244.1.\(number) is not a UTF8String of "
-                    + "\(width) upper-case hex digits")
+                throw .notRepresentable(
+                    "\(what) Matter attribute 1.3.6.1.4.1.37244.1.\(number) is not a UTF8String of "
+                        + "\(width) upper-case hex digits")
             }
             switch number {
             case 1: return .nodeID(parsed)

@@ -61,27 +61,27 @@ public struct MatterCertificate: Hashable, Sendable {
 
     /// basicConstraints, if present.
     public var basicConstraints: (isCA: Bool, pathLengthConstraint: UInt8?)? {
-        for case let .basicConstraints(isCA, pathLength) in extensions { return (isCA, pathLength) }
+        for case .basicConstraints(let isCA, let pathLength) in extensions { return (isCA, pathLength) }
         return nil
     }
     /// keyUsage, if present.
     public var keyUsage: KeyUsage? {
-        for case let .keyUsage(usage) in extensions { return usage }
+        for case .keyUsage(let usage) in extensions { return usage }
         return nil
     }
     /// extendedKeyUsage, if present.
     public var extendedKeyUsage: [KeyPurpose]? {
-        for case let .extendedKeyUsage(purposes) in extensions { return purposes }
+        for case .extendedKeyUsage(let purposes) in extensions { return purposes }
         return nil
     }
     /// subjectKeyIdentifier, if present.
     public var subjectKeyIdentifier: [UInt8]? {
-        for case let .subjectKeyIdentifier(id) in extensions { return id }
+        for case .subjectKeyIdentifier(let id) in extensions { return id }
         return nil
     }
     /// authorityKeyIdentifier, if present.
     public var authorityKeyIdentifier: [UInt8]? {
-        for case let .authorityKeyIdentifier(id) in extensions { return id }
+        for case .authorityKeyIdentifier(let id) in extensions { return id }
         return nil
     }
 
@@ -126,8 +126,10 @@ extension MatterCertificate {
             throw .certificateTooLarge(size: bytes.count, limit: Self.maximumTLVByteCount)
         }
         let root: TLVElement
-        do { root = try TLVElement.decode(bytes) } catch { throw .malformedTLV(what: "certificate", reason: "\(error)") }
-        guard root.tag == .anonymous, case let .structure(members) = root.value else {
+        do { root = try TLVElement.decode(bytes) } catch {
+            throw .malformedTLV(what: "certificate", reason: "\(error)")
+        }
+        guard root.tag == .anonymous, case .structure(let members) = root.value else {
             throw Self.tlvError("the certificate must be an anonymous structure")
         }
         var fields = TLVFieldReader(members: members, what: "certificate")
@@ -181,29 +183,31 @@ extension MatterCertificate {
 
     private static func encode(_ ext: MatterCertificateExtension, to w: inout TLVWriter) {
         switch ext {
-        case let .basicConstraints(isCA, pathLength):
+        case .basicConstraints(let isCA, let pathLength):
             w.putStructure(tag: .context(ExtensionTag.basicConstraints)) { w in
                 w.put(isCA, tag: .context(1))
                 if let pathLength { w.putUnsigned(UInt64(pathLength), tag: .context(2)) }
             }
-        case let .keyUsage(usage): w.putUnsigned(UInt64(usage.rawValue), tag: .context(ExtensionTag.keyUsage))
-        case let .extendedKeyUsage(purposes):
+        case .keyUsage(let usage): w.putUnsigned(UInt64(usage.rawValue), tag: .context(ExtensionTag.keyUsage))
+        case .extendedKeyUsage(let purposes):
             w.putArray(tag: .context(ExtensionTag.extendedKeyUsage)) { w in
                 for purpose in purposes { w.putUnsigned(UInt64(purpose.rawValue)) }
             }
-        case let .subjectKeyIdentifier(id): w.putBytes(id, tag: .context(ExtensionTag.subjectKeyIdentifier))
-        case let .authorityKeyIdentifier(id): w.putBytes(id, tag: .context(ExtensionTag.authorityKeyIdentifier))
-        case let .future(der): w.putBytes(der, tag: .context(ExtensionTag.future))
+        case .subjectKeyIdentifier(let id): w.putBytes(id, tag: .context(ExtensionTag.subjectKeyIdentifier))
+        case .authorityKeyIdentifier(let id): w.putBytes(id, tag: .context(ExtensionTag.authorityKeyIdentifier))
+        case .future(let der): w.putBytes(der, tag: .context(ExtensionTag.future))
         }
     }
 
-    private static func decodeExtensions(_ members: [TLVElement]) throws(CredentialsError) -> [MatterCertificateExtension] {
+    private static func decodeExtensions(_ members: [TLVElement]) throws(CredentialsError)
+        -> [MatterCertificateExtension]
+    {
         var out: [MatterCertificateExtension] = []
         for member in members {
-            guard case let .context(tag) = member.tag else { throw tlvError("an extension has a non-context tag") }
+            guard case .context(let tag) = member.tag else { throw tlvError("an extension has a non-context tag") }
             switch tag {
             case ExtensionTag.basicConstraints:
-                guard case let .structure(fields) = member.value,
+                guard case .structure(let fields) = member.value,
                     let isCA = fields.first(where: { $0.tag == .context(1) })?.bool
                 else { throw tlvError("basic-constraints must be a structure with is-ca (bool)") }
                 var pathLength: UInt8?
@@ -223,17 +227,21 @@ extension MatterCertificate {
                 }
                 out.append(.keyUsage(KeyUsage(rawValue: narrow)))
             case ExtensionTag.extendedKeyUsage:
-                guard case let .array(items) = member.value else { throw tlvError("extended-key-usage must be an array") }
+                guard case .array(let items) = member.value else {
+                    throw tlvError("extended-key-usage must be an array")
+                }
                 var purposes: [KeyPurpose] = []
                 for item in items {
-                    guard let value = item.uint, let narrow = UInt8(exactly: value), let purpose = KeyPurpose(rawValue: narrow)
+                    guard let value = item.uint, let narrow = UInt8(exactly: value),
+                        let purpose = KeyPurpose(rawValue: narrow)
                     else { throw tlvError("extended-key-usage holds an unknown key purpose") }
                     purposes.append(purpose)
                 }
                 out.append(.extendedKeyUsage(purposes))
             case ExtensionTag.subjectKeyIdentifier, ExtensionTag.authorityKeyIdentifier:
                 guard let id = member.bytes, id.count == 20 else { throw tlvError("key identifiers must be 20 bytes") }
-                out.append(tag == ExtensionTag.subjectKeyIdentifier ? .subjectKeyIdentifier(id) : .authorityKeyIdentifier(id))
+                out.append(
+                    tag == ExtensionTag.subjectKeyIdentifier ? .subjectKeyIdentifier(id) : .authorityKeyIdentifier(id))
             case ExtensionTag.future:
                 guard let der = member.bytes,
                     let parsed = try? DERParser.parseSingle(der, what: "future extension"),
@@ -256,7 +264,7 @@ extension MatterDistinguishedName {
     init(tlvList members: [TLVElement], what: String) throws(CredentialsError) {
         var attributes: [Attribute] = []
         for member in members {
-            guard case let .context(rawTag) = member.tag else {
+            guard case .context(let rawTag) = member.tag else {
                 throw MatterCertificate.tlvError("\(what) attribute has a non-context tag")
             }
             let number = rawTag & 0x7F
@@ -271,7 +279,9 @@ extension MatterDistinguishedName {
                 }
                 attributes.append(.text(type, text, printableString: printable))
             case 17...22:
-                guard !printable else { throw MatterCertificate.tlvError("\(what) attribute \(rawTag) is not a string") }
+                guard !printable else {
+                    throw MatterCertificate.tlvError("\(what) attribute \(rawTag) is not a string")
+                }
                 guard let value = member.uint else {
                     throw MatterCertificate.tlvError("\(what) attribute \(number) must be an unsigned integer")
                 }
@@ -299,10 +309,10 @@ extension MatterDistinguishedName {
             for attribute in attributes {
                 let tag = TLVTag.context(attribute.tlvTag)
                 switch attribute {
-                case let .nodeID(v), let .firmwareSigningID(v), let .icacID(v), let .rcacID(v), let .fabricID(v):
+                case .nodeID(let v), .firmwareSigningID(let v), .icacID(let v), .rcacID(let v), .fabricID(let v):
                     w.putUnsigned(v, tag: tag)
-                case let .caseAuthenticatedTag(cat): w.putUnsigned(UInt64(cat.rawValue), tag: tag)
-                case let .text(_, text, _): w.put(text, tag: tag)
+                case .caseAuthenticatedTag(let cat): w.putUnsigned(UInt64(cat.rawValue), tag: tag)
+                case .text(_, let text, _): w.put(text, tag: tag)
                 }
             }
         }
@@ -356,7 +366,7 @@ struct TLVFieldReader {
     }
 
     mutating func list(_ tag: UInt8, _ name: String) throws(CredentialsError) -> [TLVElement] {
-        guard case let .list(items) = try next(tag, name).value else { throw fail("\(name) must be a list") }
+        guard case .list(let items) = try next(tag, name).value else { throw fail("\(name) must be a list") }
         return items
     }
 

@@ -3,7 +3,7 @@
 ///
 /// | TLV tag | extension | TLV value | DER (critical) |
 /// |---|---|---|---|
-/// | 1 | basicConstraints | struct `{1: isCA bool, 2: pathLen uint (opt)}` | `SEQUENCE { [BOOLEAN TRUE], [INTEGER pathLen] }` (yes) |
+/// | 1 | basicConstraints | struct `{1: isCA, 2: pathLen (opt)}` | `SEQUENCE { [BOOLEAN TRUE], [INTEGER pathLen] }` (yes) |
 /// | 2 | keyUsage | uint (``KeyUsage`` bits) | BIT STRING, bit *k* = TLV bit *k* (yes) |
 /// | 3 | extKeyUsage | array of uint (``KeyPurpose``) | SEQUENCE OF OID (yes) |
 /// | 4 | subjectKeyIdentifier | octets (20) | OCTET STRING (no) |

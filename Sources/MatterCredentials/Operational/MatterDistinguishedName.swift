@@ -7,7 +7,7 @@ public import MatterCore
 ///
 /// | TLV tag | attribute | TLV value | DER value |
 /// |---|---|---|---|
-/// | 1…15 | commonName, surname, serialNumber, countryName, localityName, stateOrProvinceName, organizationName, organizationalUnitName, title, name, givenName, initials, generationQualifier, dnQualifier, pseudonym (2.5.4.x) | UTF-8 string | UTF8String, or PrintableString when the tag has 0x80 set |
+/// | 1…15 | X.520 string attributes (``TextAttribute``, OIDs 2.5.4.x) | UTF-8 string | UTF8String, or PrintableString when the tag has 0x80 set |
 /// | 16 | domainComponent | UTF-8 string | IA5String |
 /// | 17 | matter-node-id (1.3.6.1.4.1.37244.1.1) | uint64 | UTF8String, 16 upper-case hex digits |
 /// | 18 | matter-firmware-signing-id (…1.2) | uint64 | same |
@@ -37,7 +37,8 @@ public struct MatterDistinguishedName: Hashable, Sendable {
 
     /// The string attributes a Matter DN can carry; the raw value is the TLV tag.
     public enum TextAttribute: UInt8, Hashable, Sendable, CaseIterable {
-        case commonName = 1, surname, serialNumber, countryName, localityName, stateOrProvinceName
+        case commonName = 1
+        case surname, serialNumber, countryName, localityName, stateOrProvinceName
         case organizationName, organizationalUnitName, title, name, givenName, initials, generationQualifier
         case dnQualifier, pseudonym, domainComponent
     }
@@ -49,36 +50,36 @@ public struct MatterDistinguishedName: Hashable, Sendable {
 
     /// The first matter-node-id.
     public var nodeID: NodeID? {
-        for case let .nodeID(value) in attributes { return NodeID(value) }
+        for case .nodeID(let value) in attributes { return NodeID(value) }
         return nil
     }
     /// The first matter-fabric-id.
     public var fabricID: FabricID? {
-        for case let .fabricID(value) in attributes { return FabricID(value) }
+        for case .fabricID(let value) in attributes { return FabricID(value) }
         return nil
     }
     /// The first matter-rcac-id.
     public var rcacID: UInt64? {
-        for case let .rcacID(value) in attributes { return value }
+        for case .rcacID(let value) in attributes { return value }
         return nil
     }
     /// The first matter-icac-id.
     public var icacID: UInt64? {
-        for case let .icacID(value) in attributes { return value }
+        for case .icacID(let value) in attributes { return value }
         return nil
     }
     /// The first matter-firmware-signing-id.
     public var firmwareSigningID: UInt64? {
-        for case let .firmwareSigningID(value) in attributes { return value }
+        for case .firmwareSigningID(let value) in attributes { return value }
         return nil
     }
     /// All matter-noc-cat values, in order.
     public var caseAuthenticatedTags: [CASEAuthenticatedTag] {
-        attributes.compactMap { if case let .caseAuthenticatedTag(cat) = $0 { cat } else { nil } }
+        attributes.compactMap { if case .caseAuthenticatedTag(let cat) = $0 { cat } else { nil } }
     }
     /// The first commonName.
     public var commonName: String? {
-        for case let .text(.commonName, value, _) in attributes { return value }
+        for case .text(.commonName, let value, _) in attributes { return value }
         return nil
     }
 }
@@ -93,7 +94,7 @@ extension MatterDistinguishedName.Attribute {
         case .rcacID: 20
         case .fabricID: 21
         case .caseAuthenticatedTag: 22
-        case let .text(type, _, printable): type.rawValue | (printable && type != .domainComponent ? 0x80 : 0)
+        case .text(let type, _, let printable): type.rawValue | (printable && type != .domainComponent ? 0x80 : 0)
         }
     }
 
@@ -105,7 +106,7 @@ extension MatterDistinguishedName.Attribute {
         case .rcacID: "matter-rcac-id"
         case .fabricID: "matter-fabric-id"
         case .caseAuthenticatedTag: "matter-noc-cat"
-        case let .text(type, _, _): "\(type)"
+        case .text(let type, _, _): "\(type)"
         }
     }
 }

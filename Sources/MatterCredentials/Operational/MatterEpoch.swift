@@ -8,8 +8,11 @@ public enum MatterEpoch {
     public static let unixOffset: Int64 = 946_684_800
 
     /// Matter-epoch seconds for a UTC date.
-    public static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> UInt32 {
-        let unix = UTCCalendar.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    public static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0)
+        -> UInt32
+    {
+        let unix = UTCCalendar.unixSeconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return UInt32(clamping: max(0, unix - unixOffset))
     }
 }
@@ -26,6 +29,7 @@ public enum CertificateValidationTime: Sendable, Hashable {
 
     /// A UTC date.
     public static func date(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Self {
-        .unixSeconds(UTCCalendar.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        .unixSeconds(
+            UTCCalendar.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 }

@@ -12,7 +12,8 @@ public struct OperationalIdentity: Hashable, Sendable {
     public let rootPublicKey: P256PublicKey
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.nodeID == rhs.nodeID && lhs.fabricID == rhs.fabricID && lhs.caseAuthenticatedTags == rhs.caseAuthenticatedTags
+        lhs.nodeID == rhs.nodeID && lhs.fabricID == rhs.fabricID
+            && lhs.caseAuthenticatedTags == rhs.caseAuthenticatedTags
             && lhs.publicKey == rhs.publicKey && lhs.rootPublicKey == rhs.rootPublicKey
     }
 
@@ -74,7 +75,9 @@ public enum OperationalCertificateValidator {
     }
 
     /// Validates a root on its own: subject, extensions, self-issued and self-signed, validity.
-    public static func validateRoot(_ rcac: MatterCertificate, at time: CertificateValidationTime) throws(CredentialsError) {
+    public static func validateRoot(_ rcac: MatterCertificate, at time: CertificateValidationTime)
+        throws(CredentialsError)
+    {
         try checkSubject(rcac, .rcac)
         try checkExtensions(rcac, .rcac)
         if let pathLength = rcac.basicConstraints?.pathLengthConstraint, pathLength > 1 {
@@ -100,7 +103,8 @@ public enum OperationalCertificateValidator {
 
     // MARK: Rules
 
-    private static func checkSubject(_ certificate: MatterCertificate, _ role: CertificateRole) throws(CredentialsError) {
+    private static func checkSubject(_ certificate: MatterCertificate, _ role: CertificateRole) throws(CredentialsError)
+    {
         var counts: [String: Int] = [:]
         for attribute in certificate.subject.attributes {
             switch attribute {
@@ -118,11 +122,12 @@ public enum OperationalCertificateValidator {
         }
         let typeAttributes = ["matter-node-id", "matter-firmware-signing-id", "matter-icac-id", "matter-rcac-id"]
             .filter { counts[$0] != nil }
-        let required = switch role {
-        case .rcac: "matter-rcac-id"
-        case .icac: "matter-icac-id"
-        case .noc: "matter-node-id"
-        }
+        let required =
+            switch role {
+            case .rcac: "matter-rcac-id"
+            case .icac: "matter-icac-id"
+            case .noc: "matter-node-id"
+            }
         guard typeAttributes == [required] else {
             throw .wrongCertificateType(
                 role: role,
@@ -150,9 +155,13 @@ public enum OperationalCertificateValidator {
         guard constraints.isCA == mustBeCA else {
             throw .invalidBasicConstraints(role: role, reason: mustBeCA ? "CA must be TRUE" : "CA must be FALSE")
         }
-        guard let usage = certificate.keyUsage else { throw .invalidKeyUsage(role: role, reason: "keyUsage is missing") }
+        guard let usage = certificate.keyUsage else {
+            throw .invalidKeyUsage(role: role, reason: "keyUsage is missing")
+        }
         if mustBeCA {
-            guard usage.contains(.keyCertSign) else { throw .invalidKeyUsage(role: role, reason: "keyCertSign missing") }
+            guard usage.contains(.keyCertSign) else {
+                throw .invalidKeyUsage(role: role, reason: "keyCertSign missing")
+            }
         } else {
             guard usage.contains(.digitalSignature) else {
                 throw .invalidKeyUsage(role: role, reason: "digitalSignature missing")
@@ -166,7 +175,9 @@ public enum OperationalCertificateValidator {
             }
         }
         guard certificate.subjectKeyIdentifier != nil else { throw .missingKeyIdentifier(role: role, authority: false) }
-        guard certificate.authorityKeyIdentifier != nil else { throw .missingKeyIdentifier(role: role, authority: true) }
+        guard certificate.authorityKeyIdentifier != nil else {
+            throw .missingKeyIdentifier(role: role, authority: true)
+        }
     }
 
     private static func checkLink(
@@ -177,11 +188,13 @@ public enum OperationalCertificateValidator {
         guard certificate.authorityKeyIdentifier == parent.subjectKeyIdentifier else {
             throw .authorityKeyIdentifierMismatch(role: role)
         }
-        if case let .unixSeconds(now) = time {
+        if case .unixSeconds(let now) = time {
             let matterNow = now - MatterEpoch.unixOffset
             // notBefore 0 stands for 9999-12-31 in DER; treat it as such.
-            let notBefore = certificate.notBefore == 0 ? X509Time.noWellDefinedExpiration - MatterEpoch.unixOffset
-                                                       : Int64(certificate.notBefore)
+            let notBefore =
+                certificate.notBefore == 0
+                ? X509Time.noWellDefinedExpiration - MatterEpoch.unixOffset
+                : Int64(certificate.notBefore)
             guard matterNow >= notBefore else { throw .certificateNotYetValid(role: role) }
             if certificate.notAfter != 0, matterNow > Int64(certificate.notAfter) {
                 throw .certificateExpired(role: role)
