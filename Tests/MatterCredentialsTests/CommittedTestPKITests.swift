@@ -28,11 +28,8 @@ struct CommittedTestPKITests {
             pai: pai, paiKey: try PEM.privateKey(String(decoding: try Self.load("pai-key.pem"), as: UTF8.self)))
         #expect(authority.vendorID == .testVendor1)
         for device in testPKIDevices {
-            let folder = "devices/\(device.name)"
-            let credentials = try DeviceAttestationCredentials(
-                dac: try AttestationCertificate(der: try Self.load("\(folder)/dac-cert.der")),
-                dacKey: try PEM.privateKey(String(decoding: try Self.load("\(folder)/dac-key.pem"), as: UTF8.self)),
-                pai: pai, certificationDeclaration: try Self.load("\(folder)/cd.der"))
+            let credentials = try DeviceAttestationCredentials.load(pkiDirectory: Self.root.path, device: device.name)
+            #expect(credentials.pai == pai)
             #expect(credentials.dac.productID == device.productID, "\(device.name)")
             let result = try checkAccepted(
                 credentials, vendorID: .testVendor1, productID: device.productID, verifier: verifier)
@@ -53,5 +50,15 @@ struct CommittedTestPKITests {
             #expect(result.status == 0, "\(device.name): \(result.output)")
             #expect(result.output.contains("dac-cert.pem: OK"), "\(device.name)")
         }
+    }
+
+    @Test("loading a device that is not there throws a typed error")
+    func missingDevice() {
+        expectCredentialsError(
+            "missing device",
+            {
+                try DeviceAttestationCredentials.load(pkiDirectory: Self.root.path, device: "toaster")
+            }
+        ) { if case .invalidArgument = $0 { true } else { false } }
     }
 }
