@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "MatterTransportTests", dependencies: ["MatterTransport"]),
         .testTarget(name: "MatterStorageTests", dependencies: ["MatterStorage"]),
         .testTarget(name: "MatterClustersTests", dependencies: ["MatterClusters"]),
-        .testTarget(name: "MatterCredentialsTests", dependencies: ["MatterCredentials"]),
+        .testTarget(name: "MatterCredentialsTests", dependencies: ["MatterCredentials"], resources: [.copy("Vectors")]),
         .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel"]),
         .testTarget(name: "MatterInteractionTests", dependencies: ["MatterInteraction"]),
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
