@@ -6,10 +6,12 @@ import MatterCore
 /// Register it on the node with `install(on:)`. Confined to the node's queue.
 public final class SecureChannelResponder: UnsolicitedMessageHandler, @unchecked Sendable {
     public let pase: PASEResponder?
+    public let caseResponder: CASEResponder?
     private let log = Logger(label: "secure-channel")
 
-    public init(pase: PASEResponder?) {
+    public init(pase: PASEResponder?, case caseResponder: CASEResponder? = nil) {
         self.pase = pase
+        self.caseResponder = caseResponder
     }
 
     /// Registers this responder for protocol 0x0000 on `node`.
@@ -22,6 +24,8 @@ public final class SecureChannelResponder: UnsolicitedMessageHandler, @unchecked
             switch message.opcode {
             case SecureChannelOpcode.pbkdfParamRequest:
                 if let pase { pase.begin(message, on: exchange, node: node) } else { exchange.close() }
+            case SecureChannelOpcode.sigma1:
+                if let caseResponder { caseResponder.begin(message, on: exchange, node: node) } else { exchange.close() }
             case SecureChannelOpcode.statusReport:
                 if let report = try? StatusReport(decoding: message.payload),
                    report.protocolCode == StatusReport.SecureChannelCode.closeSession, case .secure = exchange.session

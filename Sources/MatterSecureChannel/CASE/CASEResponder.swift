@@ -1,0 +1,271 @@
+public import MatterCore
+public import MatterCredentials
+import MatterCrypto
+public import MatterTransport
+
+/// The responder side of CASE (spec 4.14.2): a node reached on one of its fabrics. Answers Sigma1
+/// with Sigma2 (or Sigma2_Resume), checks Sigma3, and installs the session. Confined to the node's
+/// queue (hence `@unchecked Sendable`).
+public final class CASEResponder: @unchecked Sendable {
+    public let credentials: any CASECredentialsProvider
+    public let resumption: CASEResumptionStore
+    public var localMRP: MRPParameters
+    /// Time certificates are checked against.
+    public var validationTime: @Sendable () -> CertificateValidationTime = { .now }
+    /// A CASE session was established: its ID and the peer's identity.
+    public var onEstablished: ((SessionID, CASEPeer) -> Void)?
+    public var onFailure: ((SecureChannelError) -> Void)?
+    private let log = Logger(label: "case")
+
+    public init(credentials: any CASECredentialsProvider, resumption: CASEResumptionStore = CASEResumptionStore(),
+                localMRP: MRPParameters = .default) {
+        self.credentials = credentials
+        self.resumption = resumption
+        self.localMRP = localMRP
+    }
+
+    func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+        guard case .unsecured = exchange.session else {
+            exchange.close()
+            return
+        }
+        let sigma1: Sigma1
+        do {
+            sigma1 = try Sigma1(decoding: message.payload)
+        } catch {
+            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter)
+            return
+        }
+        let peerMRP = sigma1.sessionParameters?.mrp ?? .default
+        node.setPeerMRP(peerMRP, for: exchange.session)
+        if let resumption = sigma1.resumption, tryResume(sigma1, resumption, message: message, exchange: exchange,
+                                                          peerMRP: peerMRP, node: node) {
+            return
+        }
+        // Find the fabric (and IPK epoch key) whose destination identifier matches.
+        var match: (CASECredentials, [UInt8])?
+        search: for fabric in credentials.caseCredentials() {
+            for epochKey in fabric.ipkEpochKeys {
+                guard let ipk = try? fabric.operationalIPK(epochKey: epochKey),
+                      let candidate = try? CASEKeySchedule.destinationID(
+                        operationalIPK: ipk, initiatorRandom: sigma1.initiatorRandom,
+                        rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID, nodeID: fabric.nodeID)
+                else { continue }
+                if SecureMemory.constantTimeEquals(candidate, sigma1.destinationID) {
+                    match = (fabric, ipk)
+                    break search
+                }
+            }
+        }
+        guard let (fabric, ipk) = match else {
+            log.info("Sigma1 for a destination that matches none of our fabrics")
+            fail(.noSharedTrustRoots, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.noSharedTrustRoots)
+            return
+        }
+        let localSessionID = node.allocateSessionID()
+        do {
+            let ephemeral = try P256PrivateKey()
+            let peerEphemeral = try P256PublicKey(x963Representation: sigma1.initiatorEphemeralPublicKey)
+            let shared = try ephemeral.sharedSecret(with: peerEphemeral)
+            let responderRandom = try SecureRandom.bytes(count: 32)
+            let newResumptionID = try SecureRandom.bytes(count: 16)
+            let ephemeralKey = ephemeral.publicKey.x963Representation
+            let chain = SigmaSignedData(noc: fabric.noc, icac: fabric.icac)
+            let tbs = chain.toBeSigned(senderEphemeralKey: ephemeralKey,
+                                       receiverEphemeralKey: sigma1.initiatorEphemeralPublicKey)
+            let signature = try fabric.operationalKey.signature(for: tbs).rawRepresentation
+            let s2k = try CASECrypto.sigma2Key(shared: shared, ipk: ipk, responderRandom: responderRandom,
+                                               responderEphemeralKey: ephemeralKey, sigma1: message.payload)
+            let encrypted = try CASECrypto.encrypt(chain.toBeEncrypted(signature: signature, resumptionID: newResumptionID),
+                                                   key: s2k, nonce: CASEKeySchedule.sigma2Nonce)
+            let sigma2 = Sigma2(responderRandom: responderRandom, responderSessionID: localSessionID,
+                                responderEphemeralPublicKey: ephemeralKey, encrypted: encrypted,
+                                sessionParameters: .local(localMRP)).encoded()
+            try exchange.send(opcode: SecureChannelOpcode.sigma2, payload: sigma2)
+            let state = FullHandshake(
+                responder: self, fabric: fabric, ipk: ipk, shared: shared, transcript: message.payload + sigma2,
+                localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, peerMRP: peerMRP,
+                ownEphemeralKey: ephemeralKey, peerEphemeralKey: sigma1.initiatorEphemeralPublicKey,
+                resumptionID: newResumptionID)
+            exchange.onMessage = { message, exchange in
+                exchange.node.assumeIsolated { node in state.receive(message, on: exchange, node: node) }
+            }
+            exchange.onFailure = { error, exchange in
+                exchange.node.assumeIsolated { node in
+                    node.releaseSessionID(localSessionID)
+                    state.responder.fail(.transport(error), exchange: exchange, node: node, status: nil)
+                }
+            }
+        } catch {
+            node.releaseSessionID(localSessionID)
+            fail(.crypto(error as? CryptoError ?? .invalidState("\(error)")), exchange: exchange, node: node,
+                 status: StatusReport.SecureChannelCode.invalidParameter)
+        }
+    }
+
+    /// Sigma1 with resumption fields: answer Sigma2_Resume when the record and its MIC check out.
+    private func tryResume(
+        _ sigma1: Sigma1, _ fields: (id: [UInt8], mic: [UInt8]), message: ReceivedMessage, exchange: Exchange,
+        peerMRP: MRPParameters, node: isolated TransportNode
+    ) -> Bool {
+        guard let record = resumption.record(resumptionID: fields.id),
+              let expected = try? CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                                                       resumptionID: fields.id, info: CASEKeySchedule.sigma1ResumeInfo,
+                                                       nonce: CASEKeySchedule.resume1Nonce),
+              SecureMemory.constantTimeEquals(expected, fields.mic),
+              let fabric = credentials.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
+        else {
+            return false  // any resumption problem: fall back to the full handshake
+        }
+        let localSessionID = node.allocateSessionID()
+        do {
+            let newID = try SecureRandom.bytes(count: 16)
+            let mic = try CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                                               resumptionID: newID, info: CASEKeySchedule.sigma2ResumeInfo,
+                                               nonce: CASEKeySchedule.resume2Nonce)
+            let keys = try SessionKeyDerivation.keys(secret: record.sharedSecret, salt: sigma1.initiatorRandom + fields.id,
+                                                     info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: false)
+            try exchange.send(opcode: SecureChannelOpcode.sigma2Resume, payload: Sigma2Resume(
+                resumptionID: newID, mic: mic, responderSessionID: localSessionID,
+                sessionParameters: .local(localMRP)).encoded())
+            var updated = record
+            updated.resumptionID = newID
+            let peer = CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
+                                cats: record.peerCATs)
+            exchange.onMessage = { [self] message, exchange in
+                exchange.node.assumeIsolated { node in
+                    // The initiator confirms a resumption with a StatusReport.
+                    guard message.isMessage(.secureChannel, SecureChannelOpcode.statusReport),
+                          let report = try? StatusReport(decoding: message.payload), report.isSuccess
+                    else {
+                        node.releaseSessionID(localSessionID)
+                        fail(.invalidMessage("resumption not confirmed"), exchange: exchange, node: node, status: nil)
+                        return
+                    }
+                    exchange.close()
+                    let session = node.addSecureSession(SecureSessionParameters(
+                        kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID,
+                                    peerNodeID: record.peerNodeID, peerCATs: record.peerCATs),
+                        localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, keys: keys,
+                        peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                    node.removeUnsecuredSession(exchange.session)
+                    resumption.save(updated)
+                    onEstablished?(session, peer)
+                }
+            }
+            exchange.onFailure = { [self] error, exchange in
+                exchange.node.assumeIsolated { node in
+                    node.releaseSessionID(localSessionID)
+                    fail(.transport(error), exchange: exchange, node: node, status: nil)
+                }
+            }
+            return true
+        } catch {
+            node.releaseSessionID(localSessionID)
+            return false
+        }
+    }
+
+    /// Sends a failure StatusReport (when `status` is given), closes the exchange, forgets the handshake.
+    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?) {
+        if let status {
+            let report = StatusReport(generalCode: .failure, protocolCode: status)
+            try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: report.encoded)
+        }
+        exchange.close()
+        node.removeUnsecuredSession(exchange.session)
+        log.notice("CASE failed: \(error)")
+        onFailure?(error)
+    }
+
+    /// After Sigma2: waits for Sigma3.
+    final class FullHandshake: @unchecked Sendable {
+        // @unchecked: confined to the node's queue like its exchange.
+        let responder: CASEResponder
+        let fabric: CASECredentials
+        let ipk: [UInt8]
+        let shared: [UInt8]
+        let transcript: [UInt8]
+        let localSessionID: UInt16
+        let peerSessionID: UInt16
+        let peerMRP: MRPParameters
+        let ownEphemeralKey: [UInt8]
+        let peerEphemeralKey: [UInt8]
+        let resumptionID: [UInt8]
+
+        init(responder: CASEResponder, fabric: CASECredentials, ipk: [UInt8], shared: [UInt8], transcript: [UInt8],
+             localSessionID: UInt16, peerSessionID: UInt16, peerMRP: MRPParameters, ownEphemeralKey: [UInt8],
+             peerEphemeralKey: [UInt8], resumptionID: [UInt8]) {
+            self.responder = responder
+            self.fabric = fabric
+            self.ipk = ipk
+            self.shared = shared
+            self.transcript = transcript
+            self.localSessionID = localSessionID
+            self.peerSessionID = peerSessionID
+            self.peerMRP = peerMRP
+            self.ownEphemeralKey = ownEphemeralKey
+            self.peerEphemeralKey = peerEphemeralKey
+            self.resumptionID = resumptionID
+        }
+
+        func receive(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+            do throws(SecureChannelError) {
+                if message.isMessage(.secureChannel, SecureChannelOpcode.statusReport) {
+                    let report = try StatusReport(decodingHandshake: message.payload)
+                    throw SecureChannelError.peerReportedFailure(report)
+                }
+                guard message.isMessage(.secureChannel, SecureChannelOpcode.sigma3) else {
+                    throw SecureChannelError.invalidMessage("expected Sigma3, got opcode \(message.opcode)")
+                }
+                let sigma3 = try Sigma3(decoding: message.payload)
+                let s3k = try PASEInitiator.crypto { () throws(CryptoError) in
+                    try CASECrypto.sigma3Key(shared: shared, ipk: ipk, transcript: transcript)
+                }
+                let plaintext: [UInt8]
+                do {
+                    plaintext = try CASECrypto.decrypt(sigma3.encrypted, key: s3k, nonce: CASEKeySchedule.sigma3Nonce)
+                } catch {
+                    throw SecureChannelError.invalidMessage("Sigma3 does not decrypt")
+                }
+                let tbe = try SigmaSignedData.decodeEncrypted(plaintext, name: "TBEData3", expectsResumptionID: false)
+                let tbs = tbe.data.toBeSigned(senderEphemeralKey: peerEphemeralKey, receiverEphemeralKey: ownEphemeralKey)
+                let peer = try CASEPeerValidation.validate(noc: tbe.data.noc, icac: tbe.data.icac, signature: tbe.signature,
+                                                           signedData: tbs, fabric: fabric,
+                                                           time: responder.validationTime())
+                let keys = try PASEInitiator.crypto { () throws(CryptoError) in
+                    try SessionKeyDerivation.keys(
+                        secret: shared, salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + message.payload),
+                        info: SessionKeyDerivation.sessionKeysInfo, isInitiator: false)
+                }
+                try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
+                exchange.close()
+                let cats = peer.caseAuthenticatedTags.map(\.rawValue)
+                let session = node.addSecureSession(SecureSessionParameters(
+                    kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: peer.nodeID,
+                                peerCATs: cats),
+                    localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
+                    peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                node.removeUnsecuredSession(exchange.session)
+                responder.resumption.save(.init(resumptionID: resumptionID, sharedSecret: shared,
+                                                fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
+                responder.onEstablished?(session, CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID,
+                                                           nodeID: peer.nodeID, cats: cats))
+            } catch {
+                node.releaseSessionID(localSessionID)
+                let reported: Bool = if case .peerReportedFailure = error { true } else { false }
+                responder.fail(error, exchange: exchange, node: node,
+                               status: reported ? nil : StatusReport.SecureChannelCode.invalidParameter)
+            }
+        }
+    }
+}
+
+/// Who is at the other end of a CASE session.
+public struct CASEPeer: Sendable, Equatable {
+    public let fabricIndex: UInt8
+    public let fabricID: FabricID
+    public let nodeID: NodeID
+    /// CASE authenticated tags from the peer's NOC.
+    public let cats: [UInt32]
+}
