@@ -92,7 +92,7 @@ struct Harness {
 
     /// Sends raw bytes as the first message of a new IM exchange and returns the reply.
     func raw(_ opcode: InteractionOpcode, _ payload: [UInt8]) async throws -> ReceivedMessage {
-        try await rawExchange(controller, session: controllerSession) { exchange in
+        try await rawExchange(controller, session: controllerSession) { _, exchange in
             try await exchange.request(opcode: opcode.rawValue, payload: payload, timeout: 5_000)
         }
     }
@@ -105,11 +105,11 @@ extension TransportNode {
 
 /// Runs `body` on a new IM exchange of `node`, closing it afterwards.
 func rawExchange<T: Sendable>(_ node: isolated TransportNode, session: SessionID,
-                              _ body: (Exchange) async throws -> T) async throws -> T
+                              _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T) async throws -> T
 {
     let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
     defer { exchange.close() }
-    return try await body(exchange)
+    return try await body(node, exchange)
 }
 
 /// Collects subscription reports across threads.

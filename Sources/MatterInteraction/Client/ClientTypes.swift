@@ -63,6 +63,11 @@ public struct WriteResult: Hashable, Sendable {
     /// SUCCESS, or the first failure the server reported for the item (a list sent in pieces has one
     /// status per piece).
     public var status: StatusIB
+
+    public init(path: ConcreteAttributePath, status: StatusIB) {
+        self.path = path
+        self.status = status
+    }
 }
 
 /// One command to invoke.

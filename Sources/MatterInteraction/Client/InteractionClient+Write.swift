@@ -25,55 +25,73 @@ extension InteractionClient {
         let exchange = try openExchange(node, session)
         defer { exchange.close() }
         if let timedTimeout { try await openTimedWindow(node, exchange, timeout: timedTimeout) }
-        var statuses: [AttributeStatusIB] = []
+        var statuses: [[StatusIB]] = Array(repeating: [], count: items.count)
         for chunk in chunks {
-            try send(chunk, on: exchange)
+            try send(chunk.message, on: exchange)
             let reply = try await receive(node, exchange)
             guard reply.opcode == InteractionOpcode.writeResponse.rawValue else {
                 throw unexpected(reply, expected: "WriteResponse")
             }
-            statuses += try WriteResponseMessage(decoding: reply.payload).writeResponses
+            let responses = try WriteResponseMessage(decoding: reply.payload).writeResponses
+            if responses.count == chunk.owners.count {
+                // One status per AttributeDataIB, in order.
+                for (owner, response) in zip(chunk.owners, responses) { statuses[owner].append(response.status) }
+            } else {
+                // A server that merged or dropped entries: match by path.
+                for response in responses {
+                    for owner in Set(chunk.owners) where items[owner].path == response.path.concrete {
+                        statuses[owner].append(response.status)
+                    }
+                }
+            }
         }
-        return items.map { item in
-            let mine = statuses.filter { $0.path.concrete == item.path }.map(\.status)
+        return items.indices.map { index in
+            let mine = statuses[index]
             let status = mine.first { !$0.isSuccess } ?? mine.first ?? StatusIB(.failure)
-            return WriteResult(path: item.path, status: status)
+            return WriteResult(path: items[index].path, status: status)
         }
     }
 
-    /// WriteRequest messages of at most `maxPayloadSize` bytes.
-    func chunkWrite(_ items: [WriteItem], timed: Bool) -> [WriteRequestMessage] {
+    /// WriteRequest messages of at most `maxPayloadSize` bytes, each with the index of the item every
+    /// AttributeDataIB comes from.
+    func chunkWrite(_ items: [WriteItem], timed: Bool) -> [(message: WriteRequestMessage, owners: [Int])] {
         let overhead = WriteRequestMessage(timedRequest: timed, writeRequests: [], moreChunkedMessages: true)
             .encode().count
-        var data: [AttributeDataIB] = []
-        for item in items {
+        var data: [(ib: AttributeDataIB, owner: Int)] = []
+        for (owner, item) in items.enumerated() {
             let whole = AttributeDataIB(dataVersion: item.dataVersion, path: AttributePathIB(item.path), data: item.value)
             if overhead + ReportChunker.encodedSize(whole) > configuration.maxPayloadSize,
                case .array(let entries) = item.value
             {
-                data.append(AttributeDataIB(dataVersion: item.dataVersion, path: AttributePathIB(item.path), data: .array([])))
+                data.append((AttributeDataIB(dataVersion: item.dataVersion, path: AttributePathIB(item.path),
+                                             data: .array([])), owner))
                 for entry in entries {
-                    data.append(AttributeDataIB(dataVersion: item.dataVersion,
-                                                path: AttributePathIB(item.path, listIndex: .null), data: entry.value))
+                    data.append((AttributeDataIB(dataVersion: item.dataVersion,
+                                                 path: AttributePathIB(item.path, listIndex: .null), data: entry.value),
+                                 owner))
                 }
             } else {
-                data.append(whole)
+                data.append((whole, owner))
             }
         }
-        var messages: [WriteRequestMessage] = []
+        var messages: [(message: WriteRequestMessage, owners: [Int])] = []
         var current: [AttributeDataIB] = []
+        var owners: [Int] = []
         var size = overhead
-        for ib in data {
+        for (ib, owner) in data {
             let length = ReportChunker.encodedSize(ib)
             if size + length > configuration.maxPayloadSize, !current.isEmpty {
-                messages.append(WriteRequestMessage(timedRequest: timed, writeRequests: current, moreChunkedMessages: true))
+                messages.append((WriteRequestMessage(timedRequest: timed, writeRequests: current,
+                                                     moreChunkedMessages: true), owners))
                 current = []
+                owners = []
                 size = overhead
             }
             current.append(ib)
+            owners.append(owner)
             size += length
         }
-        messages.append(WriteRequestMessage(timedRequest: timed, writeRequests: current))
+        messages.append((WriteRequestMessage(timedRequest: timed, writeRequests: current), owners))
         return messages
     }
 }

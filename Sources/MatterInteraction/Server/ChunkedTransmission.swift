@@ -43,9 +43,11 @@ final class ChunkedTransmission {
 
     var isFinished: Bool { finished }
 
+    /// Starts sending. The exchange's callbacks keep the transmission alive until it finishes (they are
+    /// cleared then, or when the exchange closes).
     func start() {
-        exchange.onMessage = { [weak self] message, _ in self?.received(message) }
-        exchange.onFailure = { [weak self] error, _ in self?.finish(.failure(.transport(error))) }
+        exchange.onMessage = { message, _ in self.received(message) }
+        exchange.onFailure = { error, _ in self.finish(.failure(.transport(error))) }
         sendCurrent()
     }
 
