@@ -82,9 +82,10 @@ struct Harness {
         return await device.perform { _ in body(model) }
     }
 
-    /// Lets everything already queued on both nodes run (in-memory deliveries are queued in order).
+    /// Lets everything already queued on both nodes run (in-memory deliveries are queued in order); each
+    /// round lets one more message of a back-and-forth (a chunk and its StatusResponse) through.
     func settle() async {
-        for _ in 0..<4 {
+        for _ in 0..<32 {
             await device.perform { _ in }
             await controller.perform { _ in }
         }

@@ -142,13 +142,15 @@ struct SubscriptionTests {
         let bigList = ConcreteAttributePath(1, Fake.testCluster, Fake.bigListAttribute)
         #expect(subscription.priming.report(for: bigList)?.value == (await h.onDevice { $0.values[bigList] }))
         #expect(subscription.priming.attributes.count == 7 + 10)
-        // A write to the list shows up (only the changed attribute) after min interval 0.
+        // A write to the list shows up (only the changed attribute) after min interval 0; the list is
+        // too big for one 200-byte report, so the report is chunked and reassembled.
         let listPath = ConcreteAttributePath(1, Fake.testCluster, Fake.listAttribute)
-        _ = try await h.client.write([WriteItem(path: listPath, value: .array([TLVElement(.unsigned(4))]))],
-                                     session: h.controllerSession)
+        let list = TLVValue.array((0..<30).map { TLVElement(.utf8("value number \($0)")) })
+        _ = try await h.client.write([WriteItem(path: listPath, value: list)], session: h.controllerSession)
         await tick(h, clock, by: 0)
         #expect(collector.all.count == 1)
         #expect(collector.all.first?.result.attributes.map(\.path) == [listPath])
+        #expect(collector.all.first?.result.report(for: listPath)?.value == list)
         await h.stop()
     }
 
@@ -170,6 +172,18 @@ struct SubscriptionTests {
             return
         }
         #expect(event.eventNumber == 10 && event.timestamp == .epoch(1_700_000_000_000))
+        await h.stop()
+    }
+
+    @Test func reportsFlowOnDispatchTimers() async throws {
+        let h = await Harness.make()
+        let collector = ReportCollector()
+        _ = try await subscribe(h, collector, min: 0, max: 60)
+        _ = try await h.client.invoke(toggle, session: h.controllerSession)
+        // Delivery is asynchronous here: wait for it (bounded), without asserting on time.
+        for _ in 0..<500 where collector.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(collector.all.count == 1)
+        #expect(collector.all.first?.result.report(for: onOffPath)?.value == .bool(true))
         await h.stop()
     }
 }
