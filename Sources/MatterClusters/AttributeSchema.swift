@@ -20,9 +20,11 @@ public struct AttributeSchema: Hashable, Sendable {
     /// Not mandatory (optional or feature-dependent).
     public let isOptional: Bool
 
-    public init(_ id: AttributeID, _ name: String, _ type: ClusterDataType, nullable: Bool = false,
-                read: Privilege = .view, write: Privilege? = nil, fabricScoped: Bool = false,
-                timed: Bool = false, optional: Bool = false) {
+    public init(
+        _ id: AttributeID, _ name: String, _ type: ClusterDataType, nullable: Bool = false,
+        read: Privilege = .view, write: Privilege? = nil, fabricScoped: Bool = false,
+        timed: Bool = false, optional: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.type = type

@@ -77,8 +77,14 @@ enum CLIJSON: Equatable {
                     members.append((key, try value(depth: depth + 1)))
                     skipSpace()
                     guard index < scalars.count else { throw error("unterminated object") }
-                    if scalars[index] == "," { index += 1; continue }
-                    if scalars[index] == "}" { index += 1; return .object(members) }
+                    if scalars[index] == "," {
+                        index += 1
+                        continue
+                    }
+                    if scalars[index] == "}" {
+                        index += 1
+                        return .object(members)
+                    }
                     throw error("expected ',' or '}'")
                 }
             case "[":
@@ -93,8 +99,14 @@ enum CLIJSON: Equatable {
                     items.append(try value(depth: depth + 1))
                     skipSpace()
                     guard index < scalars.count else { throw error("unterminated array") }
-                    if scalars[index] == "," { index += 1; continue }
-                    if scalars[index] == "]" { index += 1; return .array(items) }
+                    if scalars[index] == "," {
+                        index += 1
+                        continue
+                    }
+                    if scalars[index] == "]" {
+                        index += 1
+                        return .array(items)
+                    }
                     throw error("expected ',' or ']'")
                 }
             case "\"":
@@ -141,8 +153,8 @@ enum CLIJSON: Equatable {
                     case "f": out.append("\u{0C}")
                     case "u":
                         guard index + 4 <= scalars.count,
-                              let code = UInt32(String(String.UnicodeScalarView(scalars[index..<index + 4])), radix: 16),
-                              let scalar = Unicode.Scalar(code)
+                            let code = UInt32(String(String.UnicodeScalarView(scalars[index..<index + 4])), radix: 16),
+                            let scalar = Unicode.Scalar(code)
                         else { throw error("bad \\u escape") }
                         index += 4
                         out.append(scalar)

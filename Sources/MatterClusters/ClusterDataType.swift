@@ -100,8 +100,10 @@ public struct FieldSchema: Hashable, Sendable {
     /// May be `null`.
     public let isNullable: Bool
 
-    public init(_ tag: UInt8, _ name: String, _ type: ClusterDataType, optional: Bool = false,
-                nullable: Bool = false) {
+    public init(
+        _ tag: UInt8, _ name: String, _ type: ClusterDataType, optional: Bool = false,
+        nullable: Bool = false
+    ) {
         self.tag = tag
         self.name = name
         self.type = type

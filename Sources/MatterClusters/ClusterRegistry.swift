@@ -42,7 +42,7 @@ extension ClusterSchema {
     public func requireAttribute(named name: String) throws(ClusterSchemaError) -> AttributeSchema {
         if let schema = attribute(named: name) { return schema }
         if let number = ClusterValueCodec.parseUnsigned(name), let id = UInt32(exactly: number),
-           let schema = attribute(AttributeID(id))
+            let schema = attribute(AttributeID(id))
         {
             return schema
         }
@@ -53,7 +53,7 @@ extension ClusterSchema {
     public func requireCommand(named name: String) throws(ClusterSchemaError) -> CommandSchema {
         if let schema = command(named: name) { return schema }
         if let number = ClusterValueCodec.parseUnsigned(name), let id = UInt32(exactly: number),
-           let schema = command(CommandID(id))
+            let schema = command(CommandID(id))
         {
             return schema
         }

@@ -30,9 +30,11 @@ public struct ClusterSchema: Hashable, Sendable {
     public let responses: [CommandSchema]
     public let events: [EventSchema]
 
-    public init(_ id: ClusterID, _ name: String, revision: UInt16, features: [Feature] = [],
-                attributes: [AttributeSchema], commands: [CommandSchema] = [], responses: [CommandSchema] = [],
-                events: [EventSchema] = []) {
+    public init(
+        _ id: ClusterID, _ name: String, revision: UInt16, features: [Feature] = [],
+        attributes: [AttributeSchema], commands: [CommandSchema] = [], responses: [CommandSchema] = [],
+        events: [EventSchema] = []
+    ) {
         self.id = id
         self.name = name
         self.revision = revision

@@ -62,8 +62,11 @@ public enum ClusterValueCodec {
         case (.list(let element), .array(let items)):
             var members: [TLVElement] = []
             for (index, item) in items.enumerated() {
-                members.append(TLVElement(try encode(json: item, as: element, nullable: false,
-                                                     context: "\(context)[\(index)]")))
+                members.append(
+                    TLVElement(
+                        try encode(
+                            json: item, as: element, nullable: false,
+                            context: "\(context)[\(index)]")))
             }
             return .array(members)
         case (.structure(let schema), .object(let pairs)):
@@ -72,24 +75,27 @@ public enum ClusterValueCodec {
                 let field: FieldSchema
                 if let named = schema.field(named: key) {
                     field = named
-                } else if let tag = parseUnsigned(key).flatMap(UInt8.init(exactly:)), let byTag = schema.field(tag: tag) {
+                } else if let tag = parseUnsigned(key).flatMap(UInt8.init(exactly:)), let byTag = schema.field(tag: tag)
+                {
                     field = byTag
                 } else {
                     throw .unknownField(name: key, in: "\(context) (\(schema.name))")
                 }
-                values[field.tag] = try encode(json: value, as: field.type, nullable: field.isNullable,
-                                               context: "\(context).\(field.jsonName)")
+                values[field.tag] = try encode(
+                    json: value, as: field.type, nullable: field.isNullable,
+                    context: "\(context).\(field.jsonName)")
             }
             for field in schema.fields where !field.isOptional && values[field.tag] == nil {
                 throw .missingField(name: field.jsonName, in: "\(context) (\(schema.name))")
             }
-            return .structure(values.keys.sorted().compactMap { tag in
-                values[tag].map { TLVElement(tag: .context(tag), $0) }
-            })
+            return .structure(
+                values.keys.sorted().compactMap { tag in
+                    values[tag].map { TLVElement(tag: .context(tag), $0) }
+                })
         case (.unsigned, .number(let text)), (.enumeration, .number(let text)), (.bitmap, .number(let text)),
-             (.signed, .number(let text)), (.float, .number(let text)), (.double, .number(let text)),
-             (.unsigned, .string(let text)), (.enumeration, .string(let text)), (.bitmap, .string(let text)),
-             (.signed, .string(let text)):
+            (.signed, .number(let text)), (.float, .number(let text)), (.double, .number(let text)),
+            (.unsigned, .string(let text)), (.enumeration, .string(let text)), (.bitmap, .string(let text)),
+            (.signed, .string(let text)):
             return try encode(text: text, as: type, nullable: false, context: context)
         case (.string, .string(let text)), (.octets, .string(let text)):
             return try encode(text: text, as: type, nullable: false, context: context)
@@ -142,7 +148,9 @@ public enum ClusterValueCodec {
         throws(ClusterSchemaError) -> UInt64
     {
         guard let value = parseUnsigned(text) else {
-            if text.hasPrefix("-") || Int64(text) != nil { throw .outOfRange(text, type: type.description, for: context) }
+            if text.hasPrefix("-") || Int64(text) != nil {
+                throw .outOfRange(text, type: type.description, for: context)
+            }
             throw .invalidValue(text, expected: type.description, for: context)
         }
         guard bits >= 64 || value < (UInt64(1) << UInt64(bits)) else {
@@ -196,7 +204,8 @@ public enum ClusterValueCodec {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)

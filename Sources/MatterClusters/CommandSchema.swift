@@ -25,8 +25,10 @@ public struct CommandSchema: Hashable, Sendable {
     /// Needs an accessing fabric (access `F`).
     public let isFabricScoped: Bool
 
-    public init(_ id: CommandID, _ name: String, _ fields: [FieldSchema] = [], response: Response = .status,
-                privilege: Privilege = .operate, timed: Bool = false, fabricScoped: Bool = false) {
+    public init(
+        _ id: CommandID, _ name: String, _ fields: [FieldSchema] = [], response: Response = .status,
+        privilege: Privilege = .operate, timed: Bool = false, fabricScoped: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.fields = fields
@@ -56,8 +58,9 @@ public struct CommandSchema: Hashable, Sendable {
             guard let field = field(named: key) else {
                 throw .unknownField(name: key, in: cliName)
             }
-            values[field.tag] = try ClusterValueCodec.encode(text: text, as: field.type, nullable: field.isNullable,
-                                                             context: "\(cliName) \(field.jsonName)")
+            values[field.tag] = try ClusterValueCodec.encode(
+                text: text, as: field.type, nullable: field.isNullable,
+                context: "\(cliName) \(field.jsonName)")
         }
         let order = fields.filter { !$0.isOptional } + fields.filter(\.isOptional)
         var remaining = positional[...]
@@ -66,8 +69,9 @@ public struct CommandSchema: Hashable, Sendable {
                 if field.isOptional { continue }
                 throw .missingField(name: field.jsonName, in: cliName)
             }
-            values[field.tag] = try ClusterValueCodec.encode(text: text, as: field.type, nullable: field.isNullable,
-                                                             context: "\(cliName) \(field.jsonName)")
+            values[field.tag] = try ClusterValueCodec.encode(
+                text: text, as: field.type, nullable: field.isNullable,
+                context: "\(cliName) \(field.jsonName)")
         }
         guard remaining.isEmpty else {
             throw .tooManyArguments(expected: fields.count, got: positional.count, in: cliName)
@@ -86,7 +90,9 @@ public struct CommandSchema: Hashable, Sendable {
 public struct EventSchema: Hashable, Sendable {
     /// Event priority (0 debug, 1 info, 2 critical).
     public enum Priority: UInt8, Hashable, Sendable {
-        case debug = 0, info = 1, critical = 2
+        case debug = 0
+        case info = 1
+        case critical = 2
     }
 
     public let id: EventID
@@ -98,8 +104,10 @@ public struct EventSchema: Hashable, Sendable {
     /// Carries a FabricIndex (tag 0xFE) and is visible only to that fabric.
     public let isFabricSensitive: Bool
 
-    public init(_ id: EventID, _ name: String, _ priority: Priority, _ fields: [FieldSchema] = [],
-                read: Privilege = .view, fabricSensitive: Bool = false) {
+    public init(
+        _ id: EventID, _ name: String, _ priority: Priority, _ fields: [FieldSchema] = [],
+        read: Privilege = .view, fabricSensitive: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.priority = priority

@@ -25,7 +25,8 @@ struct ClusterRegistryTests {
         for cluster in registry.clusters {
             let ids = cluster.allAttributes.map(\.id)
             #expect(Set(ids).count == ids.count, "duplicate attribute in \(cluster.name)")
-            #expect(Set(cluster.commands.map(\.id)).count == cluster.commands.count, "duplicate command in \(cluster.name)")
+            #expect(
+                Set(cluster.commands.map(\.id)).count == cluster.commands.count, "duplicate command in \(cluster.name)")
             #expect(Set(cluster.allAttributes.map(\.cliName)).count == ids.count, "duplicate name in \(cluster.name)")
             for command in cluster.commands {
                 if case .command(let response) = command.response {
@@ -50,8 +51,11 @@ struct ClusterRegistryTests {
         #expect(admin.commands.allSatisfy { $0.requiresTimedInvoke && $0.privilege == .administer })
         let acl = try registry.requireCluster(named: "accesscontrol").requireAttribute(named: "acl")
         #expect(acl.isFabricScoped && acl.readPrivilege == .administer && acl.writePrivilege == .administer)
-        let complete = try registry.requireCluster(named: "generalcommissioning").requireCommand(named: "commissioning-complete")
-        #expect(complete.isFabricScoped && complete.response == .command(.GeneralCommissioning.commissioningCompleteResponse))
+        let complete = try registry.requireCluster(named: "generalcommissioning").requireCommand(
+            named: "commissioning-complete")
+        #expect(
+            complete.isFabricScoped
+                && complete.response == .command(.GeneralCommissioning.commissioningCompleteResponse))
         let groups = try registry.requireCluster(named: "groups")
         #expect(groups.commands.allSatisfy { $0.isFabricScoped })
         let nocs = try registry.requireCluster(named: "operationalcredentials").requireAttribute(named: "nocs")

@@ -23,10 +23,11 @@ struct SchemaNamesTests {
 
     @Test func clusterNames() {
         let names = ClusterRegistry.standard.clusters.map(\.cliName)
-        #expect(names == [
-            "identify", "groups", "onoff", "levelcontrol", "descriptor", "accesscontrol", "basicinformation",
-            "generalcommissioning", "networkcommissioning", "generaldiagnostics", "administratorcommissioning",
-            "operationalcredentials", "groupkeymanagement", "doorlock", "colorcontrol",
-        ])
+        #expect(
+            names == [
+                "identify", "groups", "onoff", "levelcontrol", "descriptor", "accesscontrol", "basicinformation",
+                "generalcommissioning", "networkcommissioning", "generaldiagnostics", "administratorcommissioning",
+                "operationalcredentials", "groupkeymanagement", "doorlock", "colorcontrol",
+            ])
     }
 }

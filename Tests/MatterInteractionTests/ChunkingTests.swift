@@ -9,16 +9,19 @@ import Testing
 struct ChunkingTests {
     func reports(count: Int, listSize: Int) -> [AttributeReportIB] {
         (0..<count).map { index in
-            .data(AttributeDataIB(
-                dataVersion: 1, path: AttributePathIB(ConcreteAttributePath(1, Fake.testCluster, AttributeID(UInt32(index)))),
-                data: .array((0..<listSize).map { TLVElement(.utf8("item \($0) of \(index)")) })))
+            .data(
+                AttributeDataIB(
+                    dataVersion: 1,
+                    path: AttributePathIB(ConcreteAttributePath(1, Fake.testCluster, AttributeID(UInt32(index)))),
+                    data: .array((0..<listSize).map { TLVElement(.utf8("item \($0) of \(index)")) })))
         }
     }
 
     @Test(arguments: [120, 200, 400, 1024])
     func everyChunkFitsAndReassembles(budget: Int) {
         let original = reports(count: 6, listSize: 12)
-        let chunks = ReportChunker(budget: budget).chunk(attributeReports: original, eventReports: [], subscriptionID: 99)
+        let chunks = ReportChunker(budget: budget).chunk(
+            attributeReports: original, eventReports: [], subscriptionID: 99)
         for (index, chunk) in chunks.enumerated() {
             var sized = chunk
             sized.suppressResponse = true
@@ -40,10 +43,16 @@ struct ChunkingTests {
         let chunks = ReportChunker(budget: 200).chunk(attributeReports: original, eventReports: [], subscriptionID: nil)
         let all = chunks.flatMap(\.attributeReports)
         #expect(all.count == 31)
-        guard case .data(let first) = all[0] else { Issue.record("not data"); return }
+        guard case .data(let first) = all[0] else {
+            Issue.record("not data")
+            return
+        }
         #expect(first.data == .array([]) && first.path.listIndex == nil)
         for report in all.dropFirst() {
-            guard case .data(let item) = report else { Issue.record("not data"); return }
+            guard case .data(let item) = report else {
+                Issue.record("not data")
+                return
+            }
             #expect(item.path.listIndex == .null)
         }
     }

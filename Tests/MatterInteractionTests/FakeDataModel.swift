@@ -43,33 +43,39 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
         grants[Fake.controllerNodeID] = controllerPrivilege
         let globals = [AttributeInfo(.featureMap), AttributeInfo(.clusterRevision)]
         clusterTable[EndpointID(0)] = [
-            .basicInformation: Cluster(attributes: [
-                AttributeInfo(.BasicInformation.vendorID),
-                AttributeInfo(.BasicInformation.nodeLabel, write: .manage),
-            ] + globals, commands: [], version: 0x1234_5678),
+            .basicInformation: Cluster(
+                attributes: [
+                    AttributeInfo(.BasicInformation.vendorID),
+                    AttributeInfo(.BasicInformation.nodeLabel, write: .manage),
+                ] + globals, commands: [], version: 0x1234_5678)
         ]
         clusterTable[EndpointID(1)] = [
-            .onOff: Cluster(attributes: [
-                AttributeInfo(.OnOff.onOff),
-                AttributeInfo(.OnOff.onTime, write: .operate),
-            ] + globals, commands: [
-                CommandInfo(.OnOff.off), CommandInfo(.OnOff.on), CommandInfo(.OnOff.toggle),
-            ], version: 3_169_247_736),
-            Fake.testCluster: Cluster(attributes: [
-                AttributeInfo(Fake.listAttribute, write: .operate, list: true),
-                AttributeInfo(Fake.bigListAttribute, list: true),
-                AttributeInfo(Fake.timedAttribute, write: .operate, timed: true),
-                AttributeInfo(Fake.fabricListAttribute, write: .manage, list: true, fabricScoped: true),
-                AttributeInfo(Fake.restrictedAttribute, read: .administer),
-            ] + globals, commands: [
-                CommandInfo(Fake.timedCommand, timed: true),
-                CommandInfo(Fake.echoCommand),
-                CommandInfo(Fake.failingCommand, fabricScoped: true),
-            ], generated: [Fake.echoResponse], version: 7),
+            .onOff: Cluster(
+                attributes: [
+                    AttributeInfo(.OnOff.onOff),
+                    AttributeInfo(.OnOff.onTime, write: .operate),
+                ] + globals,
+                commands: [
+                    CommandInfo(.OnOff.off), CommandInfo(.OnOff.on), CommandInfo(.OnOff.toggle),
+                ], version: 3_169_247_736),
+            Fake.testCluster: Cluster(
+                attributes: [
+                    AttributeInfo(Fake.listAttribute, write: .operate, list: true),
+                    AttributeInfo(Fake.bigListAttribute, list: true),
+                    AttributeInfo(Fake.timedAttribute, write: .operate, timed: true),
+                    AttributeInfo(Fake.fabricListAttribute, write: .manage, list: true, fabricScoped: true),
+                    AttributeInfo(Fake.restrictedAttribute, read: .administer),
+                ] + globals,
+                commands: [
+                    CommandInfo(Fake.timedCommand, timed: true),
+                    CommandInfo(Fake.echoCommand),
+                    CommandInfo(Fake.failingCommand, fabricScoped: true),
+                ], generated: [Fake.echoResponse], version: 7),
         ]
         clusterTable[EndpointID(2)] = [
-            .doorLock: Cluster(attributes: [AttributeInfo(.DoorLock.lockState)] + globals,
-                               commands: [CommandInfo(.DoorLock.lockDoor, timed: true)], version: 1),
+            .doorLock: Cluster(
+                attributes: [AttributeInfo(.DoorLock.lockState)] + globals,
+                commands: [CommandInfo(.DoorLock.lockDoor, timed: true)], version: 1)
         ]
         for (endpoint, clusters) in clusterTable {
             for (cluster, _) in clusters {
@@ -82,12 +88,15 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
         values[at(1, .onOff, .OnOff.onOff)] = .bool(false)
         values[at(1, .onOff, .OnOff.onTime)] = .unsigned(0)
         values[at(1, Fake.testCluster, Fake.listAttribute)] = .array([])
-        values[at(1, Fake.testCluster, Fake.bigListAttribute)] = .array((0..<40).map {
-            TLVElement(.utf8("entry \($0) " + String(repeating: "x", count: 30)))
-        })
+        values[at(1, Fake.testCluster, Fake.bigListAttribute)] = .array(
+            (0..<40).map {
+                TLVElement(.utf8("entry \($0) " + String(repeating: "x", count: 30)))
+            })
         values[at(1, Fake.testCluster, Fake.timedAttribute)] = .unsigned(0)
         values[at(1, Fake.testCluster, Fake.fabricListAttribute)] = .array([
-            TLVElement(.structure([TLVElement(tag: .context(1), .unsigned(22)), TLVElement(tag: .context(0xFE), .unsigned(2))])),
+            TLVElement(
+                .structure([TLVElement(tag: .context(1), .unsigned(22)), TLVElement(tag: .context(0xFE), .unsigned(2))])
+            )
         ])
         values[at(1, Fake.testCluster, Fake.restrictedAttribute)] = .unsigned(9)
         values[at(2, .doorLock, .DoorLock.lockState)] = .unsigned(1)
@@ -140,7 +149,7 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
                 guard case .unsigned(let v) = value, v <= 100 else { throw StatusIB(.constraintError) }
             }
             if path.attribute == Fake.fabricListAttribute, case .array(let entries) = value,
-               case .array(let old)? = values[path]
+                case .array(let old)? = values[path]
             {
                 // Replace only the accessing fabric's entries.
                 let others = old.filter { $0[context: 0xFE]?.uint != UInt64(context.subject.fabricIndex) }
@@ -165,16 +174,20 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
         invoked.append(path)
         switch (path.cluster, path.command) {
         case (.onOff, .OnOff.toggle):
-            set(at(path.endpoint.rawValue, .onOff, .OnOff.onOff), .bool(!(values[at(path.endpoint.rawValue, .onOff, .OnOff.onOff)]?.asBool ?? false)))
+            set(
+                at(path.endpoint.rawValue, .onOff, .OnOff.onOff),
+                .bool(!(values[at(path.endpoint.rawValue, .onOff, .OnOff.onOff)]?.asBool ?? false)))
         case (.onOff, .OnOff.on):
             set(at(path.endpoint.rawValue, .onOff, .OnOff.onOff), .bool(true))
         case (.onOff, .OnOff.off):
             set(at(path.endpoint.rawValue, .onOff, .OnOff.onOff), .bool(false))
         case (Fake.testCluster, Fake.echoCommand):
             guard let value = fields[context: 0]?.uint else { throw StatusIB(.invalidCommand) }
-            return CommandResponse(command: Fake.echoResponse, fields: .structure([
-                TLVElement(tag: .context(0), .unsigned(value)),
-            ]))
+            return CommandResponse(
+                command: Fake.echoResponse,
+                fields: .structure([
+                    TLVElement(tag: .context(0), .unsigned(value))
+                ]))
         case (Fake.testCluster, Fake.failingCommand):
             throw .cluster(5)
         default:
@@ -183,9 +196,10 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
         return nil
     }
 
-    func checkAccess(_ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID,
-                     privilege: Privilege) -> Bool
-    {
+    func checkAccess(
+        _ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID,
+        privilege: Privilege
+    ) -> Bool {
         switch subject.authMode {
         case .pase: return true
         case .case: return grants[subject.subject].map { $0 >= privilege } ?? false
@@ -204,9 +218,12 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
 
     func changed(_ path: ConcreteAttributePath) {
         clusterTable[path.endpoint]?[path.cluster]?.version &+= 1
-        observer?.attributesChanged([AttributeChange(endpoint: path.endpoint, cluster: path.cluster,
-                                                     attribute: path.attribute,
-                                                     dataVersion: dataVersion(endpoint: path.endpoint, cluster: path.cluster))])
+        observer?.attributesChanged([
+            AttributeChange(
+                endpoint: path.endpoint, cluster: path.cluster,
+                attribute: path.attribute,
+                dataVersion: dataVersion(endpoint: path.endpoint, cluster: path.cluster))
+        ])
     }
 
     func record(_ event: EventRecord) {

@@ -41,20 +41,27 @@ struct Harness {
         let challenge = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let controllerID = await controller.allocateSessionID()
         let deviceID = await device.allocateSessionID()
-        let deviceKind = kind ?? .case(fabricIndex: 1, localNodeID: NodeID(0x1234), peerNodeID: NodeID(Fake.controllerNodeID),
-                                       peerCATs: [])
-        let controllerKind: SecureSessionKind = switch deviceKind {
-        case .pase: .pase
-        case .case(let fabric, let local, let peer, _): .case(fabricIndex: fabric, localNodeID: peer, peerNodeID: local, peerCATs: [])
-        }
-        let controllerSession = await controller.addSecureSession(SecureSessionParameters(
-            kind: controllerKind, localSessionID: controllerID, peerSessionID: deviceID,
-            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
-            peerAddress: b.address, peerMRP: .default, isInitiator: true))
-        let deviceSession = await device.addSecureSession(SecureSessionParameters(
-            kind: deviceKind, localSessionID: deviceID, peerSessionID: controllerID,
-            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
-            peerAddress: a.address, peerMRP: .default, isInitiator: false))
+        let deviceKind =
+            kind
+            ?? .case(
+                fabricIndex: 1, localNodeID: NodeID(0x1234), peerNodeID: NodeID(Fake.controllerNodeID),
+                peerCATs: [])
+        let controllerKind: SecureSessionKind =
+            switch deviceKind {
+            case .pase: .pase
+            case .case(let fabric, let local, let peer, _):
+                .case(fabricIndex: fabric, localNodeID: peer, peerNodeID: local, peerCATs: [])
+            }
+        let controllerSession = await controller.addSecureSession(
+            SecureSessionParameters(
+                kind: controllerKind, localSessionID: controllerID, peerSessionID: deviceID,
+                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
+                peerAddress: b.address, peerMRP: .default, isInitiator: true))
+        let deviceSession = await device.addSecureSession(
+            SecureSessionParameters(
+                kind: deviceKind, localSessionID: deviceID, peerSessionID: controllerID,
+                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
+                peerAddress: a.address, peerMRP: .default, isInitiator: false))
         let model = FakeDataModel(controllerPrivilege: privilege)
         var serverConfiguration = serverConfiguration
         var clientConfiguration = clientConfiguration
@@ -63,12 +70,15 @@ struct Harness {
             clientConfiguration.usesDispatchTimers = false
         }
         serverConfiguration.randomSeed = 3
-        let server = await InteractionServer.install(on: device, dataModel: model, clock: clock ?? SystemClock(),
-                                                     configuration: serverConfiguration)
-        let client = await InteractionClient.install(on: controller, clock: clock ?? SystemClock(),
-                                                     configuration: clientConfiguration)
-        return Harness(network: network, controller: controller, device: device, controllerSession: controllerSession,
-                       deviceSession: deviceSession, server: server, client: client, model: model)
+        let server = await InteractionServer.install(
+            on: device, dataModel: model, clock: clock ?? SystemClock(),
+            configuration: serverConfiguration)
+        let client = await InteractionClient.install(
+            on: controller, clock: clock ?? SystemClock(),
+            configuration: clientConfiguration)
+        return Harness(
+            network: network, controller: controller, device: device, controllerSession: controllerSession,
+            deviceSession: deviceSession, server: server, client: client, model: model)
     }
 
     func stop() async {
@@ -105,9 +115,10 @@ extension TransportNode {
 }
 
 /// Runs `body` on a new IM exchange of `node`, closing it afterwards.
-func rawExchange<T: Sendable>(_ node: isolated TransportNode, session: SessionID,
-                              _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T) async throws -> T
-{
+func rawExchange<T: Sendable>(
+    _ node: isolated TransportNode, session: SessionID,
+    _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
+) async throws -> T {
     let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
     defer { exchange.close() }
     return try await body(node, exchange)

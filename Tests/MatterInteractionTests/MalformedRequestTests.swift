@@ -32,7 +32,9 @@ struct MalformedRequestTests {
     @Test func randomBytesNeverCrashTheServer() async throws {
         let h = await Harness.make()
         var random = SeededRandom(seed: 99)
-        let opcodes: [InteractionOpcode] = [.readRequest, .subscribeRequest, .writeRequest, .invokeRequest, .timedRequest]
+        let opcodes: [InteractionOpcode] = [
+            .readRequest, .subscribeRequest, .writeRequest, .invokeRequest, .timedRequest,
+        ]
         for round in 0..<60 {
             let length = Int(random.next() % 40)
             var payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -43,8 +45,9 @@ struct MalformedRequestTests {
             #expect(reply.opcode == InteractionOpcode.statusResponse.rawValue, "round \(round)")
         }
         // Still serving.
-        let result = try await h.client.read([AttributePathIB(ConcreteAttributePath(1, .onOff, .OnOff.onOff))],
-                                             session: h.controllerSession)
+        let result = try await h.client.read(
+            [AttributePathIB(ConcreteAttributePath(1, .onOff, .OnOff.onOff))],
+            session: h.controllerSession)
         #expect(result.attributes.first?.value == .bool(false))
         await h.stop()
     }

@@ -23,13 +23,18 @@ struct ReadInteractionTests {
         #expect(result.attributes.map(\.path) == expected)
         #expect(result.attributes.allSatisfy { $0.value != nil })
         let onOff = ConcreteAttributePath(1, .onOff, .attributeList)
-        #expect(result.report(for: onOff)?.value == .array([0, 0x4001, 0xFFFC, 0xFFFD, 0xFFF8, 0xFFF9, 0xFFFB].map {
-            TLVElement(.unsigned($0))
-        }))
-        #expect(result.report(for: ConcreteAttributePath(1, .onOff, .acceptedCommandList))?.value
-            == .array([0, 1, 2].map { TLVElement(.unsigned($0)) }))
-        #expect(result.report(for: ConcreteAttributePath(1, Fake.testCluster, .generatedCommandList))?.value
-            == .array([TLVElement(.unsigned(2))]))
+        #expect(
+            result.report(for: onOff)?.value
+                == .array(
+                    [0, 0x4001, 0xFFFC, 0xFFFD, 0xFFF8, 0xFFF9, 0xFFFB].map {
+                        TLVElement(.unsigned($0))
+                    }))
+        #expect(
+            result.report(for: ConcreteAttributePath(1, .onOff, .acceptedCommandList))?.value
+                == .array([0, 1, 2].map { TLVElement(.unsigned($0)) }))
+        #expect(
+            result.report(for: ConcreteAttributePath(1, Fake.testCluster, .generatedCommandList))?.value
+                == .array([TLVElement(.unsigned(2))]))
         #expect(result.report(for: ConcreteAttributePath(1, .onOff, .OnOff.onOff))?.dataVersion == 3_169_247_736)
         // The 1.6 kB list did not fit one message: it came as replace-all plus appends, reassembled.
         let bigList = ConcreteAttributePath(1, Fake.testCluster, Fake.bigListAttribute)
@@ -54,16 +59,19 @@ struct ReadInteractionTests {
 
     @Test func concretePathsThatFailGetStatusesWildcardsSkipSilently() async throws {
         let h = await Harness.make(privilege: .operate)
-        let result = try await h.client.read([
-            AttributePathIB(endpoint: EndpointID(9), cluster: .onOff, attribute: .OnOff.onOff),
-            AttributePathIB(endpoint: EndpointID(1), cluster: .levelControl, attribute: .LevelControl.currentLevel),
-            AttributePathIB(endpoint: EndpointID(1), cluster: .onOff, attribute: AttributeID(0x1234)),
-            AttributePathIB(endpoint: EndpointID(1), cluster: Fake.testCluster, attribute: Fake.restrictedAttribute),
-            AttributePathIB(cluster: .networkCommissioning),  // no such cluster anywhere: nothing
-            AttributePathIB(endpoint: EndpointID(1), cluster: Fake.testCluster),  // restricted one skipped
-        ], session: h.controllerSession)
+        let result = try await h.client.read(
+            [
+                AttributePathIB(endpoint: EndpointID(9), cluster: .onOff, attribute: .OnOff.onOff),
+                AttributePathIB(endpoint: EndpointID(1), cluster: .levelControl, attribute: .LevelControl.currentLevel),
+                AttributePathIB(endpoint: EndpointID(1), cluster: .onOff, attribute: AttributeID(0x1234)),
+                AttributePathIB(
+                    endpoint: EndpointID(1), cluster: Fake.testCluster, attribute: Fake.restrictedAttribute),
+                AttributePathIB(cluster: .networkCommissioning),  // no such cluster anywhere: nothing
+                AttributePathIB(endpoint: EndpointID(1), cluster: Fake.testCluster),  // restricted one skipped
+            ], session: h.controllerSession)
         let statuses = result.attributes.compactMap { report in report.status.map { (report.path, $0.status) } }
-        #expect(statuses.map(\.1) == [.unsupportedEndpoint, .unsupportedCluster, .unsupportedAttribute, .unsupportedAccess])
+        #expect(
+            statuses.map(\.1) == [.unsupportedEndpoint, .unsupportedCluster, .unsupportedAttribute, .unsupportedAccess])
         let testClusterPaths = result.attributes.filter { $0.path.cluster == Fake.testCluster && $0.value != nil }
             .map(\.path.attribute)
         #expect(!testClusterPaths.contains(Fake.restrictedAttribute))
@@ -75,12 +83,14 @@ struct ReadInteractionTests {
         let h = await Harness.make()
         let onOff = AttributePathIB(endpoint: EndpointID(1), cluster: .onOff)
         let current = DataVersionFilterIB(endpoint: EndpointID(1), cluster: .onOff, dataVersion: 3_169_247_736)
-        let filtered = try await h.client.read(ReadRequestMessage(attributeRequests: [onOff], dataVersionFilters: [current]),
-                                               session: h.controllerSession)
+        let filtered = try await h.client.read(
+            ReadRequestMessage(attributeRequests: [onOff], dataVersionFilters: [current]),
+            session: h.controllerSession)
         #expect(filtered.isEmpty)
         let stale = DataVersionFilterIB(endpoint: EndpointID(1), cluster: .onOff, dataVersion: 1)
-        let full = try await h.client.read(ReadRequestMessage(attributeRequests: [onOff], dataVersionFilters: [stale]),
-                                           session: h.controllerSession)
+        let full = try await h.client.read(
+            ReadRequestMessage(attributeRequests: [onOff], dataVersionFilters: [stale]),
+            session: h.controllerSession)
         #expect(full.attributes.count == 7)
         await h.stop()
     }
@@ -99,17 +109,23 @@ struct ReadInteractionTests {
         let h = await Harness.make()
         // Cluster wildcard with a non-global attribute.
         await #expect(throws: InteractionError.status(.invalidAction)) {
-            try await h.client.read([AttributePathIB(endpoint: EndpointID(1), attribute: .OnOff.onOff)],
-                                    session: h.controllerSession)
+            try await h.client.read(
+                [AttributePathIB(endpoint: EndpointID(1), attribute: .OnOff.onOff)],
+                session: h.controllerSession)
         }
         // A list index in a read path.
         await #expect(throws: InteractionError.status(.invalidAction)) {
-            try await h.client.read([AttributePathIB(endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff,
-                                                     listIndex: .index(0))], session: h.controllerSession)
+            try await h.client.read(
+                [
+                    AttributePathIB(
+                        endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff,
+                        listIndex: .index(0))
+                ], session: h.controllerSession)
         }
         // Cluster wildcard with a global attribute is fine: FeatureMap of every cluster of EP1.
-        let features = try await h.client.read([AttributePathIB(endpoint: EndpointID(1), attribute: .featureMap)],
-                                               session: h.controllerSession)
+        let features = try await h.client.read(
+            [AttributePathIB(endpoint: EndpointID(1), attribute: .featureMap)],
+            session: h.controllerSession)
         #expect(features.attributes.map(\.path.cluster) == [.onOff, Fake.testCluster])
         await h.stop()
     }
@@ -118,25 +134,33 @@ struct ReadInteractionTests {
         let h = await Harness.make()
         await h.onDevice { model in
             for number in 1...3 {
-                model.record(EventRecord(
-                    path: ConcreteEventPath(endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.lockOperation),
-                    number: UInt64(number), priority: 2, timestamp: .system(UInt64(number) * 1000),
-                    data: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(number)))])))
+                model.record(
+                    EventRecord(
+                        path: ConcreteEventPath(
+                            endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.lockOperation),
+                        number: UInt64(number), priority: 2, timestamp: .system(UInt64(number) * 1000),
+                        data: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(number)))])))
             }
         }
-        let request = ReadRequestMessage(eventRequests: [EventPathIB(endpoint: EndpointID(2), cluster: .doorLock)],
-                                         eventFilters: [EventFilterIB(eventMin: 2)])
+        let request = ReadRequestMessage(
+            eventRequests: [EventPathIB(endpoint: EndpointID(2), cluster: .doorLock)],
+            eventFilters: [EventFilterIB(eventMin: 2)])
         let result = try await h.client.read(request, session: h.controllerSession)
         let numbers = result.events.compactMap { report -> UInt64? in
             if case .data(let data) = report { data.eventNumber } else { nil }
         }
         #expect(numbers == [2, 3])
-        let unknown = try await h.client.read(ReadRequestMessage(eventRequests: [
-            EventPathIB(endpoint: EndpointID(2), cluster: .doorLock, event: EventID(0x99)),
-        ]), session: h.controllerSession)
-        #expect(unknown.events == [.status(EventStatusIB(
-            path: EventPathIB(endpoint: EndpointID(2), cluster: .doorLock, event: EventID(0x99)),
-            status: StatusIB(.unsupportedEvent)))])
+        let unknown = try await h.client.read(
+            ReadRequestMessage(eventRequests: [
+                EventPathIB(endpoint: EndpointID(2), cluster: .doorLock, event: EventID(0x99))
+            ]), session: h.controllerSession)
+        #expect(
+            unknown.events == [
+                .status(
+                    EventStatusIB(
+                        path: EventPathIB(endpoint: EndpointID(2), cluster: .doorLock, event: EventID(0x99)),
+                        status: StatusIB(.unsupportedEvent)))
+            ])
         await h.stop()
     }
 }

@@ -10,15 +10,19 @@ struct SubscriptionTests {
     let onOffPath = ConcreteAttributePath(1, .onOff, .OnOff.onOff)
     let toggle = CommandRequest(path: ConcreteCommandPath(1, .onOff, .OnOff.toggle))
 
-    func subscribe(_ h: Harness, _ collector: ReportCollector, min: UInt16 = 2, max: UInt16 = 10,
-                   keep: Bool = false, paths: [AttributePathIB]? = nil, events: [EventPathIB] = [])
+    func subscribe(
+        _ h: Harness, _ collector: ReportCollector, min: UInt16 = 2, max: UInt16 = 10,
+        keep: Bool = false, paths: [AttributePathIB]? = nil, events: [EventPathIB] = []
+    )
         async throws -> ClientSubscription
     {
-        let request = SubscribeRequestMessage(keepSubscriptions: keep, minIntervalFloor: min, maxIntervalCeiling: max,
-                                              attributeRequests: paths ?? [AttributePathIB(onOffPath)],
-                                              eventRequests: events)
-        return try await h.client.subscribe(request, session: h.controllerSession, onReport: collector.onReport,
-                                            onEnded: collector.onEnded)
+        let request = SubscribeRequestMessage(
+            keepSubscriptions: keep, minIntervalFloor: min, maxIntervalCeiling: max,
+            attributeRequests: paths ?? [AttributePathIB(onOffPath)],
+            eventRequests: events)
+        return try await h.client.subscribe(
+            request, session: h.controllerSession, onReport: collector.onReport,
+            onEnded: collector.onEnded)
     }
 
     /// Runs the server's timers and lets the report (if any) and its StatusResponse go through.
@@ -137,8 +141,9 @@ struct SubscriptionTests {
         small.maxPayloadSize = 200
         let h = await Harness.make(clock: clock, server: small)
         let collector = ReportCollector()
-        let subscription = try await subscribe(h, collector, min: 0, max: 60,
-                                               paths: [AttributePathIB(endpoint: EndpointID(1))])
+        let subscription = try await subscribe(
+            h, collector, min: 0, max: 60,
+            paths: [AttributePathIB(endpoint: EndpointID(1))])
         let bigList = ConcreteAttributePath(1, Fake.testCluster, Fake.bigListAttribute)
         #expect(subscription.priming.report(for: bigList)?.value == (await h.onDevice { $0.values[bigList] }))
         #expect(subscription.priming.attributes.count == 7 + 10)
@@ -161,9 +166,12 @@ struct SubscriptionTests {
         let lockEvents = EventPathIB(endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.lockOperation)
         _ = try await subscribe(h, collector, min: 0, max: 60, paths: [], events: [lockEvents])
         await h.onDevice { model in
-            model.record(EventRecord(path: ConcreteEventPath(endpoint: EndpointID(2), cluster: .doorLock,
-                                                             event: .DoorLock.lockOperation),
-                                     number: 10, priority: 2, timestamp: .epoch(1_700_000_000_000), data: .structure([])))
+            model.record(
+                EventRecord(
+                    path: ConcreteEventPath(
+                        endpoint: EndpointID(2), cluster: .doorLock,
+                        event: .DoorLock.lockOperation),
+                    number: 10, priority: 2, timestamp: .epoch(1_700_000_000_000), data: .structure([])))
         }
         await tick(h, clock, by: 0)
         #expect(collector.all.count == 1)

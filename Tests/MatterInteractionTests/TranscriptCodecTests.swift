@@ -56,32 +56,61 @@ struct TranscriptCodecTests {
         let report = try ReportDataMessage(decoding: hex(transcript(8).payload))
         #expect(report.suppressResponse)
         #expect(report.attributeReports.count == 8)
-        guard case .data(let info) = report.attributeReports[2] else { Issue.record("not data"); return }
+        guard case .data(let info) = report.attributeReports[2] else {
+            Issue.record("not data")
+            return
+        }
         #expect(info.dataVersion == 4_276_691_395)
-        #expect(info.path.concrete == ConcreteAttributePath(0, .generalCommissioning,
-                                                            .GeneralCommissioning.basicCommissioningInfo))
-        #expect(info.data == .structure([TLVElement(tag: .context(0), .unsigned(10)),
-                                         TLVElement(tag: .context(1), .unsigned(900))]))
+        #expect(
+            info.path.concrete
+                == ConcreteAttributePath(
+                    0, .generalCommissioning,
+                    .GeneralCommissioning.basicCommissioningInfo))
+        #expect(
+            info.data
+                == .structure([
+                    TLVElement(tag: .context(0), .unsigned(10)),
+                    TLVElement(tag: .context(1), .unsigned(900)),
+                ]))
         let read = try ReportDataMessage(decoding: hex(transcript(47).payload))
-        guard case .data(let level) = read.attributeReports[1] else { Issue.record("not data"); return }
+        guard case .data(let level) = read.attributeReports[1] else {
+            Issue.record("not data")
+            return
+        }
         #expect(level.data == .null)
     }
 
     @Test func invokeMessages() throws {
         let arm = try InvokeRequestMessage(decoding: hex(transcript(13).payload))
         #expect(!arm.suppressResponse && !arm.timedRequest)
-        #expect(arm.invokeRequests == [CommandDataIB(
-            path: CommandPathIB(endpoint: EndpointID(0), cluster: .generalCommissioning,
-                                command: .GeneralCommissioning.armFailSafe),
-            fields: .structure([TLVElement(tag: .context(0), .unsigned(10)), TLVElement(tag: .context(1), .unsigned(3))]))])
+        #expect(
+            arm.invokeRequests == [
+                CommandDataIB(
+                    path: CommandPathIB(
+                        endpoint: EndpointID(0), cluster: .generalCommissioning,
+                        command: .GeneralCommissioning.armFailSafe),
+                    fields: .structure([
+                        TLVElement(tag: .context(0), .unsigned(10)), TLVElement(tag: .context(1), .unsigned(3)),
+                    ]))
+            ])
         let armResponse = try InvokeResponseMessage(decoding: hex(transcript(14).payload))
-        guard case .command(let data) = armResponse.invokeResponses.first else { Issue.record("no command"); return }
+        guard case .command(let data) = armResponse.invokeResponses.first else {
+            Issue.record("no command")
+            return
+        }
         #expect(data.path.command == .GeneralCommissioning.armFailSafeResponse)
-        #expect(data.fields == .structure([TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8(""))]))
+        #expect(
+            data.fields
+                == .structure([TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8(""))]))
         let rootStatus = try InvokeResponseMessage(decoding: hex(transcript(32).payload))
-        #expect(rootStatus.invokeResponses == [.status(CommandStatusIB(
-            path: CommandPathIB(endpoint: EndpointID(0), cluster: .operationalCredentials,
-                                command: .OperationalCredentials.addTrustedRootCertificate), status: .success))])
+        #expect(
+            rootStatus.invokeResponses == [
+                .status(
+                    CommandStatusIB(
+                        path: CommandPathIB(
+                            endpoint: EndpointID(0), cluster: .operationalCredentials,
+                            command: .OperationalCredentials.addTrustedRootCertificate), status: .success))
+            ])
         let toggle = try InvokeRequestMessage(decoding: hex(transcript(61).payload))
         #expect(toggle.invokeRequests.first?.fields == .structure([]))
     }
@@ -90,10 +119,11 @@ struct TranscriptCodecTests {
         let request = try SubscribeRequestMessage(decoding: hex(transcript(79).payload))
         #expect(!request.keepSubscriptions && request.minIntervalFloor == 0 && request.maxIntervalCeiling == 10)
         #expect(request.isFabricFiltered)
-        #expect(request.attributeRequests == [
-            AttributePathIB(ConcreteAttributePath(1, .onOff, .OnOff.onOff)),
-            AttributePathIB(ConcreteAttributePath(1, .levelControl, .LevelControl.currentLevel)),
-        ])
+        #expect(
+            request.attributeRequests == [
+                AttributePathIB(ConcreteAttributePath(1, .onOff, .OnOff.onOff)),
+                AttributePathIB(ConcreteAttributePath(1, .levelControl, .LevelControl.currentLevel)),
+            ])
         let priming = try ReportDataMessage(decoding: hex(transcript(80).payload))
         #expect(priming.subscriptionID == 0x9C60 && !priming.suppressResponse && !priming.moreChunkedMessages)
         let response = try SubscribeResponseMessage(decoding: hex(transcript(83).payload))
@@ -104,7 +134,9 @@ struct TranscriptCodecTests {
     }
 
     func transcript(_ seq: Int) -> TranscriptMessage {
-        transcriptMessages.first { $0.seq == seq } ?? TranscriptMessage(seq: seq, fromController: false, opcode: 0,
-                                                                         name: "missing", payload: "")
+        transcriptMessages.first { $0.seq == seq }
+            ?? TranscriptMessage(
+                seq: seq, fromController: false, opcode: 0,
+                name: "missing", payload: "")
     }
 }

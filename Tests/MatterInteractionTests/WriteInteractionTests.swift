@@ -9,19 +9,22 @@ import Testing
 struct WriteInteractionTests {
     @Test func perPathStatuses() async throws {
         let h = await Harness.make(privilege: .operate)
-        let results = try await h.client.write([
-            WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onOff), value: .bool(true)),
-            WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onTime), value: .unsigned(50)),
-            WriteItem(path: ConcreteAttributePath(0, .basicInformation, .BasicInformation.nodeLabel), value: .utf8("x")),
-            WriteItem(path: ConcreteAttributePath(7, .onOff, .OnOff.onTime), value: .unsigned(1)),
-            WriteItem(path: ConcreteAttributePath(1, .doorLock, .DoorLock.lockState), value: .unsigned(1)),
-            WriteItem(path: ConcreteAttributePath(1, .onOff, AttributeID(0x77)), value: .unsigned(1)),
-            WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onTime), value: .unsigned(2), dataVersion: 1),
-        ], session: h.controllerSession)
-        #expect(results.map(\.status.status) == [
-            .unsupportedWrite, .success, .unsupportedAccess, .unsupportedEndpoint, .unsupportedCluster,
-            .unsupportedAttribute, .dataVersionMismatch,
-        ])
+        let results = try await h.client.write(
+            [
+                WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onOff), value: .bool(true)),
+                WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onTime), value: .unsigned(50)),
+                WriteItem(
+                    path: ConcreteAttributePath(0, .basicInformation, .BasicInformation.nodeLabel), value: .utf8("x")),
+                WriteItem(path: ConcreteAttributePath(7, .onOff, .OnOff.onTime), value: .unsigned(1)),
+                WriteItem(path: ConcreteAttributePath(1, .doorLock, .DoorLock.lockState), value: .unsigned(1)),
+                WriteItem(path: ConcreteAttributePath(1, .onOff, AttributeID(0x77)), value: .unsigned(1)),
+                WriteItem(path: ConcreteAttributePath(1, .onOff, .OnOff.onTime), value: .unsigned(2), dataVersion: 1),
+            ], session: h.controllerSession)
+        #expect(
+            results.map(\.status.status) == [
+                .unsupportedWrite, .success, .unsupportedAccess, .unsupportedEndpoint, .unsupportedCluster,
+                .unsupportedAttribute, .dataVersionMismatch,
+            ])
         let onTime = await h.onDevice { $0.values[ConcreteAttributePath(1, .onOff, .OnOff.onTime)] }
         #expect(onTime == .unsigned(50))
         await h.stop()
@@ -31,8 +34,9 @@ struct WriteInteractionTests {
         let h = await Harness.make()
         let path = ConcreteAttributePath(1, .onOff, .OnOff.onTime)
         let version = await h.onDevice { $0.dataVersion(endpoint: EndpointID(1), cluster: .onOff) }
-        let results = try await h.client.write([WriteItem(path: path, value: .unsigned(9), dataVersion: version)],
-                                               session: h.controllerSession)
+        let results = try await h.client.write(
+            [WriteItem(path: path, value: .unsigned(9), dataVersion: version)],
+            session: h.controllerSession)
         #expect(results.first?.status == .success)
         await h.stop()
     }
@@ -58,8 +62,11 @@ struct WriteInteractionTests {
             AttributeDataIB(dataVersion: nil, path: AttributePathIB(path), data: .array([TLVElement(.unsigned(1))])),
             AttributeDataIB(dataVersion: nil, path: AttributePathIB(path, listIndex: .null), data: .unsigned(2)),
             AttributeDataIB(dataVersion: nil, path: AttributePathIB(path, listIndex: .index(0)), data: .unsigned(3)),
-            AttributeDataIB(dataVersion: nil, path: AttributePathIB(ConcreteAttributePath(1, .onOff, .OnOff.onTime),
-                                                                    listIndex: .null), data: .unsigned(3)),
+            AttributeDataIB(
+                dataVersion: nil,
+                path: AttributePathIB(
+                    ConcreteAttributePath(1, .onOff, .OnOff.onTime),
+                    listIndex: .null), data: .unsigned(3)),
         ])
         let reply = try await h.raw(.writeRequest, request.encode())
         let response = try WriteResponseMessage(decoding: reply.payload)
@@ -73,9 +80,12 @@ struct WriteInteractionTests {
     @Test func fabricScopedListWritesStampTheAccessingFabric() async throws {
         let h = await Harness.make()
         let path = ConcreteAttributePath(1, Fake.testCluster, Fake.fabricListAttribute)
-        let entry = TLVValue.structure([TLVElement(tag: .context(1), .unsigned(5)), TLVElement(tag: .context(0xFE), .unsigned(9))])
-        let results = try await h.client.write([WriteItem(path: path, value: .array([TLVElement(entry)]))],
-                                               session: h.controllerSession)
+        let entry = TLVValue.structure([
+            TLVElement(tag: .context(1), .unsigned(5)), TLVElement(tag: .context(0xFE), .unsigned(9)),
+        ])
+        let results = try await h.client.write(
+            [WriteItem(path: path, value: .array([TLVElement(entry)]))],
+            session: h.controllerSession)
         #expect(results.first?.status == .success)
         let stored = await h.onDevice { $0.values[path] }
         let fabrics = stored?.members?.compactMap { $0[context: 0xFE]?.uint }
@@ -95,13 +105,16 @@ struct WriteInteractionTests {
     @Test func timedWrites() async throws {
         let h = await Harness.make()
         let path = ConcreteAttributePath(1, Fake.testCluster, Fake.timedAttribute)
-        let untimed = try await h.client.write([WriteItem(path: path, value: .unsigned(5))], session: h.controllerSession)
+        let untimed = try await h.client.write(
+            [WriteItem(path: path, value: .unsigned(5))], session: h.controllerSession)
         #expect(untimed.first?.status.status == .needsTimedInteraction)
-        let timed = try await h.client.write([WriteItem(path: path, value: .unsigned(5))], session: h.controllerSession,
-                                             timedTimeout: 1000)
+        let timed = try await h.client.write(
+            [WriteItem(path: path, value: .unsigned(5))], session: h.controllerSession,
+            timedTimeout: 1000)
         #expect(timed.first?.status == .success)
-        let invalid = try await h.client.write([WriteItem(path: path, value: .unsigned(200))],
-                                               session: h.controllerSession, timedTimeout: 1000)
+        let invalid = try await h.client.write(
+            [WriteItem(path: path, value: .unsigned(200))],
+            session: h.controllerSession, timedTimeout: 1000)
         #expect(invalid.first?.status.status == .constraintError)
         #expect(await h.onDevice { $0.values[path] } == .unsigned(5))
         await h.stop()
@@ -110,8 +123,9 @@ struct WriteInteractionTests {
     @Test func wildcardWritePathsFailTheWholeWrite() async throws {
         let h = await Harness.make()
         let request = WriteRequestMessage(writeRequests: [
-            AttributeDataIB(dataVersion: nil, path: AttributePathIB(cluster: .onOff, attribute: .OnOff.onTime),
-                            data: .unsigned(1)),
+            AttributeDataIB(
+                dataVersion: nil, path: AttributePathIB(cluster: .onOff, attribute: .OnOff.onTime),
+                data: .unsigned(1))
         ])
         let reply = try await h.raw(.writeRequest, request.encode())
         #expect(reply.opcode == InteractionOpcode.statusResponse.rawValue)

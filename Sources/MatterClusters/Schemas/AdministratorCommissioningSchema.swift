@@ -11,16 +11,20 @@ extension ClusterSchema {
             AttributeSchema(.AdministratorCommissioning.adminVendorID, "AdminVendorId", .uint16, nullable: true),
         ],
         commands: [
-            CommandSchema(.AdministratorCommissioning.openCommissioningWindow, "OpenCommissioningWindow", [
-                FieldSchema(0, "CommissioningTimeout", .uint16),
-                FieldSchema(1, "PAKEPasscodeVerifier", .octets(maxLength: 97)),
-                FieldSchema(2, "Discriminator", .uint16),
-                FieldSchema(3, "Iterations", .uint32),
-                FieldSchema(4, "Salt", .octets(maxLength: 32)),
-            ], privilege: .administer, timed: true),
-            CommandSchema(.AdministratorCommissioning.openBasicCommissioningWindow, "OpenBasicCommissioningWindow",
-                          [FieldSchema(0, "CommissioningTimeout", .uint16)], privilege: .administer, timed: true),
-            CommandSchema(.AdministratorCommissioning.revokeCommissioning, "RevokeCommissioning",
-                          privilege: .administer, timed: true),
+            CommandSchema(
+                .AdministratorCommissioning.openCommissioningWindow, "OpenCommissioningWindow",
+                [
+                    FieldSchema(0, "CommissioningTimeout", .uint16),
+                    FieldSchema(1, "PAKEPasscodeVerifier", .octets(maxLength: 97)),
+                    FieldSchema(2, "Discriminator", .uint16),
+                    FieldSchema(3, "Iterations", .uint32),
+                    FieldSchema(4, "Salt", .octets(maxLength: 32)),
+                ], privilege: .administer, timed: true),
+            CommandSchema(
+                .AdministratorCommissioning.openBasicCommissioningWindow, "OpenBasicCommissioningWindow",
+                [FieldSchema(0, "CommissioningTimeout", .uint16)], privilege: .administer, timed: true),
+            CommandSchema(
+                .AdministratorCommissioning.revokeCommissioning, "RevokeCommissioning",
+                privilege: .administer, timed: true),
         ])
 }

@@ -16,26 +16,36 @@ extension ClusterSchema {
             AttributeSchema(.BasicInformation.hardwareVersionString, "HardwareVersionString", .string(maxLength: 64)),
             AttributeSchema(.BasicInformation.softwareVersion, "SoftwareVersion", .uint32),
             AttributeSchema(.BasicInformation.softwareVersionString, "SoftwareVersionString", .string(maxLength: 64)),
-            AttributeSchema(.BasicInformation.manufacturingDate, "ManufacturingDate", .string(maxLength: 16),
-                            optional: true),
+            AttributeSchema(
+                .BasicInformation.manufacturingDate, "ManufacturingDate", .string(maxLength: 16),
+                optional: true),
             AttributeSchema(.BasicInformation.partNumber, "PartNumber", .string(maxLength: 32), optional: true),
             AttributeSchema(.BasicInformation.productURL, "ProductURL", .string(maxLength: 256), optional: true),
             AttributeSchema(.BasicInformation.productLabel, "ProductLabel", .string(maxLength: 64), optional: true),
             AttributeSchema(.BasicInformation.serialNumber, "SerialNumber", .string(maxLength: 32), optional: true),
-            AttributeSchema(.BasicInformation.localConfigDisabled, "LocalConfigDisabled", .boolean, write: .manage,
-                            optional: true),
+            AttributeSchema(
+                .BasicInformation.localConfigDisabled, "LocalConfigDisabled", .boolean, write: .manage,
+                optional: true),
             AttributeSchema(.BasicInformation.reachable, "Reachable", .boolean, optional: true),
             AttributeSchema(.BasicInformation.uniqueID, "UniqueID", .string(maxLength: 32)),
-            AttributeSchema(.BasicInformation.capabilityMinima, "CapabilityMinima", .structure(StructSchema(
-                "CapabilityMinimaStruct", [
-                    FieldSchema(0, "CaseSessionsPerFabric", .uint16),
-                    FieldSchema(1, "SubscriptionsPerFabric", .uint16),
-                ]))),
-            AttributeSchema(.BasicInformation.productAppearance, "ProductAppearance", .structure(StructSchema(
-                "ProductAppearanceStruct", [
-                    FieldSchema(0, "Finish", .enum8),
-                    FieldSchema(1, "PrimaryColor", .enum8, nullable: true),
-                ])), optional: true),
+            AttributeSchema(
+                .BasicInformation.capabilityMinima, "CapabilityMinima",
+                .structure(
+                    StructSchema(
+                        "CapabilityMinimaStruct",
+                        [
+                            FieldSchema(0, "CaseSessionsPerFabric", .uint16),
+                            FieldSchema(1, "SubscriptionsPerFabric", .uint16),
+                        ]))),
+            AttributeSchema(
+                .BasicInformation.productAppearance, "ProductAppearance",
+                .structure(
+                    StructSchema(
+                        "ProductAppearanceStruct",
+                        [
+                            FieldSchema(0, "Finish", .enum8),
+                            FieldSchema(1, "PrimaryColor", .enum8, nullable: true),
+                        ])), optional: true),
             AttributeSchema(.BasicInformation.specificationVersion, "SpecificationVersion", .uint32),
             AttributeSchema(.BasicInformation.maxPathsPerInvoke, "MaxPathsPerInvoke", .uint16),
         ],

@@ -14,15 +14,19 @@ extension ClusterSchema {
         ])
 
     /// DeviceTypeStruct {0 DeviceType, 1 Revision}.
-    public static let deviceTypeStruct = StructSchema("DeviceTypeStruct", [
-        FieldSchema(0, "DeviceType", .uint32),
-        FieldSchema(1, "Revision", .uint16),
-    ])
+    public static let deviceTypeStruct = StructSchema(
+        "DeviceTypeStruct",
+        [
+            FieldSchema(0, "DeviceType", .uint32),
+            FieldSchema(1, "Revision", .uint16),
+        ])
 
-    static let semanticTagStruct = StructSchema("SemanticTagStruct", [
-        FieldSchema(0, "MfgCode", .uint16, nullable: true),
-        FieldSchema(1, "NamespaceID", .enum8),
-        FieldSchema(2, "Tag", .enum8),
-        FieldSchema(3, "Label", .string(maxLength: 64), optional: true, nullable: true),
-    ])
+    static let semanticTagStruct = StructSchema(
+        "SemanticTagStruct",
+        [
+            FieldSchema(0, "MfgCode", .uint16, nullable: true),
+            FieldSchema(1, "NamespaceID", .enum8),
+            FieldSchema(2, "Tag", .enum8),
+            FieldSchema(3, "Label", .string(maxLength: 64), optional: true, nullable: true),
+        ])
 }

@@ -15,31 +15,38 @@ extension ClusterSchema {
             AttributeSchema(.DoorLock.actuatorEnabled, "ActuatorEnabled", .boolean),
             AttributeSchema(.DoorLock.operatingMode, "OperatingMode", .enum8, write: .manage),
             AttributeSchema(.DoorLock.supportedOperatingModes, "SupportedOperatingModes", .map16),
-            AttributeSchema(.DoorLock.wrongCodeEntryLimit, "WrongCodeEntryLimit", .uint8, write: .administer,
-                            optional: true),
+            AttributeSchema(
+                .DoorLock.wrongCodeEntryLimit, "WrongCodeEntryLimit", .uint8, write: .administer,
+                optional: true),
         ],
         commands: [
-            CommandSchema(.DoorLock.lockDoor, "LockDoor", [FieldSchema(0, "PINCode", .bytes, optional: true)],
-                          timed: true),
-            CommandSchema(.DoorLock.unlockDoor, "UnlockDoor", [FieldSchema(0, "PINCode", .bytes, optional: true)],
-                          timed: true),
+            CommandSchema(
+                .DoorLock.lockDoor, "LockDoor", [FieldSchema(0, "PINCode", .bytes, optional: true)],
+                timed: true),
+            CommandSchema(
+                .DoorLock.unlockDoor, "UnlockDoor", [FieldSchema(0, "PINCode", .bytes, optional: true)],
+                timed: true),
         ],
         events: [
             EventSchema(.DoorLock.doorLockAlarm, "DoorLockAlarm", .critical, [FieldSchema(0, "AlarmCode", .enum8)]),
-            EventSchema(.DoorLock.lockOperation, "LockOperation", .critical, [
-                FieldSchema(0, "LockOperationType", .enum8),
-                FieldSchema(1, "OperationSource", .enum8),
-                FieldSchema(2, "UserIndex", .uint16, nullable: true),
-                FieldSchema(3, "FabricIndex", .uint8, nullable: true),
-                FieldSchema(4, "SourceNode", .uint64, nullable: true),
-            ]),
-            EventSchema(.DoorLock.lockOperationError, "LockOperationError", .critical, [
-                FieldSchema(0, "LockOperationType", .enum8),
-                FieldSchema(1, "OperationSource", .enum8),
-                FieldSchema(2, "OperationError", .enum8),
-                FieldSchema(3, "UserIndex", .uint16, nullable: true),
-                FieldSchema(4, "FabricIndex", .uint8, nullable: true),
-                FieldSchema(5, "SourceNode", .uint64, nullable: true),
-            ]),
+            EventSchema(
+                .DoorLock.lockOperation, "LockOperation", .critical,
+                [
+                    FieldSchema(0, "LockOperationType", .enum8),
+                    FieldSchema(1, "OperationSource", .enum8),
+                    FieldSchema(2, "UserIndex", .uint16, nullable: true),
+                    FieldSchema(3, "FabricIndex", .uint8, nullable: true),
+                    FieldSchema(4, "SourceNode", .uint64, nullable: true),
+                ]),
+            EventSchema(
+                .DoorLock.lockOperationError, "LockOperationError", .critical,
+                [
+                    FieldSchema(0, "LockOperationType", .enum8),
+                    FieldSchema(1, "OperationSource", .enum8),
+                    FieldSchema(2, "OperationError", .enum8),
+                    FieldSchema(3, "UserIndex", .uint16, nullable: true),
+                    FieldSchema(4, "FabricIndex", .uint8, nullable: true),
+                    FieldSchema(5, "SourceNode", .uint64, nullable: true),
+                ]),
         ])
 }

@@ -9,11 +9,14 @@ extension ClusterSchema {
             AttributeSchema(.Identify.identifyType, "IdentifyType", .enum8),
         ],
         commands: [
-            CommandSchema(.Identify.identify, "Identify", [FieldSchema(0, "IdentifyTime", .uint16)],
-                          privilege: .manage),
-            CommandSchema(.Identify.triggerEffect, "TriggerEffect", [
-                FieldSchema(0, "EffectIdentifier", .enum8),
-                FieldSchema(1, "EffectVariant", .enum8),
-            ], privilege: .manage),
+            CommandSchema(
+                .Identify.identify, "Identify", [FieldSchema(0, "IdentifyTime", .uint16)],
+                privilege: .manage),
+            CommandSchema(
+                .Identify.triggerEffect, "TriggerEffect",
+                [
+                    FieldSchema(0, "EffectIdentifier", .enum8),
+                    FieldSchema(1, "EffectVariant", .enum8),
+                ], privilege: .manage),
         ])
 }

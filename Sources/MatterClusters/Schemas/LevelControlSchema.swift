@@ -11,17 +11,22 @@ extension ClusterSchema {
             AttributeSchema(.LevelControl.minLevel, "MinLevel", .uint8, optional: true),
             AttributeSchema(.LevelControl.maxLevel, "MaxLevel", .uint8, optional: true),
             AttributeSchema(.LevelControl.options, "Options", .map8, write: .operate),
-            AttributeSchema(.LevelControl.onOffTransitionTime, "OnOffTransitionTime", .uint16, write: .operate,
-                            optional: true),
+            AttributeSchema(
+                .LevelControl.onOffTransitionTime, "OnOffTransitionTime", .uint16, write: .operate,
+                optional: true),
             AttributeSchema(.LevelControl.onLevel, "OnLevel", .uint8, nullable: true, write: .operate),
-            AttributeSchema(.LevelControl.onTransitionTime, "OnTransitionTime", .uint16, nullable: true,
-                            write: .operate, optional: true),
-            AttributeSchema(.LevelControl.offTransitionTime, "OffTransitionTime", .uint16, nullable: true,
-                            write: .operate, optional: true),
-            AttributeSchema(.LevelControl.defaultMoveRate, "DefaultMoveRate", .uint8, nullable: true,
-                            write: .operate, optional: true),
-            AttributeSchema(.LevelControl.startUpCurrentLevel, "StartUpCurrentLevel", .uint8, nullable: true,
-                            write: .manage, optional: true),
+            AttributeSchema(
+                .LevelControl.onTransitionTime, "OnTransitionTime", .uint16, nullable: true,
+                write: .operate, optional: true),
+            AttributeSchema(
+                .LevelControl.offTransitionTime, "OffTransitionTime", .uint16, nullable: true,
+                write: .operate, optional: true),
+            AttributeSchema(
+                .LevelControl.defaultMoveRate, "DefaultMoveRate", .uint8, nullable: true,
+                write: .operate, optional: true),
+            AttributeSchema(
+                .LevelControl.startUpCurrentLevel, "StartUpCurrentLevel", .uint8, nullable: true,
+                write: .manage, optional: true),
         ],
         commands: [
             CommandSchema(.LevelControl.moveToLevel, "MoveToLevel", moveToLevelFields),
@@ -34,21 +39,24 @@ extension ClusterSchema {
             CommandSchema(.LevelControl.stopWithOnOff, "StopWithOnOff", options(from: 0)),
         ])
 
-    private static let moveToLevelFields = [
-        FieldSchema(0, "Level", .uint8),
-        FieldSchema(1, "TransitionTime", .uint16, nullable: true),
-    ] + options(from: 2)
+    private static let moveToLevelFields =
+        [
+            FieldSchema(0, "Level", .uint8),
+            FieldSchema(1, "TransitionTime", .uint16, nullable: true),
+        ] + options(from: 2)
 
-    private static let moveFields = [
-        FieldSchema(0, "MoveMode", .enum8),
-        FieldSchema(1, "Rate", .uint8, nullable: true),
-    ] + options(from: 2)
+    private static let moveFields =
+        [
+            FieldSchema(0, "MoveMode", .enum8),
+            FieldSchema(1, "Rate", .uint8, nullable: true),
+        ] + options(from: 2)
 
-    private static let stepFields = [
-        FieldSchema(0, "StepMode", .enum8),
-        FieldSchema(1, "StepSize", .uint8),
-        FieldSchema(2, "TransitionTime", .uint16, nullable: true),
-    ] + options(from: 3)
+    private static let stepFields =
+        [
+            FieldSchema(0, "StepMode", .enum8),
+            FieldSchema(1, "StepSize", .uint8),
+            FieldSchema(2, "TransitionTime", .uint16, nullable: true),
+        ] + options(from: 3)
 
     /// The OptionsMask and OptionsOverride pair that ends level and colour commands.
     static func options(from tag: UInt8) -> [FieldSchema] {

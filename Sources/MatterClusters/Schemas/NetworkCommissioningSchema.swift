@@ -10,20 +10,29 @@ extension ClusterSchema {
         ],
         attributes: [
             AttributeSchema(.NetworkCommissioning.maxNetworks, "MaxNetworks", .uint8, read: .administer),
-            AttributeSchema(.NetworkCommissioning.networks, "Networks", .list(.structure(StructSchema(
-                "NetworkInfoStruct", [
-                    FieldSchema(0, "NetworkID", .octets(maxLength: 32)),
-                    FieldSchema(1, "Connected", .boolean),
-                ]))), read: .administer),
+            AttributeSchema(
+                .NetworkCommissioning.networks, "Networks",
+                .list(
+                    .structure(
+                        StructSchema(
+                            "NetworkInfoStruct",
+                            [
+                                FieldSchema(0, "NetworkID", .octets(maxLength: 32)),
+                                FieldSchema(1, "Connected", .boolean),
+                            ]))), read: .administer),
             AttributeSchema(.NetworkCommissioning.scanMaxTimeSeconds, "ScanMaxTimeSeconds", .uint8, optional: true),
-            AttributeSchema(.NetworkCommissioning.connectMaxTimeSeconds, "ConnectMaxTimeSeconds", .uint8,
-                            optional: true),
+            AttributeSchema(
+                .NetworkCommissioning.connectMaxTimeSeconds, "ConnectMaxTimeSeconds", .uint8,
+                optional: true),
             AttributeSchema(.NetworkCommissioning.interfaceEnabled, "InterfaceEnabled", .boolean, write: .administer),
-            AttributeSchema(.NetworkCommissioning.lastNetworkingStatus, "LastNetworkingStatus", .enum8,
-                            nullable: true, read: .administer),
-            AttributeSchema(.NetworkCommissioning.lastNetworkID, "LastNetworkID", .octets(maxLength: 32),
-                            nullable: true, read: .administer),
-            AttributeSchema(.NetworkCommissioning.lastConnectErrorValue, "LastConnectErrorValue", .int32,
-                            nullable: true, read: .administer),
+            AttributeSchema(
+                .NetworkCommissioning.lastNetworkingStatus, "LastNetworkingStatus", .enum8,
+                nullable: true, read: .administer),
+            AttributeSchema(
+                .NetworkCommissioning.lastNetworkID, "LastNetworkID", .octets(maxLength: 32),
+                nullable: true, read: .administer),
+            AttributeSchema(
+                .NetworkCommissioning.lastConnectErrorValue, "LastConnectErrorValue", .int32,
+                nullable: true, read: .administer),
         ])
 }

@@ -21,13 +21,15 @@ extension InteractionClient {
         return results.first ?? .status(StatusIB(.noCommandResponse))
     }
 
-    private func performInvoke(_ node: isolated TransportNode, _ commands: [CommandRequest], _ session: SessionID,
-                               _ timedTimeout: UInt16?) async throws(InteractionError) -> [InvokeResult]
-    {
+    private func performInvoke(
+        _ node: isolated TransportNode, _ commands: [CommandRequest], _ session: SessionID,
+        _ timedTimeout: UInt16?
+    ) async throws(InteractionError) -> [InvokeResult] {
         let batched = commands.count > 1
         let data = commands.enumerated().map { index, command in
-            CommandDataIB(path: CommandPathIB(command.path), fields: command.fields,
-                          commandRef: batched ? UInt16(truncatingIfNeeded: index) : nil)
+            CommandDataIB(
+                path: CommandPathIB(command.path), fields: command.fields,
+                commandRef: batched ? UInt16(truncatingIfNeeded: index) : nil)
         }
         let exchange = try openExchange(node, session)
         defer { exchange.close() }
@@ -45,7 +47,8 @@ extension InteractionClient {
             try send(StatusResponseMessage(status: .success), on: exchange)
         }
         return commands.indices.map { index in
-            let response = batched
+            let response =
+                batched
                 ? responses.first { $0.commandRef == UInt16(truncatingIfNeeded: index) }
                 : responses.first
             switch response {

@@ -13,7 +13,8 @@ extension InteractionClient {
     public func read(_ paths: [AttributePathIB], session: SessionID, isFabricFiltered: Bool = true)
         async throws(InteractionError) -> ReadResult
     {
-        try await read(ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered), session: session)
+        try await read(
+            ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered), session: session)
     }
 
     private func performRead(_ node: isolated TransportNode, _ request: ReadRequestMessage, _ session: SessionID)

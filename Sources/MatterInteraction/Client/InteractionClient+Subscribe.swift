@@ -6,18 +6,22 @@ extension InteractionClient {
     /// ``ClientSubscription``; later reports go to `onReport` (on the node's queue; empty ones are
     /// keep-alives). `onEnded` runs once when the subscription is lost: session closed, no report
     /// within MaxInterval plus ``Configuration/livenessAllowance``, or ``cancel(_:)``.
-    public func subscribe(_ request: SubscribeRequestMessage, session: SessionID,
-                          onReport: @escaping @Sendable (SubscriptionReport) -> Void,
-                          onEnded: @escaping @Sendable (InteractionError) -> Void = { _ in })
+    public func subscribe(
+        _ request: SubscribeRequestMessage, session: SessionID,
+        onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+        onEnded: @escaping @Sendable (InteractionError) -> Void = { _ in }
+    )
         async throws(InteractionError) -> ClientSubscription
     {
         let node = try requireNode()
         return try await performSubscribe(node, request, session, onReport, onEnded)
     }
 
-    private func performSubscribe(_ node: isolated TransportNode, _ request: SubscribeRequestMessage,
-                                  _ session: SessionID, _ onReport: @escaping @Sendable (SubscriptionReport) -> Void,
-                                  _ onEnded: @escaping @Sendable (InteractionError) -> Void)
+    private func performSubscribe(
+        _ node: isolated TransportNode, _ request: SubscribeRequestMessage,
+        _ session: SessionID, _ onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+        _ onEnded: @escaping @Sendable (InteractionError) -> Void
+    )
         async throws(InteractionError) -> ClientSubscription
     {
         let exchange = try openExchange(node, session)
@@ -30,10 +34,12 @@ extension InteractionClient {
             if message.opcode == InteractionOpcode.subscribeResponse.rawValue {
                 let response = try SubscribeResponseMessage(decoding: message.payload)
                 guard subscriptionID == nil || subscriptionID == response.subscriptionID else {
-                    throw .malformed(message: "SubscribeResponse", reason: "subscription ID differs from the priming report's")
+                    throw .malformed(
+                        message: "SubscribeResponse", reason: "subscription ID differs from the priming report's")
                 }
-                let subscription = ClientSubscription(id: response.subscriptionID, session: session,
-                                                      maxInterval: response.maxInterval, priming: assembler.result)
+                let subscription = ClientSubscription(
+                    id: response.subscriptionID, session: session,
+                    maxInterval: response.maxInterval, priming: assembler.result)
                 let deadline = now + UInt64(response.maxInterval) * 1000 + configuration.livenessAllowance
                 subscriptions[SubscriptionKey(session: session, id: response.subscriptionID)] =
                     Subscription(subscription, deadline: deadline, onReport: onReport, onEnded: onEnded)
@@ -75,8 +81,9 @@ extension InteractionClient {
         let now = self.now
         for (key, subscription) in subscriptions where subscription.deadline <= now {
             subscriptions[key] = nil
-            subscription.onEnded(.subscriptionEnded(
-                "no report within \(subscription.public_.maxInterval) s + \(configuration.livenessAllowance) ms"))
+            subscription.onEnded(
+                .subscriptionEnded(
+                    "no report within \(subscription.info.maxInterval) s + \(configuration.livenessAllowance) ms"))
         }
         rescheduleTimer()
     }

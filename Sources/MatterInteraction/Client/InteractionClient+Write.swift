@@ -15,9 +15,10 @@ extension InteractionClient {
         return try await performWrite(node, items, session, timedTimeout)
     }
 
-    private func performWrite(_ node: isolated TransportNode, _ items: [WriteItem], _ session: SessionID,
-                              _ timedTimeout: UInt16?) async throws(InteractionError) -> [WriteResult]
-    {
+    private func performWrite(
+        _ node: isolated TransportNode, _ items: [WriteItem], _ session: SessionID,
+        _ timedTimeout: UInt16?
+    ) async throws(InteractionError) -> [WriteResult] {
         let chunks = chunkWrite(items, timed: timedTimeout != nil)
         if timedTimeout != nil, chunks.count > 1 {
             throw .invalidRequest("a timed write must fit one message (\(configuration.maxPayloadSize) bytes)")
@@ -59,16 +60,25 @@ extension InteractionClient {
             .encode().count
         var data: [(ib: AttributeDataIB, owner: Int)] = []
         for (owner, item) in items.enumerated() {
-            let whole = AttributeDataIB(dataVersion: item.dataVersion, path: AttributePathIB(item.path), data: item.value)
+            let whole = AttributeDataIB(
+                dataVersion: item.dataVersion, path: AttributePathIB(item.path), data: item.value)
             if overhead + ReportChunker.encodedSize(whole) > configuration.maxPayloadSize,
-               case .array(let entries) = item.value
+                case .array(let entries) = item.value
             {
-                data.append((AttributeDataIB(dataVersion: item.dataVersion, path: AttributePathIB(item.path),
-                                             data: .array([])), owner))
+                data.append(
+                    (
+                        AttributeDataIB(
+                            dataVersion: item.dataVersion, path: AttributePathIB(item.path),
+                            data: .array([])), owner
+                    ))
                 for entry in entries {
-                    data.append((AttributeDataIB(dataVersion: item.dataVersion,
-                                                 path: AttributePathIB(item.path, listIndex: .null), data: entry.value),
-                                 owner))
+                    data.append(
+                        (
+                            AttributeDataIB(
+                                dataVersion: item.dataVersion,
+                                path: AttributePathIB(item.path, listIndex: .null), data: entry.value),
+                            owner
+                        ))
                 }
             } else {
                 data.append((whole, owner))
@@ -81,8 +91,12 @@ extension InteractionClient {
         for (ib, owner) in data {
             let length = ReportChunker.encodedSize(ib)
             if size + length > configuration.maxPayloadSize, !current.isEmpty {
-                messages.append((WriteRequestMessage(timedRequest: timed, writeRequests: current,
-                                                     moreChunkedMessages: true), owners))
+                messages.append(
+                    (
+                        WriteRequestMessage(
+                            timedRequest: timed, writeRequests: current,
+                            moreChunkedMessages: true), owners
+                    ))
                 current = []
                 owners = []
                 size = overhead

@@ -28,14 +28,17 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
 
     /// A subscription's live state.
     final class Subscription {
-        let public_: ClientSubscription
+        let info: ClientSubscription
         let onReport: @Sendable (SubscriptionReport) -> Void
         let onEnded: @Sendable (InteractionError) -> Void
         var deadline: UInt64
 
-        init(_ subscription: ClientSubscription, deadline: UInt64, onReport: @escaping @Sendable (SubscriptionReport) -> Void,
-             onEnded: @escaping @Sendable (InteractionError) -> Void) {
-            public_ = subscription
+        init(
+            _ subscription: ClientSubscription, deadline: UInt64,
+            onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+            onEnded: @escaping @Sendable (InteractionError) -> Void
+        ) {
+            info = subscription
             self.deadline = deadline
             self.onReport = onReport
             self.onEnded = onEnded
@@ -65,10 +68,11 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
 
     /// Creates the client for `node` and, unless `registersHandler` is false, registers it as the
     /// node's handler for protocol 0x0001 (to receive subscription reports). Pass the node's own clock.
-    public static func install(on node: isolated TransportNode, clock: any MatterClock = SystemClock(),
-                               configuration: Configuration = Configuration(),
-                               registersHandler: Bool = true) -> InteractionClient
-    {
+    public static func install(
+        on node: isolated TransportNode, clock: any MatterClock = SystemClock(),
+        configuration: Configuration = Configuration(),
+        registersHandler: Bool = true
+    ) -> InteractionClient {
         let client = InteractionClient(node: node, clock: clock, configuration: configuration)
         if registersHandler { node.setUnsolicitedHandler(client, for: .interactionModel) }
         node.onSessionClosed { [weak client] session in client?.sessionClosed(session) }
@@ -106,7 +110,8 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         do {
             let message = try await exchange.receive(timeout: configuration.responseTimeout)
             guard message.protocolID == .interactionModel else {
-                throw InteractionError.unexpectedMessage(opcode: message.opcode, expected: "an interaction-model message")
+                throw InteractionError.unexpectedMessage(
+                    opcode: message.opcode, expected: "an interaction-model message")
             }
             return message
         } catch {
@@ -118,7 +123,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     /// or an unexpected-message error.
     func unexpected(_ message: ReceivedMessage, expected: String) -> InteractionError {
         if message.opcode == InteractionOpcode.statusResponse.rawValue,
-           let status = try? StatusResponseMessage(decoding: message.payload), !status.status.isSuccess
+            let status = try? StatusResponseMessage(decoding: message.payload), !status.status.isSuccess
         {
             return .status(status.status)
         }
@@ -148,17 +153,18 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
             return respond(.invalidAction, on: exchange)
         }
         guard let id = report.subscriptionID,
-              let subscription = subscriptions[SubscriptionKey(session: message.session, id: id)]
+            let subscription = subscriptions[SubscriptionKey(session: message.session, id: id)]
         else { return respond(.invalidSubscription, on: exchange) }
         var assembler = ReportAssembler()
         receiveChunk(report, assembler: &assembler, subscription: subscription, exchange: exchange)
     }
 
-    private func receiveChunk(_ report: ReportDataMessage, assembler: inout ReportAssembler,
-                              subscription: Subscription, exchange: Exchange)
-    {
+    private func receiveChunk(
+        _ report: ReportDataMessage, assembler: inout ReportAssembler,
+        subscription: Subscription, exchange: Exchange
+    ) {
         assembler.add(report)
-        subscription.deadline = now + UInt64(subscription.public_.maxInterval) * 1000 + configuration.livenessAllowance
+        subscription.deadline = now + UInt64(subscription.info.maxInterval) * 1000 + configuration.livenessAllowance
         do {
             try send(StatusResponseMessage(status: .success), on: exchange)
         } catch {
@@ -167,7 +173,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         }
         guard report.moreChunkedMessages else {
             exchange.close()
-            let result = SubscriptionReport(subscriptionID: subscription.public_.id, result: assembler.result)
+            let result = SubscriptionReport(subscriptionID: subscription.info.id, result: assembler.result)
             rescheduleTimer()
             subscription.onReport(result)
             return
@@ -176,7 +182,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         exchange.onMessage = { [weak self] next, exchange in
             guard let self else { return }
             guard next.isMessage(.interactionModel, InteractionOpcode.reportData.rawValue),
-                  let chunk = try? ReportDataMessage(decoding: next.payload)
+                let chunk = try? ReportDataMessage(decoding: next.payload)
             else { return self.respond(.invalidAction, on: exchange) }
             self.receiveChunk(chunk, assembler: &collected, subscription: subscription, exchange: exchange)
         }
@@ -184,8 +190,9 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     }
 
     func respond(_ status: IMStatus, on exchange: Exchange) {
-        try? exchange.send(opcode: InteractionOpcode.statusResponse.rawValue,
-                           payload: StatusResponseMessage(status: status).encode())
+        try? exchange.send(
+            opcode: InteractionOpcode.statusResponse.rawValue,
+            payload: StatusResponseMessage(status: status).encode())
         exchange.close()
     }
 

@@ -27,7 +27,8 @@ struct ReportAssembler {
                 var items: [TLVElement] = []
                 if case .success(.array(let existing))? = reports[path]?.result { items = existing }
                 items.append(TLVElement(data.data))
-                reports[path] = AttributeReport(path: path, dataVersion: data.dataVersion, result: .success(.array(items)))
+                reports[path] = AttributeReport(
+                    path: path, dataVersion: data.dataVersion, result: .success(.array(items)))
             case .index:
                 // Item replacement is not used by Matter 1.4 servers.
                 break

@@ -28,8 +28,10 @@ public struct AttributePathIB: Hashable, Sendable, CustomStringConvertible {
     public var listIndex: ListIndex?
     public var wildcardPathFlags: UInt32?
 
-    public init(endpoint: EndpointID? = nil, cluster: ClusterID? = nil, attribute: AttributeID? = nil,
-                listIndex: ListIndex? = nil, node: NodeID? = nil) {
+    public init(
+        endpoint: EndpointID? = nil, cluster: ClusterID? = nil, attribute: AttributeID? = nil,
+        listIndex: ListIndex? = nil, node: NodeID? = nil
+    ) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.attribute = attribute

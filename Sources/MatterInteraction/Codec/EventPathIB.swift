@@ -17,8 +17,10 @@ public struct EventPathIB: Hashable, Sendable, CustomStringConvertible {
     public var event: EventID?
     public var isUrgent: Bool?
 
-    public init(endpoint: EndpointID? = nil, cluster: ClusterID? = nil, event: EventID? = nil,
-                isUrgent: Bool? = nil, node: NodeID? = nil) {
+    public init(
+        endpoint: EndpointID? = nil, cluster: ClusterID? = nil, event: EventID? = nil,
+        isUrgent: Bool? = nil, node: NodeID? = nil
+    ) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.event = event

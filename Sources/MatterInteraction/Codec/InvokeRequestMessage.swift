@@ -53,7 +53,8 @@ public struct InvokeResponseMessage: InteractionMessage, Hashable {
     public var invokeResponses: [InvokeResponseIB]
     public var moreChunkedMessages: Bool
 
-    public init(suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false) {
+    public init(suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false)
+    {
         self.suppressResponse = suppressResponse
         self.invokeResponses = invokeResponses
         self.moreChunkedMessages = moreChunkedMessages

@@ -20,9 +20,11 @@ public struct ReadRequestMessage: InteractionMessage, Hashable {
     public var isFabricFiltered: Bool
     public var dataVersionFilters: [DataVersionFilterIB]
 
-    public init(attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
-                eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
-                dataVersionFilters: [DataVersionFilterIB] = []) {
+    public init(
+        attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
+        eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
+        dataVersionFilters: [DataVersionFilterIB] = []
+    ) {
         self.attributeRequests = attributeRequests
         self.eventRequests = eventRequests
         self.eventFilters = eventFilters

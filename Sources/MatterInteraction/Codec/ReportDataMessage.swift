@@ -18,9 +18,11 @@ public struct ReportDataMessage: InteractionMessage, Hashable {
     public var moreChunkedMessages: Bool
     public var suppressResponse: Bool
 
-    public init(subscriptionID: UInt32? = nil, attributeReports: [AttributeReportIB] = [],
-                eventReports: [EventReportIB] = [], moreChunkedMessages: Bool = false,
-                suppressResponse: Bool = false) {
+    public init(
+        subscriptionID: UInt32? = nil, attributeReports: [AttributeReportIB] = [],
+        eventReports: [EventReportIB] = [], moreChunkedMessages: Bool = false,
+        suppressResponse: Bool = false
+    ) {
         self.subscriptionID = subscriptionID
         self.attributeReports = attributeReports
         self.eventReports = eventReports

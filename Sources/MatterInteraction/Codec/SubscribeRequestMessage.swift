@@ -24,10 +24,12 @@ public struct SubscribeRequestMessage: InteractionMessage, Hashable {
     public var isFabricFiltered: Bool
     public var dataVersionFilters: [DataVersionFilterIB]
 
-    public init(keepSubscriptions: Bool = false, minIntervalFloor: UInt16, maxIntervalCeiling: UInt16,
-                attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
-                eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
-                dataVersionFilters: [DataVersionFilterIB] = []) {
+    public init(
+        keepSubscriptions: Bool = false, minIntervalFloor: UInt16, maxIntervalCeiling: UInt16,
+        attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
+        eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
+        dataVersionFilters: [DataVersionFilterIB] = []
+    ) {
         self.keepSubscriptions = keepSubscriptions
         self.minIntervalFloor = minIntervalFloor
         self.maxIntervalCeiling = maxIntervalCeiling

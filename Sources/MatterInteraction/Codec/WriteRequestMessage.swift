@@ -16,8 +16,10 @@ public struct WriteRequestMessage: InteractionMessage, Hashable {
     public var writeRequests: [AttributeDataIB]
     public var moreChunkedMessages: Bool
 
-    public init(suppressResponse: Bool = false, timedRequest: Bool = false, writeRequests: [AttributeDataIB],
-                moreChunkedMessages: Bool = false) {
+    public init(
+        suppressResponse: Bool = false, timedRequest: Bool = false, writeRequests: [AttributeDataIB],
+        moreChunkedMessages: Bool = false
+    ) {
         self.suppressResponse = suppressResponse
         self.timedRequest = timedRequest
         self.writeRequests = writeRequests

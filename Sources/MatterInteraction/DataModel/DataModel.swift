@@ -49,8 +49,10 @@ public protocol DataModel: AnyObject, Sendable {
     /// The access-control check (spec 6.6.6): may `subject` exercise `privilege` on this cluster
     /// instance? Called for endpoints and clusters that may not exist. A commissioning PASE session has
     /// implicit Administer; everything else goes through the ACL of the subject's fabric.
-    func checkAccess(_ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID,
-                     privilege: Privilege) -> Bool
+    func checkAccess(
+        _ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID,
+        privilege: Privilege
+    ) -> Bool
 
     /// Event records numbered `number` or higher, oldest first.
     func eventRecords(from number: UInt64) -> [EventRecord]

@@ -53,8 +53,10 @@ public struct EventRecord: Hashable, Sendable {
     /// For fabric-sensitive events: the fabric the record belongs to.
     public var fabricIndex: UInt8?
 
-    public init(path: ConcreteEventPath, number: UInt64, priority: UInt8, timestamp: EventDataIB.Timestamp,
-                data: TLVValue, fabricIndex: UInt8? = nil) {
+    public init(
+        path: ConcreteEventPath, number: UInt64, priority: UInt8, timestamp: EventDataIB.Timestamp,
+        data: TLVValue, fabricIndex: UInt8? = nil
+    ) {
         self.path = path
         self.number = number
         self.priority = priority

@@ -17,8 +17,10 @@ public struct AttributeInfo: Hashable, Sendable {
     /// Writes must be timed.
     public var requiresTimedWrite: Bool
 
-    public init(_ id: AttributeID, read: Privilege = .view, write: Privilege? = nil, list: Bool = false,
-                fabricScoped: Bool = false, timed: Bool = false) {
+    public init(
+        _ id: AttributeID, read: Privilege = .view, write: Privilege? = nil, list: Bool = false,
+        fabricScoped: Bool = false, timed: Bool = false
+    ) {
         self.id = id
         self.readPrivilege = read
         self.writePrivilege = write
@@ -29,8 +31,9 @@ public struct AttributeInfo: Hashable, Sendable {
 
     /// The info an attribute's schema implies.
     public init(_ schema: AttributeSchema) {
-        self.init(schema.id, read: schema.readPrivilege, write: schema.writePrivilege, list: schema.type.isList,
-                  fabricScoped: schema.isFabricScoped, timed: schema.requiresTimedWrite)
+        self.init(
+            schema.id, read: schema.readPrivilege, write: schema.writePrivilege, list: schema.type.isList,
+            fabricScoped: schema.isFabricScoped, timed: schema.requiresTimedWrite)
     }
 }
 
@@ -53,8 +56,9 @@ public struct CommandInfo: Hashable, Sendable {
 
     /// The info a command's schema implies.
     public init(_ schema: CommandSchema) {
-        self.init(schema.id, privilege: schema.privilege, timed: schema.requiresTimedInvoke,
-                  fabricScoped: schema.isFabricScoped)
+        self.init(
+            schema.id, privilege: schema.privilege, timed: schema.requiresTimedInvoke,
+            fabricScoped: schema.isFabricScoped)
     }
 }
 

@@ -1,5 +1,5 @@
-public import MatterTransport
 import MatterCore
+public import MatterTransport
 
 /// Who is asking (spec 6.6.2.1, "Incoming Subject Descriptor"): how the session was authenticated,
 /// the accessing fabric, and the subject identifiers the access-control check matches against.
@@ -45,11 +45,12 @@ public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let mode = switch authMode {
-        case .pase: "PASE"
-        case .case: "CASE"
-        case .group: "group"
-        }
+        let mode =
+            switch authMode {
+            case .pase: "PASE"
+            case .case: "CASE"
+            case .group: "group"
+            }
         return "\(mode) subject 0x\(String(subject, radix: 16, uppercase: true)) fabric \(fabricIndex)"
     }
 }

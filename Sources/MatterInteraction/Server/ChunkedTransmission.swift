@@ -21,8 +21,10 @@ final class ChunkedTransmission {
     private let responseTimeout: UInt64
     private let now: () -> UInt64
 
-    init(exchange: Exchange, steps: [Step], responseTimeout: UInt64, now: @escaping () -> UInt64,
-         completion: @escaping (Result<Void, InteractionError>) -> Void) {
+    init(
+        exchange: Exchange, steps: [Step], responseTimeout: UInt64, now: @escaping () -> UInt64,
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    ) {
         self.exchange = exchange
         self.steps = steps
         self.responseTimeout = responseTimeout
@@ -31,12 +33,15 @@ final class ChunkedTransmission {
     }
 
     /// ReportData messages; the last one awaits a StatusResponse only if `finalAwaitsStatus`.
-    convenience init(exchange: Exchange, reports: [ReportDataMessage], finalAwaitsStatus: Bool,
-                     responseTimeout: UInt64, now: @escaping () -> UInt64,
-                     completion: @escaping (Result<Void, InteractionError>) -> Void) {
+    convenience init(
+        exchange: Exchange, reports: [ReportDataMessage], finalAwaitsStatus: Bool,
+        responseTimeout: UInt64, now: @escaping () -> UInt64,
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    ) {
         let steps = reports.enumerated().map { index, report in
-            Step(opcode: .reportData, payload: report.encode(),
-                 awaitsStatus: index < reports.count - 1 || finalAwaitsStatus)
+            Step(
+                opcode: .reportData, payload: report.encode(),
+                awaitsStatus: index < reports.count - 1 || finalAwaitsStatus)
         }
         self.init(exchange: exchange, steps: steps, responseTimeout: responseTimeout, now: now, completion: completion)
     }
@@ -75,10 +80,11 @@ final class ChunkedTransmission {
     private func received(_ message: ReceivedMessage) {
         guard !finished else { return }
         guard message.isMessage(.interactionModel, InteractionOpcode.statusResponse.rawValue),
-              let status = try? StatusResponseMessage(decoding: message.payload)
+            let status = try? StatusResponseMessage(decoding: message.payload)
         else {
-            try? exchange.send(opcode: InteractionOpcode.statusResponse.rawValue,
-                               payload: StatusResponseMessage(status: .invalidAction).encode())
+            try? exchange.send(
+                opcode: InteractionOpcode.statusResponse.rawValue,
+                payload: StatusResponseMessage(status: .invalidAction).encode())
             return finish(.failure(.unexpectedMessage(opcode: message.opcode, expected: "StatusResponse")))
         }
         guard status.status.isSuccess else { return finish(.failure(.status(status.status))) }

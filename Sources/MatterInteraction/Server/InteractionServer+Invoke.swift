@@ -11,13 +11,13 @@ extension InteractionServer {
         guard request.timedRequest == timedWindow else { return respond(.timedRequestMismatch, on: exchange) }
         let commands = request.invokeRequests
         guard !commands.isEmpty, commands.count <= configuration.maxPathsPerInvoke,
-              commands.allSatisfy({ $0.path.endpoint != nil })
+            commands.allSatisfy({ $0.path.endpoint != nil })
         else { return respond(.invalidAction, on: exchange) }
         if commands.count > 1 {
             // A batch needs distinct CommandRefs and distinct paths.
             let refs = commands.compactMap(\.commandRef)
             guard refs.count == commands.count, Set(refs).count == refs.count,
-                  Set(commands.map(\.path)).count == commands.count
+                Set(commands.map(\.path)).count == commands.count
             else { return respond(.invalidAction, on: exchange) }
         }
         let context = InteractionContext(subject: subject, session: message.session, isTimed: timedWindow)
@@ -30,7 +30,8 @@ extension InteractionServer {
         let messages = chunkInvokeResponses(responses)
         if messages.count == 1 { return reply(messages[0], on: exchange) }
         let steps = messages.map {
-            ChunkedTransmission.Step(opcode: .invokeResponse, payload: $0.encode(), awaitsStatus: $0.moreChunkedMessages)
+            ChunkedTransmission.Step(
+                opcode: .invokeResponse, payload: $0.encode(), awaitsStatus: $0.moreChunkedMessages)
         }
         transmit(makeTransmission(exchange, steps: steps) { _ in exchange.close() })
     }

@@ -9,20 +9,24 @@ extension InteractionServer {
             return respond(.invalidAction, on: exchange)
         }
         guard !(request.attributeRequests.isEmpty && request.eventRequests.isEmpty),
-              processor.isValid(readPaths: request.attributeRequests, eventPaths: request.eventRequests)
+            processor.isValid(readPaths: request.attributeRequests, eventPaths: request.eventRequests)
         else { return respond(.invalidAction, on: exchange) }
-        let context = InteractionContext(subject: subject, session: message.session,
-                                         isFabricFiltered: request.isFabricFiltered)
-        let attributes = processor.readReports(request.attributeRequests, filters: request.dataVersionFilters,
-                                               context: context)
-        let events = processor.eventReports(request.eventRequests, minimum: Self.eventMinimum(request.eventFilters),
-                                            context: context)
+        let context = InteractionContext(
+            subject: subject, session: message.session,
+            isFabricFiltered: request.isFabricFiltered)
+        let attributes = processor.readReports(
+            request.attributeRequests, filters: request.dataVersionFilters,
+            context: context)
+        let events = processor.eventReports(
+            request.eventRequests, minimum: Self.eventMinimum(request.eventFilters),
+            context: context)
         var reports = chunker.chunk(attributeReports: attributes, eventReports: events.reports, subscriptionID: nil)
         reports[reports.count - 1].suppressResponse = true
-        transmit(makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: false) { [weak self] result in
-            if case .failure(let error) = result { self?.log.debug("\(exchange): read ended: \(error)") }
-            exchange.close()
-        })
+        transmit(
+            makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: false) { [weak self] result in
+                if case .failure(let error) = result { self?.log.debug("\(exchange): read ended: \(error)") }
+                exchange.close()
+            })
     }
 
     /// The lowest event number the filters ask for (0 without filters).

@@ -9,43 +9,49 @@ extension InteractionServer {
             return respond(.invalidAction, on: exchange)
         }
         guard request.minIntervalFloor <= request.maxIntervalCeiling,
-              !(request.attributeRequests.isEmpty && request.eventRequests.isEmpty),
-              processor.isValid(readPaths: request.attributeRequests, eventPaths: request.eventRequests)
+            !(request.attributeRequests.isEmpty && request.eventRequests.isEmpty),
+            processor.isValid(readPaths: request.attributeRequests, eventPaths: request.eventRequests)
         else { return respond(.invalidAction, on: exchange) }
         if !request.keepSubscriptions {
-            for (id, subscription) in subscriptions where subscription.isFromSamePeer(as: subject, session: message.session) {
+            for (id, subscription) in subscriptions
+            where subscription.isFromSamePeer(as: subject, session: message.session) {
                 log.debug("subscription \(id) replaced (KeepSubscriptions=false)")
                 subscriptions[id] = nil
             }
         }
         // MinIntervalFloor ≤ MaxInterval ≤ max(ceiling, publisher limit); like the SDK, take the ceiling.
-        let maxInterval = min(max(request.maxIntervalCeiling, 1),
-                              max(request.maxIntervalCeiling, configuration.maxIntervalPublisherLimit))
+        let maxInterval = min(
+            max(request.maxIntervalCeiling, 1),
+            max(request.maxIntervalCeiling, configuration.maxIntervalPublisherLimit))
         let id = newSubscriptionID()
-        let subscription = ServerSubscription(id: id, session: message.session, subject: subject, request: request,
-                                              maxInterval: maxInterval)
+        let subscription = ServerSubscription(
+            id: id, session: message.session, subject: subject, request: request,
+            maxInterval: maxInterval)
         // Registered before the priming read, so changes from now on are reported afterwards.
         subscriptions[id] = subscription
-        let context = InteractionContext(subject: subject, session: message.session,
-                                         isFabricFiltered: request.isFabricFiltered)
-        let attributes = processor.readReports(request.attributeRequests, filters: request.dataVersionFilters,
-                                               context: context)
+        let context = InteractionContext(
+            subject: subject, session: message.session,
+            isFabricFiltered: request.isFabricFiltered)
+        let attributes = processor.readReports(
+            request.attributeRequests, filters: request.dataVersionFilters,
+            context: context)
         let minimum = Self.eventMinimum(request.eventFilters)
         let events = processor.eventReports(request.eventRequests, minimum: minimum, context: context)
         subscription.nextEventNumber = events.latest.map { $0 + 1 } ?? minimum
         let reports = chunker.chunk(attributeReports: attributes, eventReports: events.reports, subscriptionID: id)
-        transmit(makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: true) { [weak self] result in
-            guard let self else { return exchange.close() }
-            guard case .success = result, self.subscriptions[id] === subscription else {
-                self.log.debug("subscription \(id) not established: \(result)")
-                if self.subscriptions[id] === subscription { self.subscriptions[id] = nil }
-                return exchange.close()
-            }
-            self.reply(SubscribeResponseMessage(subscriptionID: id, maxInterval: maxInterval), on: exchange)
-            subscription.isActive = true
-            subscription.lastReport = self.now
-            self.rescheduleTimer()
-        })
+        transmit(
+            makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: true) { [weak self] result in
+                guard let self else { return exchange.close() }
+                guard case .success = result, self.subscriptions[id] === subscription else {
+                    self.log.debug("subscription \(id) not established: \(result)")
+                    if self.subscriptions[id] === subscription { self.subscriptions[id] = nil }
+                    return exchange.close()
+                }
+                self.reply(SubscribeResponseMessage(subscriptionID: id, maxInterval: maxInterval), on: exchange)
+                subscription.isActive = true
+                subscription.lastReport = self.now
+                self.rescheduleTimer()
+            })
     }
 
     func newSubscriptionID() -> UInt32 {
@@ -74,19 +80,24 @@ extension InteractionServer {
             subscriptions[id] = nil
             return
         }
-        let context = InteractionContext(subject: subject, session: subscription.session,
-                                         isFabricFiltered: subscription.isFabricFiltered)
+        let context = InteractionContext(
+            subject: subject, session: subscription.session,
+            isFabricFiltered: subscription.isFabricFiltered)
         var attributeReports: [AttributeReportIB] = []
         for path in subscription.dirty.sorted() {
             if let failure = processor.readFailure(path, subject: subject) {
                 if subscription.isConcretelyRequested(path) {
-                    attributeReports.append(.status(AttributeStatusIB(path: AttributePathIB(path),
-                                                                      status: StatusIB(failure))))
+                    attributeReports.append(
+                        .status(
+                            AttributeStatusIB(
+                                path: AttributePathIB(path),
+                                status: StatusIB(failure))))
                 }
                 continue
             }
-            if let report = processor.read(path, context: context,
-                                           concreteRequest: subscription.isConcretelyRequested(path))
+            if let report = processor.read(
+                path, context: context,
+                concreteRequest: subscription.isConcretelyRequested(path))
             {
                 attributeReports.append(report)
             }
@@ -94,8 +105,9 @@ extension InteractionServer {
         subscription.dirty.removeAll()
         var eventReports: [EventReportIB] = []
         if subscription.eventsPending {
-            let events = processor.eventReports(subscription.eventPaths, minimum: subscription.nextEventNumber,
-                                                context: context)
+            let events = processor.eventReports(
+                subscription.eventPaths, minimum: subscription.nextEventNumber,
+                context: context)
             eventReports = events.reports
             if let latest = events.latest { subscription.nextEventNumber = latest + 1 }
             subscription.eventsPending = false
@@ -103,16 +115,17 @@ extension InteractionServer {
         let reports = chunker.chunk(attributeReports: attributeReports, eventReports: eventReports, subscriptionID: id)
         subscription.inFlight = true
         subscription.lastReport = now
-        transmit(makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: true) { [weak self] result in
-            exchange.close()
-            subscription.inFlight = false
-            guard let self, self.subscriptions[id] === subscription else { return }
-            if case .failure(let error) = result {
-                self.log.info("subscription \(id) ended: \(error)")
-                self.subscriptions[id] = nil
-            }
-            self.rescheduleTimer()
-        })
+        transmit(
+            makeReportTransmission(exchange, reports: reports, finalAwaitsStatus: true) { [weak self] result in
+                exchange.close()
+                subscription.inFlight = false
+                guard let self, self.subscriptions[id] === subscription else { return }
+                if case .failure(let error) = result {
+                    self.log.info("subscription \(id) ended: \(error)")
+                    self.subscriptions[id] = nil
+                }
+                self.rescheduleTimer()
+            })
     }
 
     // MARK: - DataModelObserver
@@ -122,11 +135,13 @@ extension InteractionServer {
         for subscription in subscriptions.values {
             for change in changes {
                 if let attribute = change.attribute {
-                    let path = ConcreteAttributePath(endpoint: change.endpoint, cluster: change.cluster, attribute: attribute)
+                    let path = ConcreteAttributePath(
+                        endpoint: change.endpoint, cluster: change.cluster, attribute: attribute)
                     if subscription.matches(path) { subscription.dirty.insert(path) }
                 } else {
                     for info in processor.attributes(change.endpoint, change.cluster) {
-                        let path = ConcreteAttributePath(endpoint: change.endpoint, cluster: change.cluster, attribute: info.id)
+                        let path = ConcreteAttributePath(
+                            endpoint: change.endpoint, cluster: change.cluster, attribute: info.id)
                         if subscription.matches(path) { subscription.dirty.insert(path) }
                     }
                 }
@@ -159,8 +174,9 @@ extension InteractionServer {
 
     private func summaries(_ node: isolated TransportNode) -> [SubscriptionSummary] {
         subscriptions.values.sorted { $0.id < $1.id }.map {
-            SubscriptionSummary(id: $0.id, session: $0.session, subject: $0.subject,
-                                minIntervalFloor: $0.minIntervalFloor, maxInterval: $0.maxInterval, isActive: $0.isActive)
+            SubscriptionSummary(
+                id: $0.id, session: $0.session, subject: $0.subject,
+                minIntervalFloor: $0.minIntervalFloor, maxInterval: $0.maxInterval, isActive: $0.isActive)
         }
     }
 }

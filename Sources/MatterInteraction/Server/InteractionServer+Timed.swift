@@ -10,8 +10,9 @@ extension InteractionServer {
         }
         let deadline = now + UInt64(request.timeout)
         do {
-            try exchange.send(opcode: InteractionOpcode.statusResponse.rawValue,
-                              payload: StatusResponseMessage(status: .success).encode())
+            try exchange.send(
+                opcode: InteractionOpcode.statusResponse.rawValue,
+                payload: StatusResponseMessage(status: .success).encode())
         } catch {
             return exchange.close()
         }
@@ -33,9 +34,11 @@ extension InteractionServer {
         exchange.onFailure = { [weak self] _, exchange in self?.untrack(exchange) }
         // Keep the exchange a while past the deadline so a late request is told TIMEOUT.
         let expiry = deadline + configuration.responseTimeout
-        track(exchange, deadline: { expiry }, expire: { [weak self] in
-            self?.untrack(exchange)
-            exchange.close()
-        })
+        track(
+            exchange, deadline: { expiry },
+            expire: { [weak self] in
+                self?.untrack(exchange)
+                exchange.close()
+            })
     }
 }

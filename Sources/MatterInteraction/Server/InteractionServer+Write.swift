@@ -66,8 +66,8 @@ extension InteractionServer {
             exchange.onMessage = nil
             exchange.onFailure = nil
             guard next.isMessage(.interactionModel, InteractionOpcode.writeRequest.rawValue),
-                  let request = try? WriteRequestMessage(decoding: next.payload),
-                  request.timedRequest == state.isTimed
+                let request = try? WriteRequestMessage(decoding: next.payload),
+                request.timedRequest == state.isTimed
             else {
                 self.finishWrite(state)
                 return self.respond(.invalidAction, on: exchange)
@@ -78,11 +78,13 @@ extension InteractionServer {
             self?.untrack(exchange)
             self?.finishWrite(state)
         }
-        track(exchange, deadline: { state.deadline }, expire: { [weak self] in
-            self?.untrack(exchange)
-            self?.finishWrite(state)
-            exchange.close()
-        })
+        track(
+            exchange, deadline: { state.deadline },
+            expire: { [weak self] in
+                self?.untrack(exchange)
+                self?.finishWrite(state)
+                exchange.close()
+            })
     }
 
     private func finishWrite(_ state: WriteState) {

@@ -65,10 +65,11 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// Creates the server for `node`: registers it for protocol 0x0001, as the data model's observer,
     /// and for session-closed notifications (subscriptions die with their session). Pass the node's
     /// own clock.
-    public static func install(on node: isolated TransportNode, dataModel: any DataModel,
-                               clock: any MatterClock = SystemClock(),
-                               configuration: Configuration = Configuration()) -> InteractionServer
-    {
+    public static func install(
+        on node: isolated TransportNode, dataModel: any DataModel,
+        clock: any MatterClock = SystemClock(),
+        configuration: Configuration = Configuration()
+    ) -> InteractionServer {
         let server = InteractionServer(node: node, dataModel: dataModel, clock: clock, configuration: configuration)
         node.setUnsolicitedHandler(server, for: .interactionModel)
         node.onSessionClosed { [weak server] session in server?.sessionClosed(session) }
@@ -112,8 +113,9 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// Answers with a StatusResponse and closes the exchange.
     func respond(_ status: IMStatus, on exchange: Exchange) {
         do {
-            try exchange.send(opcode: InteractionOpcode.statusResponse.rawValue,
-                              payload: StatusResponseMessage(status: status).encode())
+            try exchange.send(
+                opcode: InteractionOpcode.statusResponse.rawValue,
+                payload: StatusResponseMessage(status: status).encode())
         } catch {
             log.debug("\(exchange): StatusResponse \(status) not sent: \(error)")
         }
@@ -146,7 +148,8 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     }
 
     func track(_ exchange: Exchange, deadline: @escaping () -> UInt64?, expire: @escaping () -> Void) {
-        pending[ObjectIdentifier(exchange)] = PendingConversation(exchange: exchange, deadline: deadline, expire: expire)
+        pending[ObjectIdentifier(exchange)] = PendingConversation(
+            exchange: exchange, deadline: deadline, expire: expire)
         rescheduleTimer()
     }
 
@@ -157,33 +160,42 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// Sends `steps` on `exchange`, tracked for timeouts; `completion` runs once.
     func transmit(_ transmission: ChunkedTransmission) {
         let exchange = transmission.exchange
-        track(exchange, deadline: { [weak transmission] in transmission?.deadline }, expire: { [weak transmission] in
-            transmission?.expire()
-        })
+        track(
+            exchange, deadline: { [weak transmission] in transmission?.deadline },
+            expire: { [weak transmission] in
+                transmission?.expire()
+            })
         transmission.start()
         rescheduleTimer()
     }
 
-    func makeTransmission(_ exchange: Exchange, steps: [ChunkedTransmission.Step],
-                          completion: @escaping (Result<Void, InteractionError>) -> Void) -> ChunkedTransmission
-    {
-        ChunkedTransmission(exchange: exchange, steps: steps, responseTimeout: configuration.responseTimeout,
-                            now: { [clock] in clock.nowMilliseconds() }) { [weak self] result in
-            self?.untrack(exchange)
-            completion(result)
-        }
+    func makeTransmission(
+        _ exchange: Exchange, steps: [ChunkedTransmission.Step],
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    ) -> ChunkedTransmission {
+        ChunkedTransmission(
+            exchange: exchange, steps: steps, responseTimeout: configuration.responseTimeout,
+            now: { [clock] in clock.nowMilliseconds() },
+            completion: { [weak self] result in
+                self?.untrack(exchange)
+                completion(result)
+            })
     }
 
-    func makeReportTransmission(_ exchange: Exchange, reports: [ReportDataMessage], finalAwaitsStatus: Bool,
-                                completion: @escaping (Result<Void, InteractionError>) -> Void)
+    func makeReportTransmission(
+        _ exchange: Exchange, reports: [ReportDataMessage], finalAwaitsStatus: Bool,
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    )
         -> ChunkedTransmission
     {
-        ChunkedTransmission(exchange: exchange, reports: reports, finalAwaitsStatus: finalAwaitsStatus,
-                            responseTimeout: configuration.responseTimeout,
-                            now: { [clock] in clock.nowMilliseconds() }) { [weak self] result in
-            self?.untrack(exchange)
-            completion(result)
-        }
+        ChunkedTransmission(
+            exchange: exchange, reports: reports, finalAwaitsStatus: finalAwaitsStatus,
+            responseTimeout: configuration.responseTimeout,
+            now: { [clock] in clock.nowMilliseconds() },
+            completion: { [weak self] result in
+                self?.untrack(exchange)
+                completion(result)
+            })
     }
 
     var chunker: ReportChunker { ReportChunker(budget: configuration.maxPayloadSize) }

@@ -65,7 +65,8 @@ struct PathProcessor {
             for cluster in clusters where clusterExists(endpoint, cluster) {
                 for info in attributes(endpoint, cluster) where path.attribute == nil || path.attribute == info.id {
                     guard allowed(subject, endpoint, cluster, info.readPrivilege) else { continue }
-                    out.append(.attribute(ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: info.id)))
+                    out.append(
+                        .attribute(ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: info.id)))
                 }
             }
         }
@@ -101,7 +102,8 @@ struct PathProcessor {
                 switch item {
                 case .status(let concrete, let status):
                     guard seen.insert(concrete).inserted else { continue }
-                    reports.append(.status(AttributeStatusIB(path: AttributePathIB(concrete), status: StatusIB(status))))
+                    reports.append(
+                        .status(AttributeStatusIB(path: AttributePathIB(concrete), status: StatusIB(status))))
                 case .attribute(let concrete):
                     guard seen.insert(concrete).inserted else { continue }
                     if isFiltered(concrete, filters) { continue }
@@ -135,7 +137,9 @@ struct PathProcessor {
     }
 
     private func readValue(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
-        let listed = dataModel.attributes(endpoint: path.endpoint, cluster: path.cluster).contains { $0.id == path.attribute }
+        let listed = dataModel.attributes(endpoint: path.endpoint, cluster: path.cluster).contains {
+            $0.id == path.attribute
+        }
         if !listed {
             switch path.attribute {
             case .attributeList:
@@ -177,20 +181,24 @@ struct PathProcessor {
         for record in dataModel.eventRecords(from: minimum) {
             latest = max(latest ?? record.number, record.number)
             guard readable.contains(where: { $0.matches(record.path) }),
-                  let info = dataModel.events(endpoint: record.path.endpoint, cluster: record.path.cluster)
-                .first(where: { $0.id == record.path.event }),
+                let info = dataModel.events(endpoint: record.path.endpoint, cluster: record.path.cluster)
+                    .first(where: { $0.id == record.path.event }),
                 allowed(context.subject, record.path.endpoint, record.path.cluster, info.readPrivilege)
             else { continue }
             if info.isFabricSensitive, let owner = record.fabricIndex, owner != context.subject.fabricIndex { continue }
-            reports.append(.data(EventDataIB(path: EventPathIB(record.path), eventNumber: record.number,
-                                             priority: record.priority, timestamp: record.timestamp,
-                                             data: record.data)))
+            reports.append(
+                .data(
+                    EventDataIB(
+                        path: EventPathIB(record.path), eventNumber: record.number,
+                        priority: record.priority, timestamp: record.timestamp,
+                        data: record.data)))
         }
         return (reports, latest)
     }
 
     func eventFailure(_ path: ConcreteEventPath, subject: SubjectDescriptor) -> IMStatus? {
-        let info = endpointExists(path.endpoint) && clusterExists(path.endpoint, path.cluster)
+        let info =
+            endpointExists(path.endpoint) && clusterExists(path.endpoint, path.cluster)
             ? dataModel.events(endpoint: path.endpoint, cluster: path.cluster).first { $0.id == path.event } : nil
         guard allowed(subject, path.endpoint, path.cluster, info?.readPrivilege ?? .view) else {
             return .unsupportedAccess
@@ -218,7 +226,7 @@ struct PathProcessor {
         if info.requiresTimedWrite, !context.isTimed { return StatusIB(.needsTimedInteraction) }
         if info.isFabricScoped, !subject.hasFabric { return StatusIB(.unsupportedAccess) }
         if let expected = item.dataVersion,
-           expected != dataModel.dataVersion(endpoint: path.endpoint, cluster: path.cluster)
+            expected != dataModel.dataVersion(endpoint: path.endpoint, cluster: path.cluster)
         {
             return StatusIB(.dataVersionMismatch)
         }
@@ -233,7 +241,8 @@ struct PathProcessor {
         case .null:
             guard info.isList else { return StatusIB(.invalidAction) }
             let entry = TLVElement(item.data)
-            operation = .append(info.isFabricScoped ? Self.stampFabricIndex(entry, subject.fabricIndex).value : item.data)
+            operation = .append(
+                info.isFabricScoped ? Self.stampFabricIndex(entry, subject.fabricIndex).value : item.data)
         case .index:
             // Replacing or deleting one entry by index is not part of Matter 1.4 writes.
             return StatusIB(.invalidAction)
@@ -264,7 +273,8 @@ struct PathProcessor {
             .status(CommandStatusIB(path: item.path, status: status, commandRef: item.commandRef))
         }
         let exists = endpointExists(path.endpoint) && clusterExists(path.endpoint, path.cluster)
-        let info = exists
+        let info =
+            exists
             ? dataModel.acceptedCommands(endpoint: path.endpoint, cluster: path.cluster).first { $0.id == path.command }
             : nil
         guard allowed(context.subject, path.endpoint, path.cluster, info?.privilege ?? .operate) else {

@@ -12,8 +12,11 @@ struct ReportChunker {
     func chunk(attributeReports: [AttributeReportIB], eventReports: [EventReportIB], subscriptionID: UInt32?)
         -> [ReportDataMessage]
     {
-        let overhead = ReportDataMessage(subscriptionID: subscriptionID, moreChunkedMessages: true,
-                                         suppressResponse: true).encode().count + 6
+        let overhead =
+            ReportDataMessage(
+                subscriptionID: subscriptionID, moreChunkedMessages: true,
+                suppressResponse: true
+            ).encode().count + 6
         var messages: [ReportDataMessage] = []
         var current = ReportDataMessage(subscriptionID: subscriptionID)
         var size = overhead
@@ -42,7 +45,7 @@ struct ReportChunker {
     /// The report itself, or, for a list too big for any message, replace-all plus appends.
     private func split(_ report: AttributeReportIB, overhead: Int) -> [AttributeReportIB] {
         guard overhead + Self.encodedSize(report) > budget, case .data(let data) = report,
-              case .array(let items) = data.data, data.path.listIndex == nil
+            case .array(let items) = data.data, data.path.listIndex == nil
         else { return [report] }
         var appendPath = data.path
         appendPath.listIndex = .null

@@ -24,7 +24,10 @@ final class ServerSubscription {
     /// A report is on the wire, awaiting the client's StatusResponse.
     var inFlight = false
 
-    init(id: UInt32, session: SessionID, subject: SubjectDescriptor, request: SubscribeRequestMessage, maxInterval: UInt16) {
+    init(
+        id: UInt32, session: SessionID, subject: SubjectDescriptor, request: SubscribeRequestMessage,
+        maxInterval: UInt16
+    ) {
         self.id = id
         self.session = session
         self.subject = subject
