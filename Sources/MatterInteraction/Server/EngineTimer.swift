@@ -3,7 +3,7 @@ import MatterCore
 
 /// One Dispatch timer that wakes an engine at its earliest deadline. The event handler runs on a private
 /// queue and must hop onto the node (the engine's `serviceTimers()` does); deadlines are clock
-/// milliseconds. Only `schedule` is called, from the node's queue.
+/// milliseconds. `schedule`, `fired` and `cancel` are called from the node's queue only.
 final class EngineTimer: @unchecked Sendable {
     // @unchecked: `scheduled` is touched only from the node's queue; the source is thread-safe.
     private let queue = DispatchQueue(label: "matter.interaction.timer")

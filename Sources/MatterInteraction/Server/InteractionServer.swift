@@ -50,7 +50,8 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// A device sets this to bind a PASE session to the fabric that AddNOC created. Set it on the node's
     /// queue.
     public var subjectResolver: ((SessionID, SecureSessionParameters) -> SubjectDescriptor)?
-    /// Receives ReportData for subscriptions this node made as a client (a node that is both).
+    /// Receives ReportData for subscriptions this node made as a client (a node that is both: install
+    /// the client with `registersHandler: false` and set it here, on the node's queue).
     public var clientReportHandler: (any UnsolicitedMessageHandler)?
 
     init(node: TransportNode, dataModel: any DataModel, clock: any MatterClock, configuration: Configuration) {
