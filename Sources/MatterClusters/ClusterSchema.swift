@@ -1,2 +1,88 @@
-/// Placeholder until cluster schemas land.
-enum ClusterSchemaPlaceholder {}
+public import MatterCore
+
+/// A cluster's schema: its attributes, commands, events and features, as data.
+public struct ClusterSchema: Hashable, Sendable {
+    /// A feature bit of the FeatureMap.
+    public struct Feature: Hashable, Sendable {
+        public let bit: Int
+        /// The spec's short code, e.g. `LT`.
+        public let code: String
+        public let name: String
+
+        public init(_ bit: Int, _ code: String, _ name: String) {
+            self.bit = bit
+            self.code = code
+            self.name = name
+        }
+    }
+
+    public let id: ClusterID
+    /// The spec's PascalCase name, e.g. `LevelControl`.
+    public let name: String
+    /// The ClusterRevision this project implements.
+    public let revision: UInt16
+    public let features: [Feature]
+    /// Cluster-specific attributes, without the globals (see ``allAttributes``).
+    public let attributes: [AttributeSchema]
+    /// Requests the server accepts.
+    public let commands: [CommandSchema]
+    /// Responses the server generates.
+    public let responses: [CommandSchema]
+    public let events: [EventSchema]
+
+    public init(
+        _ id: ClusterID, _ name: String, revision: UInt16, features: [Feature] = [],
+        attributes: [AttributeSchema], commands: [CommandSchema] = [], responses: [CommandSchema] = [],
+        events: [EventSchema] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.revision = revision
+        self.features = features
+        self.attributes = attributes
+        self.commands = commands
+        self.responses = responses
+        self.events = events
+    }
+
+    /// chip-tool's name: `levelcontrol`.
+    public var cliName: String { SchemaNames.clusterName(name) }
+
+    /// The cluster's attributes followed by the global ones (interaction-model.md §8).
+    public var allAttributes: [AttributeSchema] { attributes + AttributeSchema.globals }
+
+    /// The attribute with this ID, globals included.
+    public func attribute(_ id: AttributeID) -> AttributeSchema? { allAttributes.first { $0.id == id } }
+
+    /// The attribute with this name (`current-level`, `CurrentLevel`, `currentLevel`), globals included.
+    public func attribute(named name: String) -> AttributeSchema? {
+        let key = SchemaNames.normalized(name)
+        return allAttributes.first { SchemaNames.normalized($0.name) == key }
+    }
+
+    /// The request with this ID.
+    public func command(_ id: CommandID) -> CommandSchema? { commands.first { $0.id == id } }
+
+    /// The request with this name (`move-to-level`, `MoveToLevel`).
+    public func command(named name: String) -> CommandSchema? {
+        let key = SchemaNames.normalized(name)
+        return commands.first { SchemaNames.normalized($0.name) == key }
+    }
+
+    /// The response command with this ID.
+    public func response(_ id: CommandID) -> CommandSchema? { responses.first { $0.id == id } }
+
+    /// The event with this ID.
+    public func event(_ id: EventID) -> EventSchema? { events.first { $0.id == id } }
+}
+
+extension AttributeSchema {
+    /// The global attributes every cluster has (EventList is not served since Matter 1.3).
+    public static let globals: [AttributeSchema] = [
+        AttributeSchema(.generatedCommandList, "GeneratedCommandList", .list(.uint32)),
+        AttributeSchema(.acceptedCommandList, "AcceptedCommandList", .list(.uint32)),
+        AttributeSchema(.attributeList, "AttributeList", .list(.uint32)),
+        AttributeSchema(.featureMap, "FeatureMap", .map32),
+        AttributeSchema(.clusterRevision, "ClusterRevision", .uint16),
+    ]
+}

@@ -1,0 +1,22 @@
+import MatterCore
+
+extension ClusterSchema {
+    /// Identify 0x0003 (rev 5).
+    public static let identify = ClusterSchema(
+        .identify, "Identify", revision: 5,
+        attributes: [
+            AttributeSchema(.Identify.identifyTime, "IdentifyTime", .uint16, write: .operate),
+            AttributeSchema(.Identify.identifyType, "IdentifyType", .enum8),
+        ],
+        commands: [
+            CommandSchema(
+                .Identify.identify, "Identify", [FieldSchema(0, "IdentifyTime", .uint16)],
+                privilege: .manage),
+            CommandSchema(
+                .Identify.triggerEffect, "TriggerEffect",
+                [
+                    FieldSchema(0, "EffectIdentifier", .enum8),
+                    FieldSchema(1, "EffectVariant", .enum8),
+                ], privilege: .manage),
+        ])
+}

@@ -1,0 +1,95 @@
+import MatterCore
+public import MatterTransport
+
+extension InteractionClient {
+    /// Subscribes: the priming report (acknowledged chunk by chunk) comes back in the returned
+    /// ``ClientSubscription``; later reports go to `onReport` (on the node's queue; empty ones are
+    /// keep-alives). `onEnded` runs once when the subscription is lost: session closed, no report
+    /// within MaxInterval plus ``Configuration/livenessAllowance``, or ``cancel(_:)``.
+    public func subscribe(
+        _ request: SubscribeRequestMessage, session: SessionID,
+        onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+        onEnded: @escaping @Sendable (InteractionError) -> Void = { _ in }
+    )
+        async throws(InteractionError) -> ClientSubscription
+    {
+        let node = try requireNode()
+        return try await performSubscribe(node, request, session, onReport, onEnded)
+    }
+
+    private func performSubscribe(
+        _ node: isolated TransportNode, _ request: SubscribeRequestMessage,
+        _ session: SessionID, _ onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+        _ onEnded: @escaping @Sendable (InteractionError) -> Void
+    )
+        async throws(InteractionError) -> ClientSubscription
+    {
+        let exchange = try openExchange(node, session)
+        defer { exchange.close() }
+        try send(request, on: exchange)
+        var assembler = ReportAssembler()
+        var subscriptionID: UInt32?
+        while true {
+            let message = try await receive(node, exchange)
+            if message.opcode == InteractionOpcode.subscribeResponse.rawValue {
+                let response = try SubscribeResponseMessage(decoding: message.payload)
+                guard subscriptionID == nil || subscriptionID == response.subscriptionID else {
+                    throw .malformed(
+                        message: "SubscribeResponse", reason: "subscription ID differs from the priming report's")
+                }
+                let subscription = ClientSubscription(
+                    id: response.subscriptionID, session: session,
+                    maxInterval: response.maxInterval, priming: assembler.result)
+                let deadline = now + UInt64(response.maxInterval) * 1000 + configuration.livenessAllowance
+                subscriptions[SubscriptionKey(session: session, id: response.subscriptionID)] =
+                    Subscription(subscription, deadline: deadline, onReport: onReport, onEnded: onEnded)
+                rescheduleTimer()
+                return subscription
+            }
+            guard message.opcode == InteractionOpcode.reportData.rawValue else {
+                throw unexpected(message, expected: "ReportData or SubscribeResponse")
+            }
+            let report = try ReportDataMessage(decoding: message.payload)
+            subscriptionID = subscriptionID ?? report.subscriptionID
+            assembler.add(report)
+            try send(StatusResponseMessage(status: .success), on: exchange)
+        }
+    }
+
+    /// Forgets a subscription locally (as the SDK does, nothing is sent); the server learns it at the
+    /// next report, which is answered INVALID_SUBSCRIPTION.
+    public func cancel(_ subscription: ClientSubscription) async {
+        guard let node else { return }
+        await cancel(node, SubscriptionKey(session: subscription.session, id: subscription.id))
+    }
+
+    private func cancel(_ node: isolated TransportNode, _ key: SubscriptionKey) {
+        guard let subscription = subscriptions.removeValue(forKey: key) else { return }
+        subscription.onEnded(.subscriptionEnded("cancelled"))
+        rescheduleTimer()
+    }
+
+    /// Ends subscriptions whose server went silent. Dispatch timers call it; tests with a `ManualClock`
+    /// call it after moving the clock.
+    public func serviceTimers() async {
+        guard let node else { return }
+        await runTimers(node)
+    }
+
+    private func runTimers(_ node: isolated TransportNode) {
+        timer.fired()
+        let now = self.now
+        for (key, subscription) in subscriptions where subscription.deadline <= now {
+            subscriptions[key] = nil
+            subscription.onEnded(
+                .subscriptionEnded(
+                    "no report within \(subscription.info.maxInterval) s + \(configuration.livenessAllowance) ms"))
+        }
+        rescheduleTimer()
+    }
+
+    func rescheduleTimer() {
+        guard configuration.usesDispatchTimers else { return }
+        timer.schedule(at: subscriptions.values.map(\.deadline).min(), now: now)
+    }
+}

@@ -1,0 +1,206 @@
+public import MatterCore
+import MatterTLV
+public import MatterTransport
+
+/// The interaction-model client of a node: read, write, invoke and subscribe against a peer over an
+/// existing secure session, with chunked reports reassembled and timed interactions handled.
+///
+/// Operations may be called from anywhere (they run on the node). The client also receives the
+/// reports of its subscriptions, which servers send on exchanges they open: ``install(on:clock:configuration:registersHandler:)``
+/// registers it for protocol 0x0001 (a node that also serves passes it as the server's
+/// ``InteractionServer/clientReportHandler`` instead). Confined to the node's queue, hence
+/// `@unchecked Sendable`.
+public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Sendable {
+    /// Tunables.
+    public struct Configuration: Sendable {
+        /// Largest IM payload per message, bytes: large writes are chunked to fit.
+        public var maxPayloadSize = 1024
+        /// How long to wait for each response, milliseconds.
+        public var responseTimeout: UInt64 = 10_000
+        /// Beyond MaxInterval, how long a subscription may stay silent before it counts as lost,
+        /// milliseconds (an allowance for MRP retransmissions).
+        public var livenessAllowance: UInt64 = 10_000
+        /// True: timers run on Dispatch. False: tests call ``InteractionClient/serviceTimers()``.
+        public var usesDispatchTimers = true
+
+        public init() {}
+    }
+
+    /// A subscription's live state.
+    final class Subscription {
+        let info: ClientSubscription
+        let onReport: @Sendable (SubscriptionReport) -> Void
+        let onEnded: @Sendable (InteractionError) -> Void
+        var deadline: UInt64
+
+        init(
+            _ subscription: ClientSubscription, deadline: UInt64,
+            onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+            onEnded: @escaping @Sendable (InteractionError) -> Void
+        ) {
+            info = subscription
+            self.deadline = deadline
+            self.onReport = onReport
+            self.onEnded = onEnded
+        }
+    }
+
+    struct SubscriptionKey: Hashable {
+        let session: SessionID
+        let id: UInt32
+    }
+
+    weak var node: TransportNode?
+    let clock: any MatterClock
+    let configuration: Configuration
+    let log = Logger(label: "interaction-client")
+    var subscriptions: [SubscriptionKey: Subscription] = [:]
+    lazy var timer = EngineTimer { [weak self] in
+        guard let self else { return }
+        Task { await self.serviceTimers() }
+    }
+
+    init(node: TransportNode, clock: any MatterClock, configuration: Configuration) {
+        self.node = node
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    /// Creates the client for `node` and, unless `registersHandler` is false, registers it as the
+    /// node's handler for protocol 0x0001 (to receive subscription reports). Pass the node's own clock.
+    public static func install(
+        on node: isolated TransportNode, clock: any MatterClock = SystemClock(),
+        configuration: Configuration = Configuration(),
+        registersHandler: Bool = true
+    ) -> InteractionClient {
+        let client = InteractionClient(node: node, clock: clock, configuration: configuration)
+        if registersHandler { node.setUnsolicitedHandler(client, for: .interactionModel) }
+        node.onSessionClosed { [weak client] session in client?.sessionClosed(session) }
+        return client
+    }
+
+    var now: UInt64 { clock.nowMilliseconds() }
+
+    func requireNode() throws(InteractionError) -> TransportNode {
+        guard let node else { throw .transport(.stopped) }
+        return node
+    }
+
+    // MARK: - Exchange helpers (on the node)
+
+    func openExchange(_ node: isolated TransportNode, _ session: SessionID) throws(InteractionError) -> Exchange {
+        do {
+            return try node.openExchange(on: session, protocolID: .interactionModel)
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    func send(_ message: some InteractionMessage, on exchange: Exchange) throws(InteractionError) {
+        do {
+            try exchange.send(opcode: type(of: message).opcode.rawValue, payload: message.encode())
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    func receive(_ node: isolated TransportNode, _ exchange: Exchange) async throws(InteractionError)
+        -> ReceivedMessage
+    {
+        do {
+            let message = try await exchange.receive(timeout: configuration.responseTimeout)
+            guard message.protocolID == .interactionModel else {
+                throw InteractionError.unexpectedMessage(
+                    opcode: message.opcode, expected: "an interaction-model message")
+            }
+            return message
+        } catch {
+            throw .from(error)
+        }
+    }
+
+    /// Throws the status of a StatusResponse (even SUCCESS is unexpected where another message was due),
+    /// or an unexpected-message error.
+    func unexpected(_ message: ReceivedMessage, expected: String) -> InteractionError {
+        if message.opcode == InteractionOpcode.statusResponse.rawValue,
+            let status = try? StatusResponseMessage(decoding: message.payload), !status.status.isSuccess
+        {
+            return .status(status.status)
+        }
+        return .unexpectedMessage(opcode: message.opcode, expected: expected)
+    }
+
+    /// Sends a TimedRequest and waits for its StatusResponse(SUCCESS).
+    func openTimedWindow(_ node: isolated TransportNode, _ exchange: Exchange, timeout: UInt16)
+        async throws(InteractionError)
+    {
+        try send(TimedRequestMessage(timeout: timeout), on: exchange)
+        let reply = try await receive(node, exchange)
+        guard reply.opcode == InteractionOpcode.statusResponse.rawValue else {
+            throw unexpected(reply, expected: "StatusResponse")
+        }
+        let status = try StatusResponseMessage(decoding: reply.payload).status
+        guard status.isSuccess else { throw .status(status) }
+    }
+
+    // MARK: - Reports of subscriptions (server-initiated exchanges)
+
+    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+        guard message.opcode == InteractionOpcode.reportData.rawValue else {
+            return respond(.invalidAction, on: exchange)
+        }
+        guard let report = try? ReportDataMessage(decoding: message.payload) else {
+            return respond(.invalidAction, on: exchange)
+        }
+        guard let id = report.subscriptionID,
+            let subscription = subscriptions[SubscriptionKey(session: message.session, id: id)]
+        else { return respond(.invalidSubscription, on: exchange) }
+        var assembler = ReportAssembler()
+        receiveChunk(report, assembler: &assembler, subscription: subscription, exchange: exchange)
+    }
+
+    private func receiveChunk(
+        _ report: ReportDataMessage, assembler: inout ReportAssembler,
+        subscription: Subscription, exchange: Exchange
+    ) {
+        assembler.add(report)
+        subscription.deadline = now + UInt64(subscription.info.maxInterval) * 1000 + configuration.livenessAllowance
+        do {
+            try send(StatusResponseMessage(status: .success), on: exchange)
+        } catch {
+            exchange.close()
+            return
+        }
+        guard report.moreChunkedMessages else {
+            exchange.close()
+            let result = SubscriptionReport(subscriptionID: subscription.info.id, result: assembler.result)
+            rescheduleTimer()
+            subscription.onReport(result)
+            return
+        }
+        var collected = assembler
+        exchange.onMessage = { [weak self] next, exchange in
+            guard let self else { return }
+            guard next.isMessage(.interactionModel, InteractionOpcode.reportData.rawValue),
+                let chunk = try? ReportDataMessage(decoding: next.payload)
+            else { return self.respond(.invalidAction, on: exchange) }
+            self.receiveChunk(chunk, assembler: &collected, subscription: subscription, exchange: exchange)
+        }
+        exchange.onFailure = { _, exchange in exchange.close() }
+    }
+
+    func respond(_ status: IMStatus, on exchange: Exchange) {
+        try? exchange.send(
+            opcode: InteractionOpcode.statusResponse.rawValue,
+            payload: StatusResponseMessage(status: status).encode())
+        exchange.close()
+    }
+
+    func sessionClosed(_ session: SessionID) {
+        for (key, subscription) in subscriptions where key.session == session {
+            subscriptions[key] = nil
+            subscription.onEnded(.subscriptionEnded("session closed"))
+        }
+        rescheduleTimer()
+    }
+}

@@ -1,0 +1,33 @@
+public import MatterCore
+public import MatterTLV
+
+/// EventFilterIB (structure): report only events numbered `eventMin` or later.
+///
+/// | tag | field | type |
+/// |---|---|---|
+/// | 0 | Node | uint64, optional |
+/// | 1 | EventMin | uint64 |
+public struct EventFilterIB: Hashable, Sendable {
+    public var node: NodeID?
+    public var eventMin: UInt64
+
+    public init(eventMin: UInt64, node: NodeID? = nil) {
+        self.eventMin = eventMin
+        self.node = node
+    }
+}
+
+extension EventFilterIB: TLVEncodable, TLVDecodable {
+    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+        writer.putStructure(tag: tag) { w in
+            w.put(node?.rawValue, tag: .context(0))
+            w.put(eventMin, tag: .context(1))
+        }
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        _ = try element.ibMembers("EventFilterIB")
+        node = try element.optional(0, UInt64.self).map(NodeID.init)
+        eventMin = try element.required(1)
+    }
+}

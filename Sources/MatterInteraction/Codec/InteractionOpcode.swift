@@ -1,0 +1,33 @@
+/// Interaction-model opcodes (protocol 0x0001).
+public struct InteractionOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let statusResponse = InteractionOpcode(rawValue: 0x01)
+    public static let readRequest = InteractionOpcode(rawValue: 0x02)
+    public static let subscribeRequest = InteractionOpcode(rawValue: 0x03)
+    public static let subscribeResponse = InteractionOpcode(rawValue: 0x04)
+    public static let reportData = InteractionOpcode(rawValue: 0x05)
+    public static let writeRequest = InteractionOpcode(rawValue: 0x06)
+    public static let writeResponse = InteractionOpcode(rawValue: 0x07)
+    public static let invokeRequest = InteractionOpcode(rawValue: 0x08)
+    public static let invokeResponse = InteractionOpcode(rawValue: 0x09)
+    public static let timedRequest = InteractionOpcode(rawValue: 0x0A)
+
+    /// The message's name, e.g. `ReportData`.
+    public var description: String {
+        switch rawValue {
+        case 0x01: "StatusResponse"
+        case 0x02: "ReadRequest"
+        case 0x03: "SubscribeRequest"
+        case 0x04: "SubscribeResponse"
+        case 0x05: "ReportData"
+        case 0x06: "WriteRequest"
+        case 0x07: "WriteResponse"
+        case 0x08: "InvokeRequest"
+        case 0x09: "InvokeResponse"
+        case 0x0A: "TimedRequest"
+        default: "opcode 0x" + String(rawValue, radix: 16)
+        }
+    }
+}

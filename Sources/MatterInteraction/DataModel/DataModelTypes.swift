@@ -1,0 +1,76 @@
+public import MatterCore
+public import MatterTLV
+
+/// One write to hand to the data model.
+public enum AttributeWrite: Hashable, Sendable {
+    /// Set the attribute; for a list, replace every entry (for a fabric-scoped list: every entry of the
+    /// accessing fabric) with the members of this array.
+    case replace(TLVValue)
+    /// Append one entry to a list (the write's path had `ListIndex = null`).
+    case append(TLVValue)
+}
+
+/// A response command produced by ``DataModel/invoke(_:fields:context:)``.
+public struct CommandResponse: Hashable, Sendable {
+    /// The response command's ID (in the invoked command's cluster).
+    public var command: CommandID
+    /// Its CommandFields structure.
+    public var fields: TLVValue
+
+    public init(command: CommandID, fields: TLVValue) {
+        self.command = command
+        self.fields = fields
+    }
+}
+
+/// A data change the data model reports to the engine, which subscriptions turn into reports.
+public struct AttributeChange: Hashable, Sendable {
+    public var endpoint: EndpointID
+    public var cluster: ClusterID
+    /// The attribute that changed; nil when any attribute of the cluster may have.
+    public var attribute: AttributeID?
+    /// The cluster instance's data version after the change.
+    public var dataVersion: UInt32
+
+    public init(endpoint: EndpointID, cluster: ClusterID, attribute: AttributeID?, dataVersion: UInt32) {
+        self.endpoint = endpoint
+        self.cluster = cluster
+        self.attribute = attribute
+        self.dataVersion = dataVersion
+    }
+}
+
+/// One event the data model recorded.
+public struct EventRecord: Hashable, Sendable {
+    public var path: ConcreteEventPath
+    /// Monotonic event number.
+    public var number: UInt64
+    /// 0 debug, 1 info, 2 critical.
+    public var priority: UInt8
+    public var timestamp: EventDataIB.Timestamp
+    /// The event's fields structure.
+    public var data: TLVValue
+    /// For fabric-sensitive events: the fabric the record belongs to.
+    public var fabricIndex: UInt8?
+
+    public init(
+        path: ConcreteEventPath, number: UInt64, priority: UInt8, timestamp: EventDataIB.Timestamp,
+        data: TLVValue, fabricIndex: UInt8? = nil
+    ) {
+        self.path = path
+        self.number = number
+        self.priority = priority
+        self.timestamp = timestamp
+        self.data = data
+        self.fabricIndex = fabricIndex
+    }
+}
+
+/// Receives the data model's change notifications (the interaction server, which owns subscriptions).
+/// Called on the node's queue.
+public protocol DataModelObserver: AnyObject {
+    /// Attributes changed; each change carries the cluster's new data version.
+    func attributesChanged(_ changes: [AttributeChange])
+    /// New event records are available through ``DataModel/eventRecords(from:)``.
+    func eventsRecorded()
+}

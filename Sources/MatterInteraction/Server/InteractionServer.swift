@@ -1,0 +1,203 @@
+import Dispatch
+public import MatterCore
+import MatterTLV
+public import MatterTransport
+
+/// The interaction-model server of a node: answers reads, writes, invokes, timed requests and
+/// subscriptions from peers over a ``DataModel``, and sends subscription reports.
+///
+/// Confined to its node's queue (hence `@unchecked Sendable`): it runs inside the node's unsolicited
+/// handler, exchange callbacks and timers. Create it with ``install(on:dataModel:clock:configuration:)``.
+public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserver, @unchecked Sendable {
+    /// Tunables.
+    public struct Configuration: Sendable {
+        /// Largest IM payload per message, bytes: reports are chunked to fit. The default leaves room
+        /// in a 1280-byte IPv6 datagram for the headers and the MIC.
+        public var maxPayloadSize = 1024
+        /// Commands accepted in one InvokeRequest (BasicInformation.MaxPathsPerInvoke).
+        public var maxPathsPerInvoke = 1
+        /// How long to wait for a StatusResponse between chunks, or for the next chunk of a write,
+        /// milliseconds.
+        public var responseTimeout: UInt64 = 30_000
+        /// Upper bound the server may pick for a subscription's MaxInterval, seconds (the SDK's
+        /// publisher limit).
+        public var maxIntervalPublisherLimit: UInt16 = 3600
+        /// True: timers run on Dispatch. False: tests call ``InteractionServer/serviceTimers()`` after
+        /// moving a `ManualClock`.
+        public var usesDispatchTimers = true
+        /// Seed for subscription IDs; nil draws from the system's generator.
+        public var randomSeed: UInt64?
+
+        public init() {}
+    }
+
+    let dataModel: any DataModel
+    let clock: any MatterClock
+    let configuration: Configuration
+    let processor: PathProcessor
+    let log = Logger(label: "interaction")
+    weak var node: TransportNode?
+    var random: SeededRandom
+    var subscriptions: [UInt32: ServerSubscription] = [:]
+    /// Conversations that wait for the peer (chunk acknowledgements, write chunks, timed follow-ups).
+    var pending: [ObjectIdentifier: PendingConversation] = [:]
+    lazy var timer = EngineTimer { [weak self] in
+        guard let self else { return }
+        Task { await self.serviceTimers() }
+    }
+
+    /// Maps a secure session to the subject that acts on it. Nil: ``SubjectDescriptor/init(session:)``.
+    /// A device sets this to bind a PASE session to the fabric that AddNOC created. Set it on the node's
+    /// queue.
+    public var subjectResolver: ((SessionID, SecureSessionParameters) -> SubjectDescriptor)?
+    /// Receives ReportData for subscriptions this node made as a client (a node that is both: install
+    /// the client with `registersHandler: false` and set it here, on the node's queue).
+    public var clientReportHandler: (any UnsolicitedMessageHandler)?
+
+    init(node: TransportNode, dataModel: any DataModel, clock: any MatterClock, configuration: Configuration) {
+        self.node = node
+        self.dataModel = dataModel
+        self.clock = clock
+        self.configuration = configuration
+        self.processor = PathProcessor(dataModel: dataModel)
+        self.random = SeededRandom(seed: configuration.randomSeed)
+    }
+
+    /// Creates the server for `node`: registers it for protocol 0x0001, as the data model's observer,
+    /// and for session-closed notifications (subscriptions die with their session). Pass the node's
+    /// own clock.
+    public static func install(
+        on node: isolated TransportNode, dataModel: any DataModel,
+        clock: any MatterClock = SystemClock(),
+        configuration: Configuration = Configuration()
+    ) -> InteractionServer {
+        let server = InteractionServer(node: node, dataModel: dataModel, clock: clock, configuration: configuration)
+        node.setUnsolicitedHandler(server, for: .interactionModel)
+        node.onSessionClosed { [weak server] session in server?.sessionClosed(session) }
+        dataModel.observer = server
+        return server
+    }
+
+    var now: UInt64 { clock.nowMilliseconds() }
+
+    // MARK: - Dispatch of the first message of an exchange
+
+    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+        guard case .secure = message.session, let subject = subject(for: message.session) else {
+            // The interaction model runs over secure sessions only.
+            log.debug("dropping IM opcode \(message.opcode) on \(message.session)")
+            exchange.close()
+            return
+        }
+        switch InteractionOpcode(rawValue: message.opcode) {
+        case .readRequest: handleRead(message, exchange: exchange, subject: subject)
+        case .subscribeRequest: handleSubscribe(message, exchange: exchange, subject: subject)
+        case .writeRequest: handleWrite(message, exchange: exchange, subject: subject, timedWindow: false)
+        case .invokeRequest: handleInvoke(message, exchange: exchange, subject: subject, timedWindow: false)
+        case .timedRequest: handleTimed(message, exchange: exchange, subject: subject)
+        case .reportData where clientReportHandler != nil:
+            clientReportHandler?.handleUnsolicited(message, on: exchange)
+        case .statusResponse:
+            // Nothing to answer: a status is never the start of an interaction.
+            exchange.close()
+        default:
+            respond(.invalidAction, on: exchange)
+        }
+    }
+
+    /// The subject acting on `session`, or nil when the session is gone.
+    func subject(for session: SessionID) -> SubjectDescriptor? {
+        guard let node, let parameters = node.assumeIsolated({ $0.secureSession(session) }) else { return nil }
+        return subjectResolver?(session, parameters) ?? SubjectDescriptor(session: parameters.kind)
+    }
+
+    /// Answers with a StatusResponse and closes the exchange.
+    func respond(_ status: IMStatus, on exchange: Exchange) {
+        do {
+            try exchange.send(
+                opcode: InteractionOpcode.statusResponse.rawValue,
+                payload: StatusResponseMessage(status: status).encode())
+        } catch {
+            log.debug("\(exchange): StatusResponse \(status) not sent: \(error)")
+        }
+        exchange.close()
+    }
+
+    /// Sends one message and closes the exchange.
+    func reply(_ message: some InteractionMessage, on exchange: Exchange) {
+        do {
+            try exchange.send(opcode: type(of: message).opcode.rawValue, payload: message.encode())
+        } catch {
+            log.debug("\(exchange): \(type(of: message).opcode) not sent: \(error)")
+        }
+        exchange.close()
+    }
+
+    // MARK: - Conversations that wait for the peer
+
+    /// Something the server waits for on an exchange; expired by the timer.
+    final class PendingConversation {
+        let exchange: Exchange
+        var deadline: () -> UInt64?
+        let expire: () -> Void
+
+        init(exchange: Exchange, deadline: @escaping () -> UInt64?, expire: @escaping () -> Void) {
+            self.exchange = exchange
+            self.deadline = deadline
+            self.expire = expire
+        }
+    }
+
+    func track(_ exchange: Exchange, deadline: @escaping () -> UInt64?, expire: @escaping () -> Void) {
+        pending[ObjectIdentifier(exchange)] = PendingConversation(
+            exchange: exchange, deadline: deadline, expire: expire)
+        rescheduleTimer()
+    }
+
+    func untrack(_ exchange: Exchange) {
+        pending[ObjectIdentifier(exchange)] = nil
+    }
+
+    /// Sends `steps` on `exchange`, tracked for timeouts; `completion` runs once.
+    func transmit(_ transmission: ChunkedTransmission) {
+        let exchange = transmission.exchange
+        track(
+            exchange, deadline: { [weak transmission] in transmission?.deadline },
+            expire: { [weak transmission] in
+                transmission?.expire()
+            })
+        transmission.start()
+        rescheduleTimer()
+    }
+
+    func makeTransmission(
+        _ exchange: Exchange, steps: [ChunkedTransmission.Step],
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    ) -> ChunkedTransmission {
+        ChunkedTransmission(
+            exchange: exchange, steps: steps, responseTimeout: configuration.responseTimeout,
+            now: { [clock] in clock.nowMilliseconds() },
+            completion: { [weak self] result in
+                self?.untrack(exchange)
+                completion(result)
+            })
+    }
+
+    func makeReportTransmission(
+        _ exchange: Exchange, reports: [ReportDataMessage], finalAwaitsStatus: Bool,
+        completion: @escaping (Result<Void, InteractionError>) -> Void
+    )
+        -> ChunkedTransmission
+    {
+        ChunkedTransmission(
+            exchange: exchange, reports: reports, finalAwaitsStatus: finalAwaitsStatus,
+            responseTimeout: configuration.responseTimeout,
+            now: { [clock] in clock.nowMilliseconds() },
+            completion: { [weak self] result in
+                self?.untrack(exchange)
+                completion(result)
+            })
+    }
+
+    var chunker: ReportChunker { ReportChunker(budget: configuration.maxPayloadSize) }
+}
