@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 public import MatterCore
 import MatterCrypto
 
@@ -85,6 +85,10 @@ public actor TransportNode {
 
     /// The bound port.
     public nonisolated var port: UInt16 { transport.port }
+
+    /// The serial queue the node runs on. Timers of protocols above the transport (subscriptions,
+    /// level transitions, the fail-safe) are scheduled here and enter the node with `assumeIsolated`.
+    public nonisolated var queue: DispatchQueue { transport.queue }
 
     var now: UInt64 { clock.nowMilliseconds() }
 
