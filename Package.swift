@@ -41,9 +41,23 @@ let package = Package(
             name: "matter-dnssd-probe", dependencies: ["MatterCore", "MatterDiscovery"],
             path: "Sources/MatterDNSSDProbe"
         ),
+        .target(
+            name: "MatterDevice",
+            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
+                           "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
+                           "MatterDataModel", "MatterDiscovery", "MatterOnboarding"]
+        ),
+        .target(
+            name: "MatterController",
+            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
+                           "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
+                           "MatterDiscovery", "MatterOnboarding"]
+        ),
+
         .executableTarget(
             name: "MatterEmuCLI",
-            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "CQREncode"]
+            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
+                           "MatterDevice", "MatterController", "CQREncode"]
         ),
 
         // Measurements for docs/BENCHMARKS.md (scripts/bench.sh); not part of the product.
@@ -64,6 +78,8 @@ let package = Package(
         .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel"]),
         .testTarget(name: "MatterInteractionTests", dependencies: ["MatterInteraction"]),
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
+        .testTarget(name: "MatterDeviceTests", dependencies: ["MatterDevice", "MatterController"]),
+        .testTarget(name: "MatterControllerTests", dependencies: ["MatterController", "MatterDevice"]),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
     ]
