@@ -46,7 +46,9 @@ public final class SQLiteDatabase: Sendable {
 
     /// Runs `body` with the connection, outside any explicit transaction (each statement is its own
     /// transaction). `body` must not call back into this database: the mutex is not reentrant.
-    package func withConnection<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError) -> T {
+    package func withConnection<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
+        -> T
+    {
         var result: T?
         try handle.withLock { (handle: inout sending SQLiteHandle) throws(StorageError) in
             result = try body(SQLiteConnection(handle))
@@ -89,7 +91,9 @@ public final class SQLiteDatabase: Sendable {
     }
 
     /// `transactionResult` for a body that throws only `StorageError`.
-    package func transaction<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError) -> T {
+    package func transaction<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
+        -> T
+    {
         try transactionResult(body).get()
     }
 

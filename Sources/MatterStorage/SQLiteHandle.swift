@@ -1,7 +1,7 @@
 internal import CSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one owner of a `sqlite3*` handle, closed in `deinit`. Every call into SQLite on the handle
@@ -49,7 +49,8 @@ final class SQLiteHandle {
     ///   would cost one fsync per commit (node-ID allocation, every device attribute write).
     /// - `foreign_keys=ON`: group memberships go with their node or group.
     func configure(busyTimeout: Duration, inMemory: Bool) throws(StorageError) {
-        let milliseconds = busyTimeout.components.seconds * 1000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000
             + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         _ = CSQLite_setDefensive(handle, 1)
@@ -60,7 +61,8 @@ final class SQLiteHandle {
         // Switching to WAL takes an exclusive lock once per file; several processes opening a new
         // file together may see SQLITE_BUSY, hence the retry.
         let mode = try retryingBusy { () throws(StorageError) in
-            try query("PRAGMA journal_mode = WAL", operation: "switching \(path) to WAL mode") { row throws(StorageError) in
+            try query("PRAGMA journal_mode = WAL", operation: "switching \(path) to WAL mode") {
+                row throws(StorageError) in
                 try row.text(0)
             }.first
         }
@@ -120,7 +122,8 @@ final class SQLiteHandle {
 
     /// Sets `PRAGMA user_version` (a pragma takes no bound parameters; the value is an integer).
     func setUserVersion(_ version: Int) throws(StorageError) {
-        try execute("PRAGMA user_version = \(Int32(clamping: version))", operation: "setting the schema version of \(path)")
+        try execute(
+            "PRAGMA user_version = \(Int32(clamping: version))", operation: "setting the schema version of \(path)")
     }
 
     // MARK: Transactions
@@ -158,7 +161,7 @@ final class SQLiteHandle {
         while true {
             do {
                 return try body()
-            } catch where error.sqlitePrimaryCode == SQLITE_BUSY && attempt < SQLiteHandle.busyRetries {
+            } catch  where error.sqlitePrimaryCode == SQLITE_BUSY && attempt < SQLiteHandle.busyRetries {
                 attempt += 1
                 usleep(UInt32(attempt) * 20_000)
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// File-system preparation for a store file: parent directories are created with mode 0700 and the
