@@ -88,7 +88,7 @@ public struct KeyValueStore: Sendable {
     /// }
     /// ```
     /// - Throws: `StorageError` when SQLite fails (nothing is written), or whatever `body` throws.
-    public func write<T>(_ body: (borrowing KeyValueTransaction) throws -> T) throws -> T {
+    public func write<T: Sendable>(_ body: (borrowing KeyValueTransaction) throws -> T) throws -> T {
         try database.transactionResult { connection in
             try body(KeyValueTransaction(connection: SQLiteConnection(connection.handle)))
         }.get()

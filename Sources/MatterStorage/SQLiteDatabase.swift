@@ -46,26 +46,23 @@ public final class SQLiteDatabase: Sendable {
 
     /// Runs `body` with the connection, outside any explicit transaction (each statement is its own
     /// transaction). `body` must not call back into this database: the mutex is not reentrant.
-    package func withConnection<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
-        -> T
-    {
-        var result: T?
-        try handle.withLock { (handle: inout sending SQLiteHandle) throws(StorageError) in
-            result = try body(SQLiteConnection(handle))
+    @discardableResult
+    package func withConnection<T: Sendable, E: Error>(
+        _ body: (borrowing SQLiteConnection) throws(E) -> T
+    ) throws(E) -> T {
+        try handle.withLock { (handle: inout sending SQLiteHandle) throws(E) -> T in
+            try body(SQLiteConnection(handle))
         }
-        guard let result else { throw .invalidArgument("withConnection produced no result") }
-        return result
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` ... `COMMIT`). If `body` throws, the
     /// transaction is rolled back and its error is returned as `.failure`; if SQLite fails (taking the
-    /// lock, a statement in `body` that `body` lets through, or the commit), the transaction is rolled
-    /// back and a `StorageError` is thrown. `body` must not call back into this database.
-    package func transactionResult<T, E: Error>(
+    /// lock, or the commit), the transaction is rolled back and a `StorageError` is thrown. `body` must
+    /// not call back into this database.
+    package func transactionResult<T: Sendable, E: Error>(
         _ body: (borrowing SQLiteConnection) throws(E) -> T
     ) throws(StorageError) -> Result<T, E> {
-        var outcome: Result<T, E>?
-        try handle.withLock { (handle: inout sending SQLiteHandle) throws(StorageError) in
+        try handle.withLock { (handle: inout sending SQLiteHandle) throws(StorageError) -> Result<T, E> in
             try handle.beginImmediate()
             let result: Result<T, E>
             do throws(E) {
@@ -84,14 +81,13 @@ public final class SQLiteDatabase: Sendable {
             case .failure:
                 handle.rollback()
             }
-            outcome = result
+            return result
         }
-        guard let outcome else { throw .invalidArgument("transaction produced no result") }
-        return outcome
     }
 
     /// `transactionResult` for a body that throws only `StorageError`.
-    package func transaction<T>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
+    @discardableResult
+    package func transaction<T: Sendable>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
         -> T
     {
         try transactionResult(body).get()
