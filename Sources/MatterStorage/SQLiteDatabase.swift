@@ -87,7 +87,8 @@ public final class SQLiteDatabase: Sendable {
 
     /// `transactionResult` for a body that throws only `StorageError`.
     @discardableResult
-    package func transaction<T: Sendable>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T) throws(StorageError)
+    package func transaction<T: Sendable>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T)
+        throws(StorageError)
         -> T
     {
         try transactionResult(body).get()

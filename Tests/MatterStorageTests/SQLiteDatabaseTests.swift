@@ -121,7 +121,8 @@ struct SQLiteDatabaseTests {
         }
         #expect(try values(database) == [1, 2])
         // The connection is usable afterwards: no transaction was left open.
-        try database.transaction { connection throws(StorageError) in try connection.execute("INSERT INTO t VALUES (5)") }
+        try database.transaction { connection throws(StorageError) in try connection.execute("INSERT INTO t VALUES (5)")
+        }
         #expect(try values(database) == [1, 2, 5])
     }
 
