@@ -7,6 +7,7 @@ let allCommands: [any CLICommand.Type] = [
     PayloadParseCommand.self,
     PayloadGenerateCommand.self,
     DiscoverCommand.self,
+    DeviceCommand.self,
 ]
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))

@@ -2,6 +2,7 @@ import MatterClusters
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterDataModel
 import MatterInteraction
 import MatterSecureChannel
 import MatterTLV
@@ -194,10 +195,10 @@ extension RootNode {
             rcac: rcacBytes, icac: icacBytes, noc: nocBytes, operationalKey: raw, ipkEpochKey: ipk,
             rootPublicKey: rcac.publicKey)
         // The admin entry: {Administer, CASE, [CaseAdminSubject], targets null}.
-        acl[index] = [TLVElement(Field.structure([
-            (1, Field.uint(UInt8(5))), (2, Field.uint(UInt8(2))), (3, .array([TLVElement(.unsigned(adminSubject))])),
-            (4, .null), (0xFE, Field.uint(index)),
-        ]))]
+        accessControl.replaceEntries(fabric: index, with: [
+            AccessControlEntry(fabricIndex: index, privilege: .administer, authMode: .case, subjects: [adminSubject],
+                               targets: []),
+        ])
         context0.addedFabric = index
         context0.csrKey = nil
         failSafe = context0

@@ -3,6 +3,7 @@ import MatterClusters
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterDataModel
 import MatterInteraction
 import MatterSecureChannel
 import MatterTLV
@@ -46,8 +47,8 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
 
     /// Every fabric, committed or pending (the pending one is `failSafe.addedFabric`).
     var fabrics: [UInt8: DeviceFabric] = [:]
-    /// ACL entries per fabric (AccessControlEntryStruct TLV structures).
-    var acl: [UInt8: [TLVElement]] = [:]
+    /// Every fabric's ACL entries; the data model asks it for every access check.
+    let accessControl = AccessControlList()
     var failSafe: FailSafe?
     var breadcrumb: UInt64 = 0
     var regulatoryConfig: UInt8 = 0
@@ -100,10 +101,12 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
                     let fabric = try DeviceFabric(decoding: bytes)
                     fabrics[fabric.index] = fabric
                 } else if key.hasPrefix("acl."), let index = UInt8(key.dropFirst(4)), let bytes = try persistence.get(key) {
-                    guard case .array(let entries)? = try? TLVElement.decode(bytes).value else {
+                    guard case .array(let items)? = try? TLVElement.decode(bytes).value,
+                          let entries = try? items.map({ e throws(StatusIB) in try AccessControlEntry(tlv: e) })
+                    else {
                         throw DeviceError.storage("ACL of fabric \(index) is unreadable")
                     }
-                    acl[index] = entries
+                    accessControl.replaceEntries(fabric: index, with: entries)
                 }
             }
         } catch let error as DeviceError {
@@ -114,7 +117,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
     }
 
     func aclBytes(_ index: UInt8) -> [UInt8] {
-        TLVElement(.array(acl[index] ?? [])).encoded()
+        TLVElement(.array(accessControl.entries(fabric: index).map { TLVElement($0.tlvValue()) })).encoded()
     }
 
     /// Persists a fabric and its ACL together.
@@ -139,7 +142,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
 
     func forget(fabric index: UInt8) {
         fabrics[index] = nil
-        acl[index] = nil
+        accessControl.removeFabric(index)
         caseResponder.resumption.removeFabric(index)
         do {
             try persistence.commit(sets: [], removals: [DevicePersistence.fabricKey(index), DevicePersistence.aclKey(index)])
@@ -222,7 +225,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         if let previous = context.updatedFabric { fabrics[previous.index] = previous }
         if let added = context.addedFabric {
             fabrics[added] = nil
-            acl[added] = nil
+            accessControl.removeFabric(added)
             caseResponder.resumption.removeFabric(added)
         }
         breadcrumb = 0
