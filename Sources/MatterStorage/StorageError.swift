@@ -1,5 +1,69 @@
-/// Why the store could not be read or written.
-public enum StorageError: Error, Equatable, Sendable {
-    /// Placeholder until the SQLite store lands.
-    case notImplemented
+public import MatterCore
+
+/// Why the store could not be read or written. Every case prints as one line a user can act on.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// SQLite refused an operation. `code` is SQLite's extended result code (the primary code is
+    /// `code & 0xFF`), `message` SQLite's own text, `operation` what the store was doing (with the
+    /// file's path).
+    case sqlite(code: Int32, message: String, operation: String)
+    /// A file-system call failed while creating the store's directory or file.
+    case fileSystem(errno: Int32, message: String, operation: String)
+    /// The file's schema (`PRAGMA user_version`) is newer than this build understands.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// A stored value has the wrong type or is out of range (the file was edited or is damaged).
+    case invalidStoredValue(String)
+    /// An argument the store cannot accept (an empty name, a non-operational node ID...).
+    case invalidArgument(String)
+    /// The controller store holds no fabric yet.
+    case noFabric
+    /// The controller store already holds a fabric.
+    case fabricAlreadyExists
+    /// No node with this ID is stored.
+    case noSuchNode(NodeID)
+    /// A node with this ID is already stored.
+    case nodeAlreadyExists(NodeID)
+    /// The name is already taken by a node or a group (names are compared without ASCII case, and a
+    /// group name stands where a node name would, so the two share one name space).
+    case nameAlreadyUsed(String)
+    /// No group with this name is stored.
+    case noSuchGroup(String)
+    /// Every operational node ID after the fabric's counter is taken.
+    case nodeIDsExhausted
+
+    /// SQLite's primary result code for a `.sqlite` error (`SQLITE_BUSY` = 5, `SQLITE_CORRUPT` = 11,
+    /// `SQLITE_NOTADB` = 26...), nil for the other cases.
+    public var sqlitePrimaryCode: Int32? {
+        if case .sqlite(let code, _, _) = self { return code & 0xFF }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let code, let message, let operation):
+            let hint =
+                switch code & 0xFF {
+                case 26, 11: " (the file is not a SQLite database or is damaged: move it aside to start afresh)"
+                case 5, 6: " (another process holds the store locked for too long)"
+                case 8: " (the file or its directory is read-only)"
+                case 13: " (the disk is full)"
+                case 14: " (the file or its directory cannot be opened: check the path and permissions)"
+                default: ""
+                }
+            return "storage error while \(operation): \(message) (SQLite code \(code))\(hint)"
+        case .fileSystem(let errno, let message, let operation):
+            return "storage error while \(operation): \(message) (errno \(errno))"
+        case .schemaTooNew(let path, let found, let supported):
+            return "\(path) has schema version \(found) but this build understands up to \(supported): "
+                + "use a newer matter-emu or another state directory"
+        case .invalidStoredValue(let why): return "invalid stored value: \(why)"
+        case .invalidArgument(let why): return "invalid argument: \(why)"
+        case .noFabric: return "no fabric stored yet (commission a first device, or create the fabric)"
+        case .fabricAlreadyExists: return "a fabric is already stored"
+        case .noSuchNode(let node): return "no node \(node) (0d\(node.rawValue)) in the store"
+        case .nodeAlreadyExists(let node): return "node \(node) (0d\(node.rawValue)) is already stored"
+        case .nameAlreadyUsed(let name): return "the name \"\(name)\" is already used by a node or a group"
+        case .noSuchGroup(let name): return "no group named \"\(name)\""
+        case .nodeIDsExhausted: return "no operational node ID left to allocate on this fabric"
+        }
+    }
 }

@@ -1,0 +1,116 @@
+public import MatterCore
+
+extension ControllerStore {
+    /// Creates an empty group.
+    /// - Throws: `nameAlreadyUsed` if a group or a node has this name; `invalidArgument` if it is empty.
+    public func createGroup(_ name: String) throws(StorageError) {
+        try Self.validateName(name, what: "a group name")
+        try database.transaction { connection throws(StorageError) in
+            try Self.requireNameFree(name, connection)
+            try connection.execute("INSERT INTO \"groups\" (name) VALUES (?1)", [.text(name)])
+        }
+    }
+
+    /// Deletes a group and its memberships (the nodes stay).
+    /// - Throws: `noSuchGroup`.
+    public func deleteGroup(_ name: String) throws(StorageError) {
+        let removed = try database.withConnection { connection throws(StorageError) in
+            try connection.execute("DELETE FROM \"groups\" WHERE name = ?1", [.text(name)])
+        }
+        guard removed > 0 else { throw .noSuchGroup(name) }
+    }
+
+    /// Adds an endpoint of a node to a group (nothing happens if it is already a member).
+    /// - Throws: `noSuchGroup`, `noSuchNode`.
+    public func addToGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID) throws(StorageError) {
+        try database.transaction { connection throws(StorageError) in
+            let group = try Self.requireGroup(name, connection)
+            try Self.requireNode(nodeID, connection)
+            try connection.execute(
+                "INSERT OR IGNORE INTO group_members (group_name, node_id, endpoint) VALUES (?1, ?2, ?3)",
+                [.text(group), .bits(nodeID.rawValue), .integer(Int64(endpoint.rawValue))])
+        }
+    }
+
+    /// Removes a node's endpoint from a group, or all its endpoints when `endpoint` is nil. Returns
+    /// false if there was no such membership.
+    /// - Throws: `noSuchGroup`.
+    @discardableResult
+    public func removeFromGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID? = nil) throws(StorageError)
+        -> Bool
+    {
+        try database.transaction { connection throws(StorageError) in
+            let group = try Self.requireGroup(name, connection)
+            let endpointValue: SQLiteValue = endpoint.map { .integer(Int64($0.rawValue)) } ?? .null
+            return try connection.execute(
+                "DELETE FROM group_members WHERE group_name = ?1 AND node_id = ?2 AND (?3 IS NULL OR endpoint = ?3)",
+                [.text(group), .bits(nodeID.rawValue), endpointValue]) > 0
+        }
+    }
+
+    /// The group with this name (any ASCII case) and its members, or nil.
+    public func group(named name: String) throws(StorageError) -> ControllerGroup? {
+        try groups(matching: name).first
+    }
+
+    /// Every group with its members, sorted by name without ASCII case.
+    public func groups() throws(StorageError) -> [ControllerGroup] {
+        try groups(matching: nil)
+    }
+
+    /// The names of the groups a node belongs to (with any endpoint), sorted without ASCII case.
+    public func groupNames(containing nodeID: NodeID) throws(StorageError) -> [String] {
+        try database.withConnection { connection throws(StorageError) in
+            try connection.query(
+                """
+                SELECT DISTINCT g.name FROM "groups" g JOIN group_members m ON m.group_name = g.name
+                WHERE m.node_id = ?1 ORDER BY g.name
+                """,
+                [.bits(nodeID.rawValue)]
+            ) { row throws(StorageError) in try row.text(0) }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The stored spelling of the group named `name` (any ASCII case), or `noSuchGroup`.
+    private static func requireGroup(_ name: String, _ connection: borrowing SQLiteConnection)
+        throws(StorageError) -> String
+    {
+        let names = try connection.query("SELECT name FROM \"groups\" WHERE name = ?1", [.text(name)]) {
+            row throws(StorageError) in try row.text(0)
+        }
+        guard let stored = names.first else { throw .noSuchGroup(name) }
+        return stored
+    }
+
+    /// Groups (all, or the one named `name`) with their members, from one statement (one snapshot).
+    private func groups(matching name: String?) throws(StorageError) -> [ControllerGroup] {
+        let filter: SQLiteValue = name.map { .text($0) } ?? .null
+        let rows = try database.withConnection { connection throws(StorageError) in
+            try connection.query(
+                """
+                SELECT g.name, m.node_id, m.endpoint FROM "groups" g
+                LEFT JOIN group_members m ON m.group_name = g.name
+                WHERE ?1 IS NULL OR g.name = ?1 ORDER BY g.name
+                """,
+                [filter]
+            ) { row throws(StorageError) in
+                let member =
+                    row.isNull(1)
+                    ? nil
+                    : ControllerGroup.Member(nodeID: NodeID(try row.bits(1)), endpoint: EndpointID(try row.integer(2)))
+                return (group: try row.text(0), member: member)
+            }
+        }
+        var groups: [ControllerGroup] = []
+        for row in rows {
+            if groups.last?.name != row.group { groups.append(ControllerGroup(name: row.group)) }
+            if let member = row.member { groups[groups.count - 1].members.append(member) }
+        }
+        for index in groups.indices {
+            groups[index].members.sort { ($0.nodeID, $0.endpoint) < ($1.nodeID, $1.endpoint) }
+        }
+        return groups
+    }
+}
