@@ -14,7 +14,9 @@ public struct ControllerGroup: Sendable, Equatable {
 
     /// One endpoint of one node in a group.
     public struct Member: Sendable, Hashable {
+        /// The member node.
         public var nodeID: NodeID
+        /// The endpoint of that node that commands go to.
         public var endpoint: EndpointID
 
         public init(nodeID: NodeID, endpoint: EndpointID) {

@@ -8,7 +8,9 @@ public struct ControllerNode: Sendable, Equatable {
     public var name: String?
     /// The room the user put the node in; nil for none.
     public var room: String?
+    /// The vendor ID from the node's BasicInformation cluster.
     public var vendorID: VendorID
+    /// The product ID from the node's BasicInformation cluster.
     public var productID: ProductID
     /// The device types of each endpoint, as read from the Descriptor cluster.
     public var deviceTypes: [NodeDeviceType]

@@ -2,8 +2,11 @@ public import MatterCore
 
 /// One entry of a node's Descriptor DeviceTypeList: a device type on an endpoint.
 public struct NodeDeviceType: Sendable, Hashable {
+    /// The endpoint whose Descriptor lists the device type.
     public var endpoint: EndpointID
+    /// The device type (0x0100 on-off light, 0x0101 dimmable light...).
     public var deviceType: DeviceTypeID
+    /// The device type revision the endpoint implements.
     public var revision: UInt16
 
     public init(endpoint: EndpointID, deviceType: DeviceTypeID, revision: UInt16) {

@@ -12,8 +12,15 @@ import Synchronization
 /// with a busy timeout and a few retries), while readers proceed in parallel thanks to WAL mode.
 ///
 /// Opening a file creates its missing parent directories with mode 0700 and the file with mode 0600
-/// (an existing file is set to 0600), because stores hold private keys. See `SQLiteConnection.configure`
-/// for the pragmas and why `synchronous=NORMAL` is enough against a killed process.
+/// (an existing file is set to 0600), because stores hold private keys.
+///
+/// Crash consistency: the file is in WAL mode with `synchronous=NORMAL`. A commit appends its pages and
+/// a commit frame to the `-wal` file; a process killed at any instant (kill -9) leaves either the whole
+/// transaction or none of it, because frames without their commit frame are ignored when the file is
+/// next opened, and the OS releases a dead process's locks. `NORMAL` syncs only at checkpoints, so an OS
+/// crash or power loss may lose the last few commits (still never a mixture); power loss is outside our
+/// threat model, and `FULL` would add an fsync to every commit (every node-ID allocation, every
+/// persisted attribute write).
 public final class SQLiteDatabase: Sendable {
     /// The file this database has open (":memory:" for `inMemory()`).
     public let path: String

@@ -161,7 +161,8 @@ final class SQLiteHandle {
         while true {
             do {
                 return try body()
-            } catch  where error.sqlitePrimaryCode == SQLITE_BUSY && attempt < SQLiteHandle.busyRetries {
+            } catch {
+                guard error.sqlitePrimaryCode == SQLITE_BUSY, attempt < SQLiteHandle.busyRetries else { throw error }
                 attempt += 1
                 usleep(UInt32(attempt) * 20_000)
             }
