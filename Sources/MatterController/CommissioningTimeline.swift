@@ -1,0 +1,49 @@
+import MatterCore
+
+/// Runs commissioning stages one by one, timing each and reporting its events. Confined to the
+/// controller's isolation.
+final class CommissioningTimeline {
+    private let clock: any MatterClock
+    private let progress: @Sendable (CommissioningEvent) -> Void
+    private(set) var events: [CommissioningEvent] = []
+
+    init(clock: any MatterClock, progress: @escaping @Sendable (CommissioningEvent) -> Void) {
+        self.clock = clock
+        self.progress = progress
+    }
+
+    /// Runs `body` as `stage`: a `started` event, then `succeeded` (with `detail` of the result) or
+    /// `failed`. A failure is rethrown wrapped with its stage.
+    func run<T>(
+        _ stage: CommissioningStage, detail: (T) -> String? = { _ in nil },
+        _ body: () async throws(ControllerError) -> T
+    ) async throws(ControllerError) -> T {
+        let start = clock.nowMilliseconds()
+        emit(CommissioningEvent(stage: stage, outcome: .started, durationMilliseconds: 0))
+        do {
+            let value = try await body()
+            emit(CommissioningEvent(stage: stage, outcome: .succeeded(detail: detail(value)), durationMilliseconds: elapsed(start)))
+            return value
+        } catch {
+            let wrapped: ControllerError =
+                if case .commissioning = error { error } else { .commissioning(stage: stage, CommissioningStageFailure(error)) }
+            emit(CommissioningEvent(stage: stage, outcome: .failed(wrapped), durationMilliseconds: elapsed(start)))
+            throw wrapped
+        }
+    }
+
+    /// Records a stage that did not run.
+    func skip(_ stage: CommissioningStage, reason: String) {
+        emit(CommissioningEvent(stage: stage, outcome: .skipped(reason: reason), durationMilliseconds: 0))
+    }
+
+    private func elapsed(_ start: UInt64) -> UInt64 {
+        let now = clock.nowMilliseconds()
+        return now >= start ? now - start : 0
+    }
+
+    private func emit(_ event: CommissioningEvent) {
+        events.append(event)
+        progress(event)
+    }
+}

@@ -1,0 +1,633 @@
+import MatterClusters
+import MatterCore
+import MatterCredentials
+import MatterCrypto
+import MatterDiscovery
+import MatterInteraction
+import MatterOnboarding
+import MatterSecureChannel
+import MatterStorage
+import MatterTLV
+import MatterTransport
+
+extension Controller {
+    /// Commissions a device onto this controller's fabric, stage by stage in the SDK commissioner's
+    /// order (`CommissioningStage`), reporting each stage to `progress` as it starts and ends.
+    ///
+    /// A failure names its stage and reason. After PASE, the device's fail-safe is disarmed
+    /// (ArmFailSafe 0) so it rolls back and is commissionable again. The node is written to the store
+    /// only after CommissioningComplete succeeded, in one transaction; if that write fails, the new
+    /// fabric is removed from the device again.
+    public func commission(
+        _ request: CommissioningRequest, progress: @escaping @Sendable (CommissioningEvent) -> Void = { _ in }
+    ) async throws(ControllerError) -> CommissioningResult {
+        let nodeID = try prepareNodeID(request)
+        let timeline = CommissioningTimeline(clock: configuration.clock, progress: progress)
+        let target = try await timeline.run(.discovery, detail: { $0.description }) { () throws(ControllerError) in
+            try await discoverCommissionable(request.locator)
+        }
+        let pase = try await timeline.run(.pase, detail: { "secure session with \($0.address)" }) {
+            () throws(ControllerError) in
+            try await establishPASE(target, passcode: request.passcode, pbkdf: request.pbkdf)
+        }
+        let progressState = CommissioningProgress(nodeID: nodeID, pase: pase)
+        do {
+            return try await runCommissioning(request, nodeID: nodeID, target: target, state: progressState,
+                                              timeline: timeline)
+        } catch {
+            await abandon(progressState)
+            throw error
+        }
+    }
+
+    // MARK: Stages after PASE
+
+    private func runCommissioning(
+        _ request: CommissioningRequest, nodeID: NodeID, target: CommissionableTarget, state: CommissioningProgress,
+        timeline: CommissioningTimeline
+    ) async throws(ControllerError) -> CommissioningResult {
+        let pase = state.pase.session
+        let info = try await timeline.run(.readCommissioningInfo, detail: { $0.description }) {
+            () throws(ControllerError) in try await readCommissioningInfo(pase)
+        }
+        let expiry = info.failSafeExpiryLengthSeconds > 0 ? info.failSafeExpiryLengthSeconds : 60
+        try await timeline.run(.armFailSafe, detail: { _ in "armed for \(expiry) s" }) { () throws(ControllerError) in
+            try await armFailSafe(expiry, breadcrumb: CommissioningStage.armFailSafe.sdkBreadcrumb, session: pase)
+        }
+        state.failSafeArmed = true
+        let regulatory = info.regulatoryChoice
+        try await timeline.run(.configureRegulatory, detail: { _ in "\(Self.regulatoryName(regulatory)), country \(self.configuration.countryCode)" }) {
+            () throws(ControllerError) in try await setRegulatoryConfig(regulatory, session: pase)
+        }
+        let pai = try await timeline.run(.paiCertificate, detail: { "\($0.count) bytes" }) { () throws(ControllerError) in
+            try await certificateChain(type: 2, name: "PAI", session: pase)
+        }
+        let dac = try await timeline.run(.dacCertificate, detail: { "\($0.count) bytes" }) { () throws(ControllerError) in
+            try await certificateChain(type: 1, name: "DAC", session: pase)
+        }
+        let attestationNonce = try Self.random(32)
+        let attestation = try await timeline.run(.attestationRequest) { () throws(ControllerError) in
+            try await requestAttestation(nonce: attestationNonce, session: pase)
+        }
+        let challenge = state.pase.attestationChallenge
+        let verifier: DeviceAttestationVerifier
+        do { verifier = try DeviceAttestationVerifier(trustStore: configuration.trustStore) } catch {
+            throw .internalFailure("cannot build the attestation verifier: \(error)")
+        }
+        let dacKey: P256PublicKey?
+        if request.skipAttestation {
+            timeline.skip(.attestationVerification, reason: "skipped on request: the device's identity was NOT verified")
+            dacKey = try? AttestationCertificate(der: dac).publicKey
+        } else {
+            let information = DeviceAttestationInformation(
+                attestationElements: attestation.elements, attestationSignature: attestation.signature,
+                attestationChallenge: challenge, attestationNonce: attestationNonce, dacCertificate: dac,
+                paiCertificate: pai, vendorID: info.vendorID, productID: info.productID)
+            let verified = try await timeline.run(.attestationVerification, detail: { Self.describe($0) }) {
+                () throws(ControllerError) in try Self.verifyAttestation(information, with: verifier)
+            }
+            dacKey = verified.dacPublicKey
+        }
+        let operationalKey = try await timeline.run(.csrRequest) { () throws(ControllerError) in
+            try await requestCSR(session: pase, challenge: challenge, dacKey: dacKey, verifier: verifier)
+        }
+        let noc = try await timeline.run(.issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID.rawValue)" }) {
+            () throws(ControllerError) in
+            do { return try identity.authority.issueNOC(publicKey: operationalKey, nodeID: nodeID) } catch {
+                throw .internalFailure("issuing the NOC: \(error)")
+            }
+        }
+        try await timeline.run(.addTrustedRootCertificate) { () throws(ControllerError) in
+            _ = try await invoke(
+                .root(.operationalCredentials, .OperationalCredentials.addTrustedRootCertificate),
+                fields: [.field(0, identity.credentials.rcac)], session: pase, context: "AddTrustedRootCertificate")
+        }
+        state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
+            () throws(ControllerError) in try await addNOC(noc, session: pase)
+        }
+        let operational = try await timeline.run(.findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }) {
+            () throws(ControllerError) in try await findOperational(nodeID, target: target, pase: state.pase)
+        }
+        let caseSession = try await timeline.run(.caseSession, detail: { "with \($0.address)" }) {
+            () throws(ControllerError) in try await establishCommissioningCASE(nodeID, candidates: operational)
+        }
+        state.caseSession = caseSession
+        try await timeline.run(.commissioningComplete) { () throws(ControllerError) in
+            let fields = try await invoke(
+                .root(.generalCommissioning, .GeneralCommissioning.commissioningComplete),
+                expecting: .GeneralCommissioning.commissioningCompleteResponse, session: caseSession.session,
+                context: "CommissioningComplete")
+            try Self.checkCommissioningErrorCode(fields, command: "CommissioningComplete")
+        }
+        state.completed = true
+        sessions[nodeID] = caseSession
+        await node.removeSecureSession(pase)
+        let deviceTypes = try await timeline.run(.readDeviceTypes, detail: { $0.summary }) { () throws(ControllerError) in
+            await readDeviceTypes(caseSession.session)
+        }
+        let stored = ControllerNode(
+            nodeID: nodeID, name: request.name, room: request.room, vendorID: info.vendorID, productID: info.productID,
+            deviceTypes: deviceTypes.list, lastAddress: caseSession.address.description,
+            attestationSkipped: request.skipAttestation)
+        try await timeline.run(.storeNode, detail: { _ in "node \(nodeID.rawValue)" }) { () throws(ControllerError) in
+            do throws(StorageError) { try store.addNode(stored) } catch { throw .storage(error) }
+        }
+        state.stored = true
+        return CommissioningResult(
+            node: stored, operationalAddress: caseSession.address.description, events: timeline.events)
+    }
+
+    /// Undoes what a failed commissioning left on the device: disarms the fail-safe (which rolls back
+    /// the root certificate and NOC), or removes the fabric when CommissioningComplete had already
+    /// succeeded; then forgets the sessions.
+    private func abandon(_ state: CommissioningProgress) async {
+        if state.completed, !state.stored, let caseSession = state.caseSession {
+            do {
+                try await removeFabric(state.fabricIndex, session: caseSession.session, nodeID: state.nodeID)
+                log.info("removed our fabric from node \(state.nodeID.rawValue) again")
+            } catch {
+                log.warning("could not remove our fabric from node \(state.nodeID.rawValue): \(error)")
+            }
+        } else if state.failSafeArmed {
+            let session = state.caseSession?.session ?? state.pase.session
+            do {
+                try await armFailSafe(0, breadcrumb: 0, session: session)
+                log.info("disarmed the device's fail-safe")
+            } catch {
+                log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
+            }
+        }
+        await node.removeSecureSession(state.pase.session)
+        if let caseSession = state.caseSession, !state.stored {
+            sessions[state.nodeID] = nil
+            await node.removeSecureSession(caseSession.session)
+        }
+    }
+
+    // MARK: Before discovery
+
+    /// The node ID the device will get: the requested one (which must be free) or a new one.
+    private func prepareNodeID(_ request: CommissioningRequest) throws(ControllerError) -> NodeID {
+        do {
+            if let name = request.name {
+                guard name.contains(where: { !$0.isWhitespace }) else {
+                    throw ControllerError.invalidArgument("a node name cannot be empty")
+                }
+                if try store.node(named: name) != nil || store.group(named: name) != nil {
+                    throw ControllerError.invalidArgument("the name \"\(name)\" is already used by a node or a group")
+                }
+            }
+            if let room = request.room, !room.contains(where: { !$0.isWhitespace }) {
+                throw ControllerError.invalidArgument("a room name cannot be empty")
+            }
+            guard let nodeID = request.nodeID else { return try store.allocateNodeID() }
+            guard nodeID.isOperational, nodeID != controllerNodeID else {
+                throw ControllerError.invalidArgument(
+                    "node ID \(nodeID.rawValue) cannot be given to a device (use 1...0xFFFFFFEFFFFFFFFF, not "
+                        + "\(controllerNodeID.rawValue), the controller's own)")
+            }
+            if try store.node(nodeID) != nil {
+                throw ControllerError.invalidArgument(
+                    "node \(nodeID.rawValue) is already in the store: unpair it first or choose another node ID")
+            }
+            return nodeID
+        } catch let error as ControllerError {
+            throw error
+        } catch let error as StorageError {
+            throw .storage(error)
+        } catch {
+            throw .internalFailure("\(error)")
+        }
+    }
+
+    // MARK: Discovery and PASE
+
+    private func discoverCommissionable(_ locator: CommissioningRequest.Locator) async throws(ControllerError)
+        -> CommissionableTarget
+    {
+        let filter: CommissionableFilter
+        var extra: [CommissionableFilter] = []
+        var product: ProductID?
+        switch locator {
+        case .address(let direct):
+            let addresses = direct.addresses.udpAddresses(port: direct.port)
+            guard !addresses.isEmpty else { throw .invalidArgument("no usable address in \(direct)") }
+            return CommissionableTarget(
+                description: direct.description, addresses: addresses, mrp: configuration.defaultPeerMRP,
+                isDirect: true)
+        case .commissioningMode:
+            filter = .commissioningMode
+        case .discriminator(let discriminator, let vendor, let productID):
+            switch discriminator {
+            case .long(let value): filter = .longDiscriminator(value)
+            case .short(let value): filter = .shortDiscriminator(value)
+            }
+            if let vendor { extra.append(.vendor(vendor)) }
+            product = productID
+        }
+        guard let browser = try await browser() else {
+            throw .notFound("discovery is off: give the device's address")
+        }
+        let timeout = configuration.discoveryTimeout
+        let wantedProduct = product
+        let found: DiscoveredCommissionableNode?
+        do {
+            if let dnssd = browser as? any DNSSDBrowser {
+                let filters = [filter] + extra
+                let services = try await dnssd.browse(filter.query, timeout: timeout, limit: 1) { service in
+                    guard let node = try? DiscoveredCommissionableNode(resolved: service), let ad = node.advertisement
+                    else { return false }
+                    return filters.allSatisfy { $0.matches(ad) } && (wantedProduct == nil || ad.productID == wantedProduct)
+                }
+                found = services.first.flatMap { try? DiscoveredCommissionableNode(resolved: $0) }
+            } else {
+                found = try await browser.discoverCommissionable(filter, timeout: timeout, limit: 1).first
+            }
+        } catch {
+            throw .notFound(error.description)
+        }
+        guard let found else {
+            let what = ([filter] + extra).map(\.description).joined(separator: ", ")
+                + (product.map { ", product \($0.rawValue)" } ?? "")
+            throw .notFound("no commissionable device with \(what) answered within \(timeout)")
+        }
+        let addresses = found.addresses.udpAddresses(port: found.port)
+        guard !addresses.isEmpty else { throw .notFound("\(found.instanceName) advertised no usable address") }
+        return CommissionableTarget(
+            description: "\(found.instanceName) at " + addresses.map(\.description).joined(separator: ", "),
+            addresses: addresses, mrp: MRPParameters(found.sessionParameters), isDirect: false)
+    }
+
+    private func establishPASE(
+        _ target: CommissionableTarget, passcode: UInt32, pbkdf: PBKDFParameters?
+    ) async throws(ControllerError) -> PASESession {
+        var silent: [String] = []
+        for address in target.addresses {
+            do {
+                let result = try await PASEInitiator.establish(
+                    node: node, peer: address, passcode: passcode, pbkdf: pbkdf, localMRP: configuration.localMRP,
+                    peerMRP: target.mrp, timeout: configuration.responseTimeout)
+                guard let parameters = await node.secureSession(result.session) else {
+                    throw ControllerError.internalFailure("the PASE session vanished")
+                }
+                return PASESession(
+                    session: result.session, address: address,
+                    attestationChallenge: parameters.keys.attestationChallenge)
+            } catch let error as SecureChannelError {
+                switch error {
+                case .transport(let transport):
+                    silent.append("\(address): \(transport)")
+                    continue
+                case .wrongPasscode:
+                    throw .pase("wrong setup passcode")
+                case .busy(let wait):
+                    throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
+                case .commissioningWindowClosed:
+                    throw .pase("the device's commissioning window is closed")
+                case .peerReportedFailure(let report):
+                    throw .pase("the device refused the handshake (\(report))")
+                default:
+                    throw .pase(error.description)
+                }
+            } catch let error as ControllerError {
+                throw error
+            } catch {
+                throw .internalFailure("\(error)")
+            }
+        }
+        throw .unreachable("the device did not answer PASE (" + silent.joined(separator: "; ") + ")")
+    }
+
+    // MARK: Commands over PASE
+
+    private func readCommissioningInfo(_ session: SessionID) async throws(ControllerError) -> CommissioningInfo {
+        // The SDK's two reads (transcript §2): concrete commissioning values, wildcards over
+        // TimeSynchronization and NetworkCommissioning, then ConnectMaxTimeSeconds and ICD values.
+        let general = ClusterID.generalCommissioning
+        let first = try await read(
+            [
+                AttributePathIB(.root(general, .GeneralCommissioning.supportsConcurrentConnection)),
+                AttributePathIB(.root(general, .GeneralCommissioning.breadcrumb)),
+                AttributePathIB(.root(general, .GeneralCommissioning.basicCommissioningInfo)),
+                AttributePathIB(.root(general, .GeneralCommissioning.regulatoryConfig)),
+                AttributePathIB(.root(general, .GeneralCommissioning.locationCapability)),
+                AttributePathIB(.root(.basicInformation, .BasicInformation.vendorID)),
+                AttributePathIB(.root(.basicInformation, .BasicInformation.productID)),
+                AttributePathIB(endpoint: .root, cluster: .timeSynchronization),
+                AttributePathIB(cluster: .networkCommissioning, attribute: .featureMap),
+            ], session: session, fabricFiltered: false, context: "reading commissioning info")
+        _ = try await read(
+            [AttributePathIB(cluster: .networkCommissioning, attribute: .NetworkCommissioning.connectMaxTimeSeconds)]
+                + Self.icdAttributes.map { AttributePathIB(.root(.icdManagement, $0)) },
+            session: session, fabricFiltered: false, context: "reading commissioning info")
+        func value(_ cluster: ClusterID, _ attribute: AttributeID, _ name: String) throws(ControllerError) -> TLVElement {
+            let path = ConcreteAttributePath.root(cluster, attribute)
+            guard let report = first.report(for: path) else {
+                throw .protocolViolation("the device did not report \(name)")
+            }
+            switch report.result {
+            case .success(let value): return TLVElement(value)
+            case .failure(let status): throw .status(status, context: "reading \(name)")
+            }
+        }
+        func number<T: FixedWidthInteger>(_ element: TLVElement?, _ name: String) throws(ControllerError) -> T {
+            guard let raw = element?.uint, let value = T(exactly: raw) else {
+                throw .protocolViolation("\(name) is not a valid \(T.self): \(element.map(\.description) ?? "absent")")
+            }
+            return value
+        }
+        let basic = try value(general, .GeneralCommissioning.basicCommissioningInfo, "BasicCommissioningInfo")
+        return CommissioningInfo(
+            breadcrumb: try number(try value(general, .GeneralCommissioning.breadcrumb, "Breadcrumb"), "Breadcrumb"),
+            failSafeExpiryLengthSeconds: try number(basic[context: 0], "FailSafeExpiryLengthSeconds"),
+            regulatoryConfig: try number(
+                try value(general, .GeneralCommissioning.regulatoryConfig, "RegulatoryConfig"), "RegulatoryConfig"),
+            locationCapability: try number(
+                try value(general, .GeneralCommissioning.locationCapability, "LocationCapability"),
+                "LocationCapability"),
+            vendorID: VendorID(
+                try number(try value(.basicInformation, .BasicInformation.vendorID, "VendorID"), "VendorID")),
+            productID: ProductID(
+                try number(try value(.basicInformation, .BasicInformation.productID, "ProductID"), "ProductID")))
+    }
+
+    /// ICD Management's UserActiveModeTriggerHint, …Instruction, IdleModeDuration, ActiveModeDuration
+    /// and ActiveModeThreshold, as the SDK reads them (absent on our devices).
+    static let icdAttributes = [6, 7, 0, 1, 2].map { AttributeID($0) }
+
+    /// ArmFailSafe(expiry, breadcrumb); expiry 0 disarms.
+    func armFailSafe(_ expiry: UInt16, breadcrumb: UInt64, session: SessionID) async throws(ControllerError) {
+        let fields = try await invoke(
+            .root(.generalCommissioning, .GeneralCommissioning.armFailSafe),
+            fields: [.field(0, UInt64(expiry)), .field(1, breadcrumb)],
+            expecting: .GeneralCommissioning.armFailSafeResponse, session: session, context: "ArmFailSafe")
+        try Self.checkCommissioningErrorCode(fields, command: "ArmFailSafe")
+    }
+
+    private func setRegulatoryConfig(_ value: UInt8, session: SessionID) async throws(ControllerError) {
+        let fields = try await invoke(
+            .root(.generalCommissioning, .GeneralCommissioning.setRegulatoryConfig),
+            fields: [
+                .field(0, UInt64(value)), .field(1, .utf8(configuration.countryCode)),
+                .field(2, CommissioningStage.configureRegulatory.sdkBreadcrumb),
+            ],
+            expecting: .GeneralCommissioning.setRegulatoryConfigResponse, session: session,
+            context: "SetRegulatoryConfig")
+        try Self.checkCommissioningErrorCode(fields, command: "SetRegulatoryConfig")
+    }
+
+    private func certificateChain(type: UInt64, name: String, session: SessionID) async throws(ControllerError)
+        -> [UInt8]
+    {
+        let fields = try await invoke(
+            .root(.operationalCredentials, .OperationalCredentials.certificateChainRequest), fields: [.field(0, type)],
+            expecting: .OperationalCredentials.certificateChainResponse, session: session,
+            context: "CertificateChainRequest(\(name))")
+        guard let certificate = fields[context: 0]?.bytes, !certificate.isEmpty,
+            certificate.count <= AttestationCertificate.maximumByteCount
+        else { throw .protocolViolation("CertificateChainResponse(\(name)) carries no valid certificate") }
+        return certificate
+    }
+
+    private func requestAttestation(nonce: [UInt8], session: SessionID) async throws(ControllerError)
+        -> (elements: [UInt8], signature: [UInt8])
+    {
+        let fields = try await invoke(
+            .root(.operationalCredentials, .OperationalCredentials.attestationRequest), fields: [.field(0, nonce)],
+            expecting: .OperationalCredentials.attestationResponse, session: session, context: "AttestationRequest")
+        guard let elements = fields[context: 0]?.bytes, let signature = fields[context: 1]?.bytes else {
+            throw .protocolViolation("AttestationResponse lacks its elements or signature")
+        }
+        return (elements, signature)
+    }
+
+    static func verifyAttestation(
+        _ information: DeviceAttestationInformation, with verifier: DeviceAttestationVerifier
+    ) throws(ControllerError) -> VerifiedDeviceAttestation {
+        do {
+            return try verifier.verify(information, at: .now)
+        } catch {
+            if case .attestation(let failure) = error { throw ControllerError(failure) }
+            throw .attestation(code: 800, reason: error.description)
+        }
+    }
+
+    static func describe(_ verified: VerifiedDeviceAttestation) -> String {
+        let vendor = verified.dac.vendorID.map { "VID \($0)" } ?? ""
+        let product = verified.dac.productID.map { " PID \($0)" } ?? ""
+        return "\(vendor)\(product), PAA \"\(verified.paa.commonName ?? "?")\""
+    }
+
+    /// CSRRequest, then the checks of its answer: nonce echo, DAC signature over the elements and the
+    /// attestation challenge (unless the DAC is unknown because attestation was skipped), and the
+    /// CSR's self-signature. Returns the device's new operational public key.
+    private func requestCSR(
+        session: SessionID, challenge: [UInt8], dacKey: P256PublicKey?, verifier: DeviceAttestationVerifier
+    ) async throws(ControllerError) -> P256PublicKey {
+        let nonce = try Self.random(32)
+        let fields = try await invoke(
+            .root(.operationalCredentials, .OperationalCredentials.csrRequest), fields: [.field(0, nonce)],
+            expecting: .OperationalCredentials.csrResponse, session: session, context: "CSRRequest")
+        guard let elements = fields[context: 0]?.bytes, let signature = fields[context: 1]?.bytes else {
+            throw .protocolViolation("CSRResponse lacks its elements or signature")
+        }
+        do {
+            if let dacKey {
+                return try verifier.verifyNOCSRInformation(
+                    nocsrElements: elements, attestationSignature: signature, attestationChallenge: challenge,
+                    csrNonce: nonce, dacPublicKey: dacKey)
+            }
+            let parsed = try NOCSRElements(tlv: elements)
+            guard parsed.csrNonce == nonce else { throw CredentialsError.nocsrNonceMismatch }
+            return try CertificateSigningRequest(der: parsed.csr).publicKey
+        } catch {
+            throw .protocolViolation("CSRResponse rejected: \(error)")
+        }
+    }
+
+    /// AddNOC with the raw IPK epoch key, our node ID as CaseAdminSubject and our vendor ID; returns the
+    /// fabric index the device reported (if it did).
+    private func addNOC(_ noc: MatterCertificate, session: SessionID) async throws(ControllerError) -> UInt8? {
+        let fields = try await invoke(
+            .root(.operationalCredentials, .OperationalCredentials.addNOC),
+            fields: [
+                .field(0, noc.tlvEncoded), .field(2, identity.fabric.ipkEpochKey),
+                .field(3, controllerNodeID.rawValue), .field(4, UInt64(OperationalIdentity.adminVendorID.rawValue)),
+            ],
+            expecting: .OperationalCredentials.nocResponse, session: session, context: "AddNOC")
+        try Self.checkNOCStatus(fields, command: "AddNOC")
+        return fields[context: 1]?.uint.flatMap { UInt8(exactly: $0) }
+    }
+
+    // MARK: Operational
+
+    private func findOperational(
+        _ nodeID: NodeID, target: CommissionableTarget, pase: PASESession
+    ) async throws(ControllerError) -> [(address: UDPAddress, mrp: MRPParameters)] {
+        if target.isDirect { return [(pase.address, target.mrp)] }
+        guard let browser = try await browser() else { return [(pase.address, target.mrp)] }
+        do {
+            let found = try await browser.resolveOperational(
+                compressedFabricID: identity.compressedFabricID, nodeID: nodeID,
+                timeout: configuration.discoveryTimeout)
+            let mrp = MRPParameters(found.advertisement.sessionParameters)
+            let addresses = found.addresses.udpAddresses(port: found.port).map { ($0, mrp) }
+            guard !addresses.isEmpty else { throw ControllerError.unreachable("\(found.instanceName) has no address") }
+            return addresses
+        } catch let error as ControllerError {
+            throw error
+        } catch {
+            throw .unreachable("the device did not advertise itself on the new fabric: \(error)")
+        }
+    }
+
+    private func establishCommissioningCASE(
+        _ nodeID: NodeID, candidates: [(address: UDPAddress, mrp: MRPParameters)]
+    ) async throws(ControllerError) -> OperationalSession {
+        var failures: [String] = []
+        for candidate in candidates {
+            do {
+                let result = try await CASEInitiator.establish(
+                    node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
+                    resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
+                    timeout: configuration.responseTimeout)
+                return OperationalSession(session: result.session, address: candidate.address)
+            } catch {
+                failures.append("\(candidate.address): \(Self.caseFailure(error))")
+            }
+        }
+        throw .unreachable("CASE failed: " + failures.joined(separator: "; "))
+    }
+
+    private func readDeviceTypes(_ session: SessionID) async -> DeviceTypeReading {
+        do {
+            let result = try await read(
+                [AttributePathIB(cluster: .descriptor, attribute: .Descriptor.deviceTypeList)], session: session,
+                context: "reading device types")
+            return DeviceTypeReading(list: Self.deviceTypes(in: result), failure: nil)
+        } catch {
+            return DeviceTypeReading(list: [], failure: error.description)
+        }
+    }
+
+    /// The DeviceTypeList entries of every endpoint in a read result.
+    static func deviceTypes(in result: ReadResult) -> [NodeDeviceType] {
+        var list: [NodeDeviceType] = []
+        for report in result.attributes
+        where report.path.cluster == .descriptor && report.path.attribute == .Descriptor.deviceTypeList {
+            for entry in report.value?.members ?? [] {
+                guard let type = entry[context: 0]?.uint.flatMap(UInt32.init(exactly:)),
+                    let revision = entry[context: 1]?.uint.flatMap(UInt16.init(exactly:))
+                else { continue }
+                list.append(
+                    NodeDeviceType(endpoint: report.path.endpoint, deviceType: DeviceTypeID(type), revision: revision))
+            }
+        }
+        return list.sorted { ($0.endpoint, $0.deviceType) < ($1.endpoint, $1.deviceType) }
+    }
+
+    // MARK: Checks
+
+    static let commissioningErrorNames = [
+        0: "OK", 1: "ValueOutsideRange", 2: "InvalidAuthentication", 3: "NoFailSafe", 4: "BusyWithOtherAdmin",
+    ]
+
+    static func checkCommissioningErrorCode(_ fields: TLVElement, command: String) throws(ControllerError) {
+        guard let code = fields[context: 0]?.uint else {
+            throw .protocolViolation("\(command) response has no ErrorCode")
+        }
+        guard code == 0 else {
+            let name = commissioningErrorNames[Int(clamping: code)] ?? "error"
+            let debug = fields[context: 1]?.string.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+            throw .rejected("the device refused \(command): \(name) (\(code))\(debug)")
+        }
+    }
+
+    static let nocStatusNames = [
+        0: "OK", 1: "InvalidPublicKey", 2: "InvalidNodeOpId", 3: "InvalidNOC", 4: "MissingCsr", 5: "TableFull",
+        6: "InvalidAdminSubject", 9: "FabricConflict", 10: "LabelConflict", 11: "InvalidFabricIndex",
+    ]
+
+    static func checkNOCStatus(_ fields: TLVElement, command: String) throws(ControllerError) {
+        guard let code = fields[context: 0]?.uint else { throw .protocolViolation("\(command): NOCResponse has no StatusCode") }
+        guard code == 0 else {
+            let name = nocStatusNames[Int(clamping: code)] ?? "error"
+            let debug = fields[context: 2]?.string.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+            throw .rejected("the device refused \(command): \(name) (\(code))\(debug)")
+        }
+    }
+
+    static func regulatoryName(_ value: UInt8) -> String {
+        switch value {
+        case 0: "indoor"
+        case 1: "outdoor"
+        case 2: "indoor/outdoor"
+        default: "regulatory \(value)"
+        }
+    }
+
+    static func random(_ count: Int) throws(ControllerError) -> [UInt8] {
+        do { return try SecureRandom.bytes(count: count) } catch { throw .internalFailure("random bytes: \(error)") }
+    }
+}
+
+/// Where a commissionable device was found.
+struct CommissionableTarget: Sendable, CustomStringConvertible {
+    let description: String
+    let addresses: [UDPAddress]
+    let mrp: MRPParameters
+    /// True when the caller gave the address (so the operational address is the same).
+    let isDirect: Bool
+}
+
+/// An established PASE session.
+struct PASESession: Sendable {
+    let session: SessionID
+    let address: UDPAddress
+    let attestationChallenge: [UInt8]
+}
+
+/// How far commissioning got, for the clean-up after a failure.
+final class CommissioningProgress {
+    let nodeID: NodeID
+    let pase: PASESession
+    var failSafeArmed = false
+    var fabricIndex: UInt8?
+    var caseSession: Controller.OperationalSession?
+    var completed = false
+    var stored = false
+
+    init(nodeID: NodeID, pase: PASESession) {
+        self.nodeID = nodeID
+        self.pase = pase
+    }
+}
+
+/// The values ReadCommissioningInfo needs.
+struct CommissioningInfo: Sendable, CustomStringConvertible {
+    let breadcrumb: UInt64
+    let failSafeExpiryLengthSeconds: UInt16
+    let regulatoryConfig: UInt8
+    let locationCapability: UInt8
+    let vendorID: VendorID
+    let productID: ProductID
+
+    /// LocationCapability, unless the device can be both indoor and outdoor: then its current
+    /// RegulatoryConfig (the SDK's rule when the commissioner has no preference).
+    var regulatoryChoice: UInt8 { locationCapability == 2 ? min(regulatoryConfig, 2) : locationCapability }
+
+    var description: String {
+        "VID \(vendorID) PID \(productID), fail-safe \(failSafeExpiryLengthSeconds) s, breadcrumb \(breadcrumb)"
+    }
+}
+
+/// Device types read after commissioning (or why they could not be read).
+struct DeviceTypeReading: Sendable {
+    let list: [NodeDeviceType]
+    let failure: String?
+
+    var summary: String {
+        if let failure { return "not read (\(failure))" }
+        return list.map { "\($0.endpoint.rawValue):\(DeviceTypeNames.name(of: $0.deviceType))" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,141 @@
+import MatterCore
+import MatterDiscovery
+import MatterSecureChannel
+import MatterStorage
+import MatterTransport
+
+extension Controller {
+    /// An operational session with `nodeID`: the cached one, or a new CASE session (resumed when a
+    /// resumption record exists). Concurrent callers for one node share one handshake.
+    func session(for nodeID: NodeID) async throws(ControllerError) -> OperationalSession {
+        if let cached = sessions[nodeID], await node.secureSession(cached.session) != nil { return cached }
+        sessions[nodeID] = nil
+        let task: Task<Result<OperationalSession, ControllerError>, Never>
+        if let running = connecting[nodeID] {
+            task = running
+        } else {
+            task = Task { await self.connect(nodeID) }
+            connecting[nodeID] = task
+        }
+        let result = await task.value
+        if connecting[nodeID] == task { connecting[nodeID] = nil }
+        let session = try result.get()
+        sessions[nodeID] = session
+        return session
+    }
+
+    /// Forgets the cached session with `nodeID` (and removes it from the node).
+    func dropSession(_ nodeID: NodeID) async {
+        guard let cached = sessions.removeValue(forKey: nodeID) else { return }
+        await node.removeSecureSession(cached.session)
+    }
+
+    /// Runs `body` on an operational session with `nodeID`. When a cached session turns out dead
+    /// (the node restarted and forgot it), the session is dropped and `body` runs once more on a new one.
+    func withSession<T: Sendable>(
+        _ nodeID: NodeID, _ body: (SessionID) async throws(ControllerError) -> T
+    ) async throws(ControllerError) -> T {
+        let wasCached = sessions[nodeID] != nil
+        let first = try await session(for: nodeID)
+        do {
+            return try await body(first.session)
+        } catch where wasCached && error.category == .unreachable {
+            log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
+            await dropSession(nodeID)
+            let second = try await session(for: nodeID)
+            return try await body(second.session)
+        }
+    }
+
+    /// Resolves `nodeID` and runs CASE with each of its addresses until one answers.
+    func connect(_ nodeID: NodeID) async -> Result<OperationalSession, ControllerError> {
+        let candidates: [(address: UDPAddress, mrp: MRPParameters)]
+        do {
+            candidates = try await operationalAddresses(nodeID)
+        } catch {
+            return .failure(error)
+        }
+        var failures: [String] = []
+        for candidate in candidates {
+            do {
+                let result = try await CASEInitiator.establish(
+                    node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
+                    resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
+                    timeout: configuration.responseTimeout)
+                log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
+                rememberAddress(candidate.address, for: nodeID)
+                return .success(OperationalSession(session: result.session, address: candidate.address))
+            } catch {
+                failures.append("\(candidate.address): \(Self.caseFailure(error))")
+            }
+        }
+        return .failure(.unreachable("CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")))
+    }
+
+    static func caseFailure(_ error: SecureChannelError) -> String {
+        switch error {
+        case .noSharedTrustRoots: "the node is not on this controller's fabric (reset or unpaired?)"
+        case .transport(.noAcknowledgement): "no answer"
+        default: error.description
+        }
+    }
+
+    /// Where to reach `nodeID`: the caller's address, else what DNS-SD resolves, else the store's last
+    /// known address.
+    func operationalAddresses(_ nodeID: NodeID) async throws(ControllerError)
+        -> [(address: UDPAddress, mrp: MRPParameters)]
+    {
+        if let direct = addressOverrides[nodeID] {
+            return direct.addresses.udpAddresses(port: direct.port).map { ($0, configuration.defaultPeerMRP) }
+        }
+        var lastKnown: UDPAddress?
+        do {
+            lastKnown = try store.node(nodeID)?.lastAddress.flatMap { UDPAddress(endpoint: $0) }
+        } catch {
+            log.warning("cannot read node \(nodeID.rawValue)'s last address: \(error)")
+        }
+        var resolveFailure = "discovery is off"
+        do {
+            if let browser = try await browser() {
+                let found = try await browser.resolveOperational(
+                    compressedFabricID: identity.compressedFabricID, nodeID: nodeID,
+                    timeout: configuration.resolveTimeout)
+                let mrp = MRPParameters(found.advertisement.sessionParameters)
+                var addresses = found.addresses.udpAddresses(port: found.port).map { ($0, mrp) }
+                if let lastKnown, !addresses.contains(where: { $0.0 == lastKnown }) {
+                    addresses.append((lastKnown, mrp))
+                }
+                if !addresses.isEmpty { return addresses }
+                resolveFailure = "its record has no address"
+            }
+        } catch let error as ControllerError {
+            resolveFailure = error.description
+        } catch {
+            resolveFailure = "\(error)"
+        }
+        if let lastKnown {
+            log.info("node \(nodeID.rawValue) not resolved (\(resolveFailure)); trying its last address \(lastKnown)")
+            return [(lastKnown, configuration.defaultPeerMRP)]
+        }
+        throw .unreachable("cannot resolve node \(nodeID.rawValue) (\(resolveFailure)) and no address is known")
+    }
+
+    /// Records the address a node answered on, if it changed.
+    func rememberAddress(_ address: UDPAddress, for nodeID: NodeID) {
+        do {
+            guard let stored = try store.node(nodeID), stored.lastAddress != address.description else { return }
+            try store.setLastAddress(nodeID, to: address.description)
+        } catch {
+            log.warning("cannot record node \(nodeID.rawValue)'s address: \(error)")
+        }
+    }
+}
+
+extension MRPParameters {
+    /// The intervals a DNS-SD record advertises (defaults where it is silent).
+    init(_ advertisement: MRPAdvertisement) {
+        self.init(
+            idleInterval: advertisement.effectiveIdleInterval, activeInterval: advertisement.effectiveActiveInterval,
+            activeThreshold: advertisement.effectiveActiveThreshold)
+    }
+}

@@ -1,0 +1,58 @@
+public import MatterCore
+public import MatterCredentials
+public import MatterDiscovery
+public import MatterStorage
+public import MatterTransport
+
+/// What a ``Controller`` runs on: its store, its datagram transport, how it finds nodes, whom it
+/// trusts, and its timeouts.
+public struct ControllerConfiguration: Sendable {
+    /// How the controller finds nodes on the network.
+    public enum Discovery: Sendable {
+        /// The system's Avahi daemon, started on first use (commands with direct addresses never
+        /// need it).
+        case avahi
+        /// A given browser (an in-memory one in tests, or a `StaticResolver`).
+        case browser(any MatterNodeBrowser)
+        /// None: only direct addresses and last known addresses work.
+        case none
+    }
+
+    /// The store; its fabric is created on first use.
+    public var store: ControllerStore
+    /// The datagram transport (a `UDPEndpoint` on any port, or an in-memory endpoint in tests). Its
+    /// queue becomes the controller's executor.
+    public var transport: any DatagramTransport
+    public var discovery: Discovery
+    /// The PAAs device attestation trusts (default: ``DefaultPAATrustStore``).
+    public var trustStore: PAATrustStore
+    /// Milliseconds, for protocol timers.
+    public var clock: any MatterClock
+    /// How long to look for a commissionable device.
+    public var discoveryTimeout: Duration = .seconds(10)
+    /// How long to wait for a node's operational record.
+    public var resolveTimeout: Duration = .seconds(5)
+    /// How long to wait for each response during commissioning, milliseconds (the SDK's minimum is 30 s).
+    public var commissioningResponseTimeout: UInt64 = 30_000
+    /// How long to wait for each response of an operational interaction, milliseconds.
+    public var responseTimeout: UInt64 = 10_000
+    /// The timed-interaction window for commands and writes that need one, milliseconds.
+    public var timedInteractionTimeout: UInt16 = 10_000
+    /// The reliability intervals this controller advertises.
+    public var localMRP: MRPParameters = .default
+    /// The reliability intervals assumed for a peer that advertised none (direct addresses).
+    public var defaultPeerMRP: MRPParameters = .default
+    /// The country code sent with SetRegulatoryConfig.
+    public var countryCode = "XX"
+
+    public init(
+        store: ControllerStore, transport: any DatagramTransport, discovery: Discovery = .avahi,
+        trustStore: PAATrustStore, clock: any MatterClock = SystemClock()
+    ) {
+        self.store = store
+        self.transport = transport
+        self.discovery = discovery
+        self.trustStore = trustStore
+        self.clock = clock
+    }
+}
