@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
     libssl-dev libavahi-client-dev libsqlite3-dev libqrencode-dev   # C libraries we link
     avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
-    python3-venv                                                    # the SDK controller's venv
+    python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
 )
 
 missing=()
