@@ -26,7 +26,7 @@ extension VirtualDevice {
         }
         let attestation: DeviceAttestationCredentials
         do {
-            attestation = try DeviceAttestationCredentials.load(pkiDirectory: configuration.pkiDirectory,
+            attestation = try configuration.attestation ?? DeviceAttestationCredentials.load(pkiDirectory: configuration.pkiDirectory,
                                                                  device: configuration.deviceType)
         } catch {
             throw .attestation("\(error) (test PKI directory: \(configuration.pkiDirectory))")

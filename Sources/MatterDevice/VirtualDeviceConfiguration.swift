@@ -1,4 +1,5 @@
 public import MatterCore
+public import MatterCredentials
 public import MatterTransport
 
 /// Everything that makes one virtual device, with the defaults of the SDK example apps.
@@ -30,6 +31,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var factoryReset = false
     /// Publish through Avahi (false: direct addressing only).
     public var advertise = true
+    /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
+    /// fleet issues one DAC per device).
+    public var attestation: DeviceAttestationCredentials?
 
     public init(deviceType: String, storagePath: String, pkiDirectory: String) {
         self.deviceType = deviceType

@@ -8,6 +8,7 @@ let allCommands: [any CLICommand.Type] = [
     PayloadGenerateCommand.self,
     DiscoverCommand.self,
     DeviceCommand.self,
+    FleetCommand.self,
 ]
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
