@@ -45,15 +45,31 @@ async def main(args):
     chip.native.Init()
     storage = pathlib.Path(args.work) / "controller-storage.json"
     storage.parent.mkdir(parents=True, exist_ok=True)
-    if storage.exists():
+    if storage.exists() and not args.reconnect:
         storage.unlink()
     stack = ChipStack(persistentStoragePath=str(storage), enableServerInteractions=False)
     authorities = chip.CertificateAuthority.CertificateAuthorityManager(stack, stack.GetStorageManager())
     authorities.LoadAuthoritiesFromStorage()
-    admin = authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF1, fabricId=args.fabric_id)
+    if args.reconnect:
+        # The controller of an earlier run: same CA, fabric and node ID, nothing commissioned again.
+        admin = authorities.activeCaList[0].adminList[0]
+    else:
+        admin = authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF1, fabricId=args.fabric_id)
     ctrl = admin.NewController(nodeId=112233, paaTrustStorePath=str(args.paa))
     node = args.node_id
     ep = args.endpoint
+    OnOff = Clusters.OnOff
+
+    if args.reconnect:
+        try:
+            before = (await ctrl.ReadAttribute(node, [(ep, OnOff.Attributes.OnOff)]))[ep][OnOff][OnOff.Attributes.OnOff]
+            await ctrl.SendCommand(node, ep, OnOff.Commands.Toggle())
+            after = (await ctrl.ReadAttribute(node, [(ep, OnOff.Attributes.OnOff)]))[ep][OnOff][OnOff.Attributes.OnOff]
+            check("reconnect after device restart (CASE, toggle, read)", after == (not before),
+                  f"OnOff {before} -> {after}")
+        except Exception as error:
+            check("reconnect after device restart (CASE, toggle, read)", False, repr(error))
+        return
 
     start = time.time()
     try:
@@ -70,7 +86,6 @@ async def main(args):
     if args.commission_only:
         return
 
-    OnOff = Clusters.OnOff
     Level = Clusters.LevelControl
 
     async def state():
@@ -133,6 +148,44 @@ async def main(args):
     except Exception as error:
         check("subscription", False, repr(error))
 
+    if args.second_fabric:
+        await second_fabric(ctrl, authorities, Clusters, args)
+
+
+async def second_fabric(ctrl, authorities, Clusters, args):
+    """The first admin opens an enhanced window; a controller of another fabric commissions the
+    device with the new code; then both fabrics control it."""
+    from chip import discovery
+    OnOff = Clusters.OnOff
+    node, ep = args.node_id, args.endpoint
+    try:
+        params = await ctrl.OpenCommissioningWindow(node, 180, 1000, 3001, 1)
+        check("open enhanced commissioning window", bool(params.setupManualCode), f"code {params.setupManualCode}")
+    except Exception as error:
+        check("open enhanced commissioning window", False, repr(error))
+        return
+    second = authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF1, fabricId=2)
+    ctrl2 = second.NewController(nodeId=112234, paaTrustStorePath=str(args.paa))
+    try:
+        await ctrl2.CommissionWithCode(params.setupManualCode, node + 1, discovery.DiscoveryType.DISCOVERY_NETWORK_ONLY)
+        check("second fabric commissions the device", True)
+    except Exception as error:
+        check("second fabric commissions the device", False, repr(error))
+        return
+    try:
+        await ctrl2.SendCommand(node + 1, ep, OnOff.Commands.On())
+        first_sees = (await ctrl.ReadAttribute(node, [(ep, OnOff.Attributes.OnOff)]))[ep][OnOff][OnOff.Attributes.OnOff]
+        await ctrl.SendCommand(node, ep, OnOff.Commands.Off())
+        second_sees = (await ctrl2.ReadAttribute(node + 1, [(ep, OnOff.Attributes.OnOff)]))[ep][OnOff][OnOff.Attributes.OnOff]
+        check("both fabrics control the device", first_sees is True and second_sees is False,
+              f"after On by fabric 2 fabric 1 reads {first_sees}; after Off by fabric 1 fabric 2 reads {second_sees}")
+        fabrics = (await ctrl.ReadAttribute(node, [(0, Clusters.OperationalCredentials.Attributes.Fabrics)],
+                                            fabricFiltered=False))[0][Clusters.OperationalCredentials]
+        count = len(fabrics[Clusters.OperationalCredentials.Attributes.Fabrics])
+        check("the device lists two fabrics", count == 2, f"{count} fabric(s)")
+    except Exception as error:
+        check("both fabrics control the device", False, repr(error))
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
@@ -146,9 +199,11 @@ if __name__ == "__main__":
     parser.add_argument("--fabric-id", type=int, default=1)
     parser.add_argument("--no-level", dest="level", action="store_false", help="the device has no LevelControl")
     parser.add_argument("--commission-only", action="store_true")
+    parser.add_argument("--reconnect", action="store_true", help="reuse the stored controller; no commissioning")
+    parser.add_argument("--second-fabric", action="store_true", help="then commission into a second fabric")
     parser.add_argument("--work", default="/data/chip-driver")
     args = parser.parse_args()
-    if not (args.qr or args.manual or (args.passcode and args.discriminator is not None)):
+    if not (args.reconnect or args.qr or args.manual or (args.passcode and args.discriminator is not None)):
         parser.error("give --qr, --manual, or --passcode with --discriminator")
     try:
         asyncio.run(main(args))
