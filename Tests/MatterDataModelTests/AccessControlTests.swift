@@ -141,12 +141,17 @@ struct AccessControlTests {
             subjects: [0x1111, AccessControlEntry.catSubject(identifier: 1, version: 1)],
             targets: [.init(cluster: .onOff, endpoint: EndpointID(1)), .init(deviceType: DeviceTypeID(0x100))])
         #expect(status(ok) == .success)
-        #expect(status(AccessControlEntry(fabricIndex: 1, privilege: .administer, authMode: .group)) == .constraintError)
-        #expect(status(AccessControlEntry(fabricIndex: 1, privilege: .operate, authMode: .group, subjects: [7])) == .success)
+        #expect(
+            status(AccessControlEntry(fabricIndex: 1, privilege: .administer, authMode: .group)) == .constraintError)
+        #expect(
+            status(AccessControlEntry(fabricIndex: 1, privilege: .operate, authMode: .group, subjects: [7])) == .success
+        )
         #expect(
             status(AccessControlEntry(fabricIndex: 1, privilege: .operate, authMode: .group, subjects: [0x1_0000]))
                 == .constraintError)
-        #expect(status(AccessControlEntry(fabricIndex: 1, privilege: .view, authMode: .case, subjects: [0])) == .constraintError)
+        #expect(
+            status(AccessControlEntry(fabricIndex: 1, privilege: .view, authMode: .case, subjects: [0]))
+                == .constraintError)
         #expect(
             status(
                 AccessControlEntry(
@@ -190,7 +195,8 @@ struct AccessControlTests {
         #expect(throws: StatusIB(.constraintError)) {
             try AccessControlEntry(
                 tlv: TLVElement(
-                    .structure([TLVElement(tag: .context(1), .unsigned(9)), TLVElement(tag: .context(2), .unsigned(2))])))
+                    .structure([TLVElement(tag: .context(1), .unsigned(9)), TLVElement(tag: .context(2), .unsigned(2))])
+                ))
         }
     }
 

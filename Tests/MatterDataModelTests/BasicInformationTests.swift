@@ -53,7 +53,8 @@ struct BasicInformationTests {
         let bench = try Bench(.onOffLight)
         #expect(bench.write(0, .basicInformation, A.nodeLabel, .utf8("Desk lamp")) == .success)
         #expect(
-            bench.write(0, .basicInformation, A.nodeLabel, .utf8(String(repeating: "x", count: 33))) == .constraintError)
+            bench.write(0, .basicInformation, A.nodeLabel, .utf8(String(repeating: "x", count: 33))) == .constraintError
+        )
         #expect(bench.write(0, .basicInformation, A.nodeLabel, .unsigned(1)) == .invalidDataType)
         #expect(bench.write(0, .basicInformation, A.location, .utf8("USA")) == .constraintError)
         #expect(bench.write(0, .basicInformation, A.location, .utf8("FR")) == .success)

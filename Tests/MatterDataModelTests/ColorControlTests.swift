@@ -32,9 +32,10 @@ struct ColorControlTests {
         #expect(bench.value(1, .colorControl, A.startUpColorTemperatureMireds) == .null)
         #expect(bench.value(1, .colorControl, A.numberOfPrimaries) == .unsigned(0))
         #expect(throws: StatusIB(.unsupportedAttribute)) { try bench.read(1, .colorControl, A.currentX) }
-        #expect(bench.model.acceptedCommands(endpoint: EndpointID(1), cluster: .colorControl).map(\.id) == [
-            C.moveToColorTemperature, C.stopMoveStep, C.moveColorTemperature, C.stepColorTemperature,
-        ])
+        #expect(
+            bench.model.acceptedCommands(endpoint: EndpointID(1), cluster: .colorControl).map(\.id) == [
+                C.moveToColorTemperature, C.stopMoveStep, C.moveColorTemperature, C.stepColorTemperature,
+            ])
     }
 
     @Test func moveToColorTemperatureTransitionsAndClamps() throws {

@@ -63,7 +63,9 @@ struct DoorLockTests {
         #expect(bench.write(1, .doorLock, A.wrongCodeEntryLimit, .unsigned(1)) == .success)
         let device = try bench.reboot(.doorLock)
         #expect(device.value(1, .doorLock, A.wrongCodeEntryLimit) == .unsigned(1))
-        let info = bench.model.attributes(endpoint: EndpointID(1), cluster: .doorLock).first { $0.id == A.wrongCodeEntryLimit }
+        let info = bench.model.attributes(endpoint: EndpointID(1), cluster: .doorLock).first {
+            $0.id == A.wrongCodeEntryLimit
+        }
         #expect(info?.writePrivilege == .administer)
         #expect(info?.readPrivilege == .view)
     }

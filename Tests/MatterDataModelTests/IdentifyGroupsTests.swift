@@ -45,7 +45,9 @@ struct IdentifyGroupsTests {
         #expect(bench.log == ["identify 1: effect breathe", "identify 1: effect stopped"])
     }
 
-    func groupStatus(_ response: CommandResponse?) -> UInt64? { response?.fields.members?.first { $0.tag == .context(0) }?.uint }
+    func groupStatus(_ response: CommandResponse?) -> UInt64? {
+        response?.fields.members?.first { $0.tag == .context(0) }?.uint
+    }
 
     @Test func addViewMembershipRemove() throws {
         let bench = try Bench(.onOffLight)
@@ -129,7 +131,8 @@ struct IdentifyGroupsTests {
         try bench.model.add(DevicePreset.onOffLight.makeApplicationEndpoint(EndpointID(2)))
         try bench.invoke(1, .groups, G.addGroup, [0: .unsigned(4), 1: .utf8("All")])
         try bench.invoke(2, .groups, G.addGroup, [0: .unsigned(4), 1: .utf8("All")])
-        #expect(bench.model.groupTable.entry(fabric: 1, group: GroupID(4))?.endpoints == [EndpointID(1), EndpointID(2)])
+        #expect(
+            bench.model.groupTable.entry(fabric: 1, group: GroupID(4))?.endpoints == [EndpointID(1), EndpointID(2)])
         try bench.invoke(1, .groups, G.removeGroup, [0: .unsigned(4)])
         #expect(bench.model.groupTable.entry(fabric: 1, group: GroupID(4))?.endpoints == [EndpointID(2)])
     }

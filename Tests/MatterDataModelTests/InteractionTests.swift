@@ -50,7 +50,8 @@ struct InteractionTests {
         // Data versions are the data model's.
         let onOffVersion = await h.onDevice { $0.dataVersion(endpoint: EndpointID(1), cluster: .onOff) }
         #expect(
-            result.report(for: ConcreteAttributePath(endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff))?
+            result.report(
+                for: ConcreteAttributePath(endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff))?
                 .dataVersion == onOffVersion)
         await h.stop()
     }
@@ -61,13 +62,15 @@ struct InteractionTests {
             endpoint: EndpointID(1), cluster: .levelControl, attribute: .LevelControl.currentLevel)
         let collector = ReportCollector()
         let subscription = try await h.client.subscribe(
-            SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 60, attributeRequests: [AttributePathIB(path)]),
+            SubscribeRequestMessage(
+                minIntervalFloor: 0, maxIntervalCeiling: 60, attributeRequests: [AttributePathIB(path)]),
             session: h.controllerSession, onReport: collector.onReport, onEnded: { _ in })
         #expect(subscription.priming.report(for: path)?.value == .unsigned(254))
         await h.settle()
 
         #expect(
-            try await h.invoke(1, .levelControl, .LevelControl.moveToLevelWithOnOff, [0: .unsigned(100), 1: .unsigned(0)])
+            try await h.invoke(
+                1, .levelControl, .LevelControl.moveToLevelWithOnOff, [0: .unsigned(100), 1: .unsigned(0)])
                 == .status(.success))
         await h.tick(by: 1)
         #expect(collector.all.last?.result.report(for: path)?.value == .unsigned(100))
@@ -79,7 +82,9 @@ struct InteractionTests {
             try await h.invoke(1, .levelControl, .LevelControl.moveToLevel, [0: .unsigned(200), 1: .unsigned(30)])
                 == .status(.success))
         for _ in 0..<30 { await h.tick(by: 100) }
-        let levels = collector.all.dropFirst(before).compactMap { $0.result.report(for: path)?.value.flatMap { TLVElement($0).uint } }
+        let levels = collector.all.dropFirst(before).compactMap {
+            $0.result.report(for: path)?.value.flatMap { TLVElement($0).uint }
+        }
         #expect(levels.last == 200)
         #expect(levels.count >= 3 && levels.count <= 5, "\(levels)")
         #expect(levels.contains { $0 > 100 && $0 < 200 }, "\(levels)")
@@ -101,7 +106,8 @@ struct InteractionTests {
         #expect(ok.writeResponses.map(\.status) == [.success])
         #expect(
             ok.writeResponses.first?.path.concrete
-                == ConcreteAttributePath(endpoint: EndpointID(1), cluster: .doorLock, attribute: .DoorLock.wrongCodeEntryLimit))
+                == ConcreteAttributePath(
+                    endpoint: EndpointID(1), cluster: .doorLock, attribute: .DoorLock.wrongCodeEntryLimit))
         #expect(try await h.read(1, .doorLock, .DoorLock.wrongCodeEntryLimit)?.value == .unsigned(5))
         let zero = try WriteResponseMessage(
             decoding: try await h.raw(.writeRequest, request("15 3701 240201 25030101 240430 18 2402 00 18")).payload)
@@ -174,7 +180,9 @@ struct InteractionTests {
             added
                 == .response(
                     command: .Groups.addGroupResponse,
-                    fields: .structure([TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .unsigned(0x10))])))
+                    fields: .structure([
+                        TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .unsigned(0x10)),
+                    ])))
         await h.stop()
     }
 }

@@ -103,12 +103,15 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
             if let value = loadPersisted(A.currentX).flatMap(Self.uint16) { currentX = value }
             if let value = loadPersisted(A.currentY).flatMap(Self.uint16) { currentY = value }
         }
-        if let raw = loadPersisted(A.colorMode).flatMap(Self.uint16), let mode = UInt8(exactly: raw).flatMap(ColorMode.init),
+        if let raw = loadPersisted(A.colorMode).flatMap(Self.uint16),
+            let mode = UInt8(exactly: raw).flatMap(ColorMode.init),
             mode != .hueSaturation, mode != .xy || configuration.xy
         {
             colorMode = mode
         }
-        if let value = loadPersisted(A.options).flatMap(Self.uint16), let byte = UInt8(exactly: value) { options = byte }
+        if let value = loadPersisted(A.options).flatMap(Self.uint16), let byte = UInt8(exactly: value) {
+            options = byte
+        }
         startUpColorTemperatureMireds = loadPersisted(A.startUpColorTemperatureMireds).flatMap(Self.uint16)
         if let startUp = startUpColorTemperatureMireds {
             colorTemperatureMireds = startUp
@@ -148,7 +151,8 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         case A.colorTempPhysicalMinMireds: return .unsigned(UInt64(configuration.physicalMinMireds))
         case A.colorTempPhysicalMaxMireds: return .unsigned(UInt64(configuration.physicalMaxMireds))
         case A.coupleColorTempToLevelMinMireds: return .unsigned(UInt64(configuration.coupleColorTempToLevelMinMireds))
-        case A.startUpColorTemperatureMireds: return startUpColorTemperatureMireds.map { .unsigned(UInt64($0)) } ?? .null
+        case A.startUpColorTemperatureMireds:
+            return startUpColorTemperatureMireds.map { .unsigned(UInt64($0)) } ?? .null
         default: throw StatusIB(.unsupportedAttribute)
         }
     }

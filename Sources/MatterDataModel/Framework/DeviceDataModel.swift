@@ -50,8 +50,9 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         }
 
         /// Services of a node: its clock, and timers on its queue.
-        public init(node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil)
-        {
+        public init(
+            node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
+        ) {
             self.init(clock: node.clock, timerQueue: node.queue, store: store, randomSeed: randomSeed)
         }
     }
@@ -171,7 +172,8 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         guard !quiet, let endpoint = server.endpoint, table[endpoint.id] === endpoint else { return }
         observer?.attributesChanged(
             attributes.map {
-                AttributeChange(endpoint: endpoint.id, cluster: server.id, attribute: $0, dataVersion: server.dataVersion)
+                AttributeChange(
+                    endpoint: endpoint.id, cluster: server.id, attribute: $0, dataVersion: server.dataVersion)
             })
         guard onStateChange != nil else { return }
         for attribute in attributes {
