@@ -329,10 +329,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         case .xy:
             let x = UInt16(clamping: values.first ?? Int(currentX))
             let y = UInt16(clamping: values.dropFirst().first ?? Int(currentY))
-            var changed: [AttributeID] = []
-            if x != currentX { changed.append(.ColorControl.currentX) }
-            if y != currentY { changed.append(.ColorControl.currentY) }
-            guard !changed.isEmpty else { return }
+            guard x != currentX || y != currentY else { return }
             currentX = x
             currentY = y
             let reportable = xyReports.isReportable(now: now, force: force)
@@ -340,7 +337,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
                 persist(.ColorControl.currentX, .unsigned(UInt64(x)))
                 persist(.ColorControl.currentY, .unsigned(UInt64(y)))
             }
-            attributesChanged(changed, quiet: !reportable)
+            attributesChanged([.ColorControl.currentX, .ColorControl.currentY], quiet: !reportable)
         }
     }
 

@@ -78,7 +78,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
 
     /// A data model serving `endpoints`; every cluster server starts (loads persisted values, applies
     /// start-up behaviour). Throws when two endpoints share a number or an endpoint already belongs to
-    /// another data model.
+    /// another data model. Create it before the node serves requests, or on the node's queue.
     public init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
         self.configuration = configuration
         self.scheduler = TimerScheduler(clock: configuration.clock, queue: configuration.timerQueue)
