@@ -113,7 +113,9 @@ struct FrameworkTests {
             let bench = try Bench(preset)
             #expect(bench.model.clusters(endpoint: EndpointID(1)).map(\.rawValue) == expected[preset], "\(preset)")
             #expect(bench.model.clusters(endpoint: .root).map(\.rawValue) == [0x1D, 0x28])
-            #expect(bench.value(0, .basicInformation, .BasicInformation.productID) == .unsigned(UInt64(preset.productID.rawValue)))
+            #expect(
+                bench.value(0, .basicInformation, .BasicInformation.productID)
+                    == .unsigned(UInt64(preset.productID.rawValue)))
             #expect(try DevicePreset(cliName: preset.cliName) == preset)
         }
         #expect(throws: DataModelError.unknownPreset("toaster")) { try DevicePreset(cliName: "toaster") }
@@ -160,7 +162,8 @@ struct FrameworkTests {
         let before = bench.model.dataVersion(endpoint: .root, cluster: .generalCommissioning)
         #expect(bench.write(0, .generalCommissioning, .GeneralCommissioning.breadcrumb, .unsigned(7)) == .success)
         #expect(bench.model.dataVersion(endpoint: .root, cluster: .generalCommissioning) == before &+ 1)
-        #expect(bench.write(0, .generalCommissioning, .GeneralCommissioning.breadcrumb, .bool(true)) == .invalidDataType)
+        #expect(
+            bench.write(0, .generalCommissioning, .GeneralCommissioning.breadcrumb, .bool(true)) == .invalidDataType)
         let response = try bench.invoke(
             0, .generalCommissioning, .GeneralCommissioning.armFailSafe, [0: .unsigned(60), 1: .unsigned(9)])
         #expect(response?.command == .GeneralCommissioning.armFailSafeResponse)
@@ -204,7 +207,10 @@ struct FrameworkTests {
         try a.invoke(1, .onOff, .OnOff.on)
         let after = a.model.dataVersion(endpoint: EndpointID(1), cluster: .onOff)
         #expect(after != before)
-        #expect(a.observer.changes.contains { $0.cluster == .onOff && $0.attribute == .OnOff.onOff && $0.dataVersion == after })
+        #expect(
+            a.observer.changes.contains {
+                $0.cluster == .onOff && $0.attribute == .OnOff.onOff && $0.dataVersion == after
+            })
         // Nothing changes, nothing is counted.
         try a.invoke(1, .onOff, .OnOff.on)
         #expect(a.model.dataVersion(endpoint: EndpointID(1), cluster: .onOff) == after)

@@ -62,7 +62,8 @@ struct OnOffTests {
     @Test func onWithTimedOffCountsDownInTenths() throws {
         let bench = try Bench(.onOffLight)
         let timed = { (control: UInt64, on: UInt64, wait: UInt64) throws(StatusIB) -> Void in
-            _ = try bench.invoke(1, .onOff, C.onWithTimedOff, [0: .unsigned(control), 1: .unsigned(on), 2: .unsigned(wait)])
+            _ = try bench.invoke(
+                1, .onOff, C.onWithTimedOff, [0: .unsigned(control), 1: .unsigned(on), 2: .unsigned(wait)])
         }
         // AcceptOnlyWhenOn while off: ignored.
         try timed(1, 20, 30)

@@ -21,7 +21,8 @@ extension InteractionContext {
 
 /// A CommandFields structure from context-tagged members.
 func fields(_ members: [UInt8: TLVValue] = [:]) -> TLVElement {
-    TLVElement(.structure(members.keys.sorted().compactMap { tag in members[tag].map { TLVElement(tag: .context(tag), $0) } }))
+    TLVElement(
+        .structure(members.keys.sorted().compactMap { tag in members[tag].map { TLVElement(tag: .context(tag), $0) } }))
 }
 
 /// Hex text (spaces allowed) as bytes; a typo gives no bytes, which fails the test using it.

@@ -201,9 +201,11 @@ public struct AccessControlEntry: Hashable, Sendable {
                                 TLVElement(
                                     .structure([
                                         TLVElement(
-                                            tag: .context(0), target.cluster.map { .unsigned(UInt64($0.rawValue)) } ?? .null),
+                                            tag: .context(0),
+                                            target.cluster.map { .unsigned(UInt64($0.rawValue)) } ?? .null),
                                         TLVElement(
-                                            tag: .context(1), target.endpoint.map { .unsigned(UInt64($0.rawValue)) } ?? .null),
+                                            tag: .context(1),
+                                            target.endpoint.map { .unsigned(UInt64($0.rawValue)) } ?? .null),
                                         TLVElement(
                                             tag: .context(2),
                                             target.deviceType.map { .unsigned(UInt64($0.rawValue)) } ?? .null),

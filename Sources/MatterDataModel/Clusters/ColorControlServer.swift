@@ -103,12 +103,15 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
             if let value = loadPersisted(A.currentX).flatMap(Self.uint16) { currentX = value }
             if let value = loadPersisted(A.currentY).flatMap(Self.uint16) { currentY = value }
         }
-        if let raw = loadPersisted(A.colorMode).flatMap(Self.uint16), let mode = UInt8(exactly: raw).flatMap(ColorMode.init),
+        if let raw = loadPersisted(A.colorMode).flatMap(Self.uint16),
+            let mode = UInt8(exactly: raw).flatMap(ColorMode.init),
             mode != .hueSaturation, mode != .xy || configuration.xy
         {
             colorMode = mode
         }
-        if let value = loadPersisted(A.options).flatMap(Self.uint16), let byte = UInt8(exactly: value) { options = byte }
+        if let value = loadPersisted(A.options).flatMap(Self.uint16), let byte = UInt8(exactly: value) {
+            options = byte
+        }
         startUpColorTemperatureMireds = loadPersisted(A.startUpColorTemperatureMireds).flatMap(Self.uint16)
         if let startUp = startUpColorTemperatureMireds {
             colorTemperatureMireds = startUp
@@ -148,7 +151,8 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         case A.colorTempPhysicalMinMireds: return .unsigned(UInt64(configuration.physicalMinMireds))
         case A.colorTempPhysicalMaxMireds: return .unsigned(UInt64(configuration.physicalMaxMireds))
         case A.coupleColorTempToLevelMinMireds: return .unsigned(UInt64(configuration.coupleColorTempToLevelMinMireds))
-        case A.startUpColorTemperatureMireds: return startUpColorTemperatureMireds.map { .unsigned(UInt64($0)) } ?? .null
+        case A.startUpColorTemperatureMireds:
+            return startUpColorTemperatureMireds.map { .unsigned(UInt64($0)) } ?? .null
         default: throw StatusIB(.unsupportedAttribute)
         }
     }
@@ -325,10 +329,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         case .xy:
             let x = UInt16(clamping: values.first ?? Int(currentX))
             let y = UInt16(clamping: values.dropFirst().first ?? Int(currentY))
-            var changed: [AttributeID] = []
-            if x != currentX { changed.append(.ColorControl.currentX) }
-            if y != currentY { changed.append(.ColorControl.currentY) }
-            guard !changed.isEmpty else { return }
+            guard x != currentX || y != currentY else { return }
             currentX = x
             currentY = y
             let reportable = xyReports.isReportable(now: now, force: force)
@@ -336,7 +337,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
                 persist(.ColorControl.currentX, .unsigned(UInt64(x)))
                 persist(.ColorControl.currentY, .unsigned(UInt64(y)))
             }
-            attributesChanged(changed, quiet: !reportable)
+            attributesChanged([.ColorControl.currentX, .ColorControl.currentY], quiet: !reportable)
         }
     }
 

@@ -64,7 +64,10 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
         typealias A = AttributeID.DoorLock
         return Self.attributeInfos(
             .doorLock,
-            [A.lockState, A.lockType, A.actuatorEnabled, A.operatingMode, A.supportedOperatingModes, A.wrongCodeEntryLimit])
+            [
+                A.lockState, A.lockType, A.actuatorEnabled, A.operatingMode, A.supportedOperatingModes,
+                A.wrongCodeEntryLimit,
+            ])
     }
 
     override public var acceptedCommands: [CommandInfo] {
@@ -76,7 +79,9 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
     override public func start() {
         typealias A = AttributeID.DoorLock
         if let stored = loadPersisted(A.lockState) {
-            if case .unsigned(let raw) = stored { lockState = UInt8(exactly: raw).flatMap(LockState.init) } else {
+            if case .unsigned(let raw) = stored {
+                lockState = UInt8(exactly: raw).flatMap(LockState.init)
+            } else {
                 lockState = nil
             }
         }

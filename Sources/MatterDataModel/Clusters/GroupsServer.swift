@@ -7,7 +7,8 @@ public import MatterTLV
 /// in the data model's shared ``GroupTable``. AddGroupIfIdentifying needs the endpoint's Identify
 /// server to be identifying (otherwise it succeeds without effect).
 public final class GroupsServer: ClusterServer, @unchecked Sendable {
-    /// GroupStatus values carried in responses: SUCCESS, or the IM status of the failure.
+    /// A Groups server. Responses carry SUCCESS or the IM status of the failure (CONSTRAINT_ERROR,
+    /// NOT_FOUND, UNSUPPORTED_ACCESS without a group key, RESOURCE_EXHAUSTED) in their Status field.
     public init() {
         super.init(id: .groups, revision: ClusterSchema.groups.revision, featureMap: 0x01)
     }

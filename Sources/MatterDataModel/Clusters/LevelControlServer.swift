@@ -105,7 +105,10 @@ public final class LevelControlServer: ClusterServer, @unchecked Sendable {
         typealias C = CommandID.LevelControl
         return Self.commandInfos(
             .levelControl,
-            [C.moveToLevel, C.move, C.step, C.stop, C.moveToLevelWithOnOff, C.moveWithOnOff, C.stepWithOnOff, C.stopWithOnOff])
+            [
+                C.moveToLevel, C.move, C.step, C.stop, C.moveToLevelWithOnOff, C.moveWithOnOff, C.stepWithOnOff,
+                C.stopWithOnOff,
+            ])
     }
 
     // MARK: - Lifecycle

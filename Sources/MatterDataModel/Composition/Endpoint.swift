@@ -1,5 +1,5 @@
-public import MatterCore
 import MatterClusters
+public import MatterCore
 
 /// One endpoint of a node: its number, the device types it implements, and its cluster servers.
 ///

@@ -50,8 +50,9 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         }
 
         /// Services of a node: its clock, and timers on its queue.
-        public init(node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil)
-        {
+        public init(
+            node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
+        ) {
             self.init(clock: node.clock, timerQueue: node.queue, store: store, randomSeed: randomSeed)
         }
     }
@@ -77,7 +78,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
 
     /// A data model serving `endpoints`; every cluster server starts (loads persisted values, applies
     /// start-up behaviour). Throws when two endpoints share a number or an endpoint already belongs to
-    /// another data model.
+    /// another data model. Create it before the node serves requests, or on the node's queue.
     public init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
         self.configuration = configuration
         self.scheduler = TimerScheduler(clock: configuration.clock, queue: configuration.timerQueue)
@@ -171,7 +172,8 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         guard !quiet, let endpoint = server.endpoint, table[endpoint.id] === endpoint else { return }
         observer?.attributesChanged(
             attributes.map {
-                AttributeChange(endpoint: endpoint.id, cluster: server.id, attribute: $0, dataVersion: server.dataVersion)
+                AttributeChange(
+                    endpoint: endpoint.id, cluster: server.id, attribute: $0, dataVersion: server.dataVersion)
             })
         guard onStateChange != nil else { return }
         for attribute in attributes {
