@@ -15,8 +15,9 @@ public final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        // The block keeps the executor alive until the job ran: an `UnownedSerialExecutor` does not,
+        // and its owner (a node) may go away while jobs are still queued.
+        queue.async { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {

@@ -19,7 +19,9 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     public let key: ExchangeKey
     public let protocolID: ProtocolID
     /// The node this exchange belongs to (use it only from the node's isolation).
-    public unowned let node: TransportNode
+    /// Strong: a task may still hold the exchange after its test or owner dropped the node; the node
+    /// drops its exchanges when they close, fail or the node stops, which breaks the cycle.
+    public let node: TransportNode
 
     /// Called for each message that arrives while nobody awaits `receive`; set by responders that
     /// answer synchronously on the node's queue.
