@@ -91,7 +91,7 @@ extension Controller {
         let operationalKey = try await timeline.run(.csrRequest) { () throws(ControllerError) in
             try await requestCSR(session: pase, challenge: challenge, dacKey: dacKey, verifier: verifier)
         }
-        let noc = try await timeline.run(.issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID.rawValue)" }) {
+        let noc = try await timeline.run(.issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID)" }) {
             () throws(ControllerError) in
             do { return try identity.authority.issueNOC(publicKey: operationalKey, nodeID: nodeID) } catch {
                 throw .internalFailure("issuing the NOC: \(error)")

@@ -7,7 +7,8 @@ let allCommands: [any CLICommand.Type] = [
     PayloadParseCommand.self,
     PayloadGenerateCommand.self,
     DiscoverCommand.self,
-]
+    // Commissioner and controller commands (docs/CLI.md).
+] + ControllerCommands.all
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

@@ -234,6 +234,15 @@ struct CommissioningTests {
         await second.stop()
     }
 
+    @Test("stage names as printed")
+    func stageNames() {
+        #expect(CommissioningStage.readCommissioningInfo.name == "read-commissioning-info")
+        #expect(CommissioningStage.addNOC.name == "add-noc")
+        #expect(CommissioningStage.issueNOC.name == "issue-noc")
+        #expect(CommissioningStage.csrRequest.name == "csr-request")
+        #expect(CommissioningStage.pase.name == "pase")
+    }
+
     static func reason(_ error: ControllerError) -> String {
         if case .attestation(_, let reason) = error.underlying { return reason }
         return ""
