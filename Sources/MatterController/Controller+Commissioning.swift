@@ -408,7 +408,7 @@ extension Controller {
             return try verifier.verify(information, at: .now)
         } catch {
             if case .attestation(let failure) = error { throw ControllerError(failure) }
-            throw .attestation(code: 800, reason: error.description)
+            throw .attestation(code: 800, reason: "[800] \(error)")
         }
     }
 

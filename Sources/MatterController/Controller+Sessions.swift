@@ -24,9 +24,11 @@ extension Controller {
         return session
     }
 
-    /// Forgets the cached session with `nodeID` (and removes it from the node).
-    func dropSession(_ nodeID: NodeID) async {
-        guard let cached = sessions.removeValue(forKey: nodeID) else { return }
+    /// Forgets the cached session with `nodeID` (and removes it from the node); with `session`, only
+    /// if that is still the cached one (another caller may have replaced it already).
+    func dropSession(_ nodeID: NodeID, ifCurrent session: SessionID? = nil) async {
+        guard let cached = sessions[nodeID], session == nil || cached.session == session else { return }
+        sessions[nodeID] = nil
         await node.removeSecureSession(cached.session)
     }
 
@@ -41,7 +43,7 @@ extension Controller {
             return try await body(first.session)
         } catch where wasCached && error.category == .unreachable {
             log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
-            await dropSession(nodeID)
+            await dropSession(nodeID, ifCurrent: first.session)
             let second = try await session(for: nodeID)
             return try await body(second.session)
         }

@@ -74,7 +74,7 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
         case .invalidArgument(let why): why
         case .notFound(let why): "device not found: \(why)"
         case .pase(let why): "PASE failed: \(why)"
-        case .attestation(let code, let reason): "device attestation failed (\(code)): \(reason)"
+        case .attestation(_, let reason): "device attestation failed: \(reason)"
         case .rejected(let why): why
         case .unreachable(let why): "node unreachable: \(why)"
         case .status(let status, let context): "\(context): the device answered \(status)"
