@@ -70,7 +70,8 @@ extension Controller {
         let salt = try Self.random(32)
         let verifier: [UInt8]
         do {
-            verifier = try Spake2PlusPasscodeVerifier(passcode: passcode, salt: salt, iterations: Int(iterations)).serialized
+            verifier = try Spake2PlusPasscodeVerifier(passcode: passcode, salt: salt, iterations: Int(iterations))
+                .serialized
         } catch {
             throw .internalFailure("computing the PAKE verifier: \(error)")
         }
@@ -131,7 +132,8 @@ extension Controller {
         var index = fabricIndex
         if index == nil {
             let path = ConcreteAttributePath.root(.operationalCredentials, .OperationalCredentials.currentFabricIndex)
-            let result = try await read([AttributePathIB(path)], session: session, context: "reading CurrentFabricIndex")
+            let result = try await read(
+                [AttributePathIB(path)], session: session, context: "reading CurrentFabricIndex")
             index = result.report(for: path)?.value.flatMap { TLVElement($0).uint }.flatMap { UInt8(exactly: $0) }
         }
         guard let index, index != 0 else {
@@ -174,7 +176,9 @@ extension Controller {
                 let cluster = ClusterID(raw)
                 return ClusterDescription(
                     cluster: cluster,
-                    featureMap: value(cluster, .featureMap).flatMap { TLVElement($0).uint }.flatMap { UInt32(exactly: $0) },
+                    featureMap: value(cluster, .featureMap).flatMap { TLVElement($0).uint }.flatMap {
+                        UInt32(exactly: $0)
+                    },
                     acceptedCommands: Self.numbers(in: value(cluster, .acceptedCommandList)).sorted()
                         .compactMap { UInt32(exactly: $0) }.map { CommandID($0) },
                     attributes: Self.numbers(in: value(cluster, .attributeList)).sorted()

@@ -41,7 +41,7 @@ extension Controller {
         let first = try await session(for: nodeID)
         do {
             return try await body(first.session)
-        } catch where wasCached && error.category == .unreachable {
+        } catch  where wasCached && error.category == .unreachable {
             log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
             await dropSession(nodeID, ifCurrent: first.session)
             let second = try await session(for: nodeID)
@@ -64,7 +64,8 @@ extension Controller {
                     node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
                     resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
                     timeout: configuration.responseTimeout)
-                log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
+                log.debug(
+                    "CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
                 rememberAddress(candidate.address, for: nodeID)
                 return .success(OperationalSession(session: result.session, address: candidate.address))
             } catch {

@@ -59,7 +59,8 @@ final class TestBed: Sendable {
         let endpoint = network.makeEndpoint(queue: DispatchQueue(label: "test.device"))
         let host =
             advertise
-            ? dnssd.makeHost(hostName: "device-\(endpoint.port).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
+            ? dnssd.makeHost(
+                hostName: "device-\(endpoint.port).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
             : nil
         return try await FakeDevice.start(
             transport: endpoint, passcode: passcode, discriminator: discriminator, pkiDevice: pkiDevice,

@@ -26,8 +26,14 @@ struct ControllerCommandGrammarTests {
         (["pairing", "already-discovered", "5", "20202021", "127.0.0.1", "0"], "<port> cannot be 0"),
         (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--address", "nonsense"], "--address"),
         (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--name", " "], "--name cannot be empty"),
-        (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--paa-trust-store", "/nonexistent-dir"], "--paa-trust-store"),
-        (["pairing", "open-commissioning-window", "5", "--window-timeout", "10"], "--window-timeout 10 is out of range"),
+        (
+            ["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--paa-trust-store", "/nonexistent-dir"],
+            "--paa-trust-store"
+        ),
+        (
+            ["pairing", "open-commissioning-window", "5", "--window-timeout", "10"],
+            "--window-timeout 10 is out of range"
+        ),
         (["pairing", "open-commissioning-window", "5", "--iterations", "5"], "--iterations 5 is out of range"),
         (["pairing", "unpair"], "missing argument <node>"),
         (["onoff", "on"], "missing argument <node|group>"),
@@ -109,7 +115,9 @@ struct ControllerCommandGrammarTests {
     @Test("the controller commands are listed in the help, and each has its own help")
     func help() throws {
         let top = try CLIRunner.run(["--help"])
-        for command in ["pairing code", "onoff on", "levelcontrol move-to-level", "onoff read", "group create", "describe"] {
+        for command in [
+            "pairing code", "onoff on", "levelcontrol move-to-level", "onoff read", "group create", "describe",
+        ] {
             #expect(top.stdout.contains(command))
         }
         let pairing = try CLIRunner.run(["pairing", "code", "--help"])

@@ -16,10 +16,11 @@ enum ClusterAttributeCommands {
 
     private static var families: [any ClusterCommandFamily.Type] {
         [
-        IdentifyFamily.self, GroupsFamily.self, OnOffFamily.self, LevelControlFamily.self, DescriptorFamily.self,
-        AccessControlFamily.self, BasicInformationFamily.self, GeneralCommissioningFamily.self,
-        NetworkCommissioningFamily.self, GeneralDiagnosticsFamily.self, AdministratorCommissioningFamily.self,
-        OperationalCredentialsFamily.self, GroupKeyManagementFamily.self, DoorLockFamily.self, ColorControlFamily.self,
+            IdentifyFamily.self, GroupsFamily.self, OnOffFamily.self, LevelControlFamily.self, DescriptorFamily.self,
+            AccessControlFamily.self, BasicInformationFamily.self, GeneralCommissioningFamily.self,
+            NetworkCommissioningFamily.self, GeneralDiagnosticsFamily.self, AdministratorCommissioningFamily.self,
+            OperationalCredentialsFamily.self, GroupKeyManagementFamily.self, DoorLockFamily.self,
+            ColorControlFamily.self,
         ]
     }
 
@@ -92,9 +93,12 @@ struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
     static var options: [OptionSpec] { ControllerOptions.network }
     static var positionals: [PositionalSpec] {
         [
-            .required("attribute", "attribute name (\(Family.schema.attribute(AttributeID(0))?.cliName ?? "e.g. cluster-revision")) or ID"),
+            .required(
+                "attribute",
+                "attribute name (\(Family.schema.attribute(AttributeID(0))?.cliName ?? "e.g. cluster-revision")) or ID"),
             .required("node", "node ID or name"),
-            .optional("endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
         ]
     }
     static var discussion: String {
@@ -133,7 +137,9 @@ struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
         case .unsupported(let status):
             throw ControllerError.status(
                 StatusIB(status),
-                context: "node \(stored.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name) is not supported")
+                context:
+                    "node \(stored.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name) is not supported"
+            )
         case .value(let tlv):
             if output.json {
                 output.output.printJSON(
@@ -159,9 +165,12 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
     static var positionals: [PositionalSpec] {
         [
             .required("attribute", "attribute name or ID"),
-            .required("value", "the value: a number (or 0x hex), true/false, text, hex:0011, null, or JSON for lists and structs"),
+            .required(
+                "value",
+                "the value: a number (or 0x hex), true/false, text, hex:0011, null, or JSON for lists and structs"),
             .required("node", "node ID or name"),
-            .optional("endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
         ]
     }
     static var discussion: String {
@@ -215,7 +224,8 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
                 ]))
         } else {
             output.output.print(
-                "node \(nodeLabel(stored)) endpoint \(endpoint.rawValue): \(Family.schema.cliName) \(attribute.cliName) = \(attribute.format(value))")
+                "node \(nodeLabel(stored)) endpoint \(endpoint.rawValue): \(Family.schema.cliName) \(attribute.cliName) = \(attribute.format(value))"
+            )
         }
         return .success
     }
@@ -237,7 +247,8 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
             .required("min-interval", "minimum seconds between reports"),
             .required("max-interval", "maximum seconds between reports (keep-alive)"),
             .required("node", "node ID or name"),
-            .optional("endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
         ]
     }
     static var discussion: String {
@@ -259,14 +270,18 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
         let command = Self.pathString
         self.context = try ControllerContext(arguments, command: command)
         output = context
-        attribute = try ClusterAttributeCommands.attribute(arguments.positionals[0], in: Family.schema, command: command)
-        minInterval = try ParsedArguments.parseUnsigned(arguments.positionals[1], what: "<min-interval>", command: command)
-        maxInterval = try ParsedArguments.parseUnsigned(arguments.positionals[2], what: "<max-interval>", command: command)
+        attribute = try ClusterAttributeCommands.attribute(
+            arguments.positionals[0], in: Family.schema, command: command)
+        minInterval = try ParsedArguments.parseUnsigned(
+            arguments.positionals[1], what: "<min-interval>", command: command)
+        maxInterval = try ParsedArguments.parseUnsigned(
+            arguments.positionals[2], what: "<max-interval>", command: command)
         guard maxInterval >= minInterval, maxInterval > 0 else {
             throw UsageError("<max-interval> must be at least 1 and at least <min-interval>", command: command)
         }
         node = arguments.positionals[3]
-        endpoint = try ClusterAttributeCommands.endpoint(arguments, index: 4, cluster: Family.schema.id, command: command)
+        endpoint = try ClusterAttributeCommands.endpoint(
+            arguments, index: 4, cluster: Family.schema.id, command: command)
         count = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
         duration = try arguments.unsigned("duration", as: UInt32.self).map { .seconds(Int($0)) }
     }
@@ -319,7 +334,8 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
         switch report.result {
         case .failure(let status):
             throw ControllerError.status(
-                status, context: "node \(node.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name)")
+                status,
+                context: "node \(node.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name)")
         case .success(let value):
             if output.json {
                 let line: JSONValue = .object([
@@ -329,7 +345,8 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
                 ])
                 output.output.print(line.serialized(pretty: false))
             } else {
-                output.output.print("\(name) = " + (attribute.schema?.format(value) ?? ClusterValueCodec.format(value, as: nil)))
+                output.output.print(
+                    "\(name) = " + (attribute.schema?.format(value) ?? ClusterValueCodec.format(value, as: nil)))
             }
         }
     }

@@ -6,13 +6,15 @@ struct ColorMoveToColorTemperatureCommand: CLICommand {
     static let path = ["colorcontrol", "move-to-color-temperature"]
     static let summary = "set the colour temperature (ColorControl.MoveToColorTemperature)"
     static let options = ControllerOptions.network
-    static let positionals: [PositionalSpec] = [
-        .required("mireds", "colour temperature in mireds (1000000 / kelvin)"),
-        .required("transition", "transition time in tenths of a second"),
-        .required("mask", "OptionsMask (bit 0 ExecuteIfOff)"),
-        .required("override", "OptionsOverride"),
-    ] + TargetArguments.positionals
-    static let discussion = "example (about 3000 K):\n  matter-emu colorcontrol move-to-color-temperature 333 0 0 0 \"Desk lamp\""
+    static let positionals: [PositionalSpec] =
+        [
+            .required("mireds", "colour temperature in mireds (1000000 / kelvin)"),
+            .required("transition", "transition time in tenths of a second"),
+            .required("mask", "OptionsMask (bit 0 ExecuteIfOff)"),
+            .required("override", "OptionsOverride"),
+        ] + TargetArguments.positionals
+    static let discussion =
+        "example (about 3000 K):\n  matter-emu colorcontrol move-to-color-temperature 333 0 0 0 \"Desk lamp\""
     let target: TargetArguments
     let mireds: UInt16
     let transition: UInt16

@@ -73,7 +73,8 @@ struct CommissioningRunner {
         request.skipAttestation = skipAttestation
         if skipAttestation {
             output.output.progress(
-                "WARNING: --skip-attestation: the device's identity will NOT be verified. This is recorded for the node.")
+                "WARNING: --skip-attestation: the device's identity will NOT be verified. This is recorded for the node."
+            )
         }
         let sink = output.output
         let result = try await context.withController(trustStore: trustStore) { controller in
@@ -139,7 +140,11 @@ struct CommissioningRunner {
 
 extension String {
     /// The text followed by spaces up to `width` characters.
-    func padding(to width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
     /// Spaces then the text, `width` characters in all.
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

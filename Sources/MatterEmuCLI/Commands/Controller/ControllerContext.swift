@@ -150,7 +150,8 @@ struct ControllerContext {
         if text.lowercased() == "auto" { return nil }
         let value: UInt64 = try ParsedArguments.parseUnsigned(text, what: "<node-id>", command: command)
         guard NodeID(value).isOperational else {
-            throw UsageError("<node-id> \(text) is not an operational node ID (1...0xFFFFFFEFFFFFFFFF)", command: command)
+            throw UsageError(
+                "<node-id> \(text) is not an operational node ID (1...0xFFFFFFEFFFFFFFFF)", command: command)
         }
         return NodeID(value)
     }

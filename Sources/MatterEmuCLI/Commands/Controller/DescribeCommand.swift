@@ -78,11 +78,17 @@ struct DescribeCommand: CLICommand {
 
     static func text(_ endpoint: EndpointDescription) -> [String] {
         let types = endpoint.deviceTypes.map { "\(DeviceTypeNames.name(of: $0.deviceType)) (rev \($0.revision))" }
-        var lines = ["endpoint \(endpoint.endpoint.rawValue): " + (types.isEmpty ? "(no device type)" : types.joined(separator: ", "))]
-        if !endpoint.parts.isEmpty { lines.append("  parts: " + endpoint.parts.map { "\($0.rawValue)" }.joined(separator: ", ")) }
+        var lines = [
+            "endpoint \(endpoint.endpoint.rawValue): "
+                + (types.isEmpty ? "(no device type)" : types.joined(separator: ", "))
+        ]
+        if !endpoint.parts.isEmpty {
+            lines.append("  parts: " + endpoint.parts.map { "\($0.rawValue)" }.joined(separator: ", "))
+        }
         for cluster in endpoint.clusters {
             let schema = ClusterRegistry.standard.cluster(cluster.cluster)
-            let features = cluster.featureMap.map { $0 == 0 ? "" : " features 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
+            let features =
+                cluster.featureMap.map { $0 == 0 ? "" : " features 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
             lines.append("  \(schema?.cliName ?? "cluster") (\(shortHex(cluster.cluster.rawValue)))\(features)")
             let commands = cluster.acceptedCommands.map { schema?.command($0)?.cliName ?? shortHex($0.rawValue) }
             if !commands.isEmpty { lines.append("    commands: " + commands.joined(separator: ", ")) }

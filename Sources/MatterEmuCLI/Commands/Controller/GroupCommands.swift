@@ -66,7 +66,8 @@ struct GroupAddCommand: CLICommand {
     static let summary = "add a node's endpoint (default 1) to a group"
     static let options = ControllerOptions.store
     static let positionals: [PositionalSpec] = [
-        .required("group", "group name"), .required("node", "node ID or name"), .optional("endpoint", "endpoint (default 1)"),
+        .required("group", "group name"), .required("node", "node ID or name"),
+        .optional("endpoint", "endpoint (default 1)"),
     ]
     let context: ControllerContext
     let output: CLIContext
@@ -87,7 +88,9 @@ struct GroupAddCommand: CLICommand {
     func run() async throws -> ExitCode {
         let store = try context.openStore()
         let stored = try context.node(node, in: store)
-        do { try store.addToGroup(group, nodeID: stored.nodeID, endpoint: endpoint) } catch { throw StoreCommandError(error) }
+        do { try store.addToGroup(group, nodeID: stored.nodeID, endpoint: endpoint) } catch {
+            throw StoreCommandError(error)
+        }
         try GroupShowCommand.show(group, store: store, output: output)
         return .success
     }

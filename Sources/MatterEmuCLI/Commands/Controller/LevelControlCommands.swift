@@ -3,12 +3,13 @@ import MatterCore
 
 /// The four values of LevelControl's MoveToLevel commands.
 struct MoveToLevelArguments {
-    static let positionals: [PositionalSpec] = [
-        .required("level", "level 0...254"),
-        .required("transition", "transition time in tenths of a second, or null for the device's default"),
-        .required("mask", "OptionsMask (bit 0 ExecuteIfOff)"),
-        .required("override", "OptionsOverride"),
-    ] + TargetArguments.positionals
+    static let positionals: [PositionalSpec] =
+        [
+            .required("level", "level 0...254"),
+            .required("transition", "transition time in tenths of a second, or null for the device's default"),
+            .required("mask", "OptionsMask (bit 0 ExecuteIfOff)"),
+            .required("override", "OptionsOverride"),
+        ] + TargetArguments.positionals
 
     let target: TargetArguments
     let level: UInt8
@@ -46,7 +47,8 @@ struct LevelMoveToLevelCommand: CLICommand {
     let values: MoveToLevelArguments
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
-        values = try MoveToLevelArguments(arguments, context, command: Self.pathString, label: "LevelControl.MoveToLevel")
+        values = try MoveToLevelArguments(
+            arguments, context, command: Self.pathString, label: "LevelControl.MoveToLevel")
     }
 
     func run() async throws -> ExitCode { try await values.run(withOnOff: false) }

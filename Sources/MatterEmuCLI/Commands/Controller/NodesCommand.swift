@@ -44,8 +44,10 @@ struct NodesCommand: CLICommand {
         .array(
             types.map { type in
                 .object([
-                    ("endpoint", .uint(UInt64(type.endpoint.rawValue))), ("deviceType", .uint(UInt64(type.deviceType.rawValue))),
-                    ("name", .string(DeviceTypeNames.name(of: type.deviceType))), ("revision", .uint(UInt64(type.revision))),
+                    ("endpoint", .uint(UInt64(type.endpoint.rawValue))),
+                    ("deviceType", .uint(UInt64(type.deviceType.rawValue))),
+                    ("name", .string(DeviceTypeNames.name(of: type.deviceType))),
+                    ("revision", .uint(UInt64(type.revision))),
                 ])
             })
     }

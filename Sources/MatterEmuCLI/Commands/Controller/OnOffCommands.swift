@@ -7,7 +7,8 @@ struct OnOffOnCommand: CLICommand {
     static let summary = "turn a node or group on (OnOff.On)"
     static let options = ControllerOptions.network
     static let positionals = TargetArguments.positionals
-    static let discussion = "example:\n  matter-emu onoff on \"Desk lamp\"\n  matter-emu onoff on 5 1 --address 192.0.2.7:5540"
+    static let discussion =
+        "example:\n  matter-emu onoff on \"Desk lamp\"\n  matter-emu onoff on 5 1 --address 192.0.2.7:5540"
     let target: TargetArguments
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
@@ -15,7 +16,8 @@ struct OnOffOnCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        try await target.runner.run(target.target, endpoint: target.endpoint) { controller, node, endpoint throws(ControllerError) in
+        try await target.runner.run(target.target, endpoint: target.endpoint) {
+            controller, node, endpoint throws(ControllerError) in
             try await controller.on(node, endpoint: endpoint)
         }
     }
@@ -34,7 +36,8 @@ struct OnOffOffCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        try await target.runner.run(target.target, endpoint: target.endpoint) { controller, node, endpoint throws(ControllerError) in
+        try await target.runner.run(target.target, endpoint: target.endpoint) {
+            controller, node, endpoint throws(ControllerError) in
             try await controller.off(node, endpoint: endpoint)
         }
     }
@@ -53,7 +56,8 @@ struct OnOffToggleCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        try await target.runner.run(target.target, endpoint: target.endpoint) { controller, node, endpoint throws(ControllerError) in
+        try await target.runner.run(target.target, endpoint: target.endpoint) {
+            controller, node, endpoint throws(ControllerError) in
             try await controller.toggle(node, endpoint: endpoint)
         }
     }
@@ -64,16 +68,18 @@ struct OnOffOffWithEffectCommand: CLICommand {
     static let path = ["onoff", "off-with-effect"]
     static let summary = "turn off with an effect (OnOff.OffWithEffect)"
     static let options = ControllerOptions.network
-    static let positionals: [PositionalSpec] = [
-        .required("effect", "EffectIdentifier: 0 DelayedAllOff, 1 DyingLight"),
-        .required("variant", "EffectVariant (DelayedAllOff: 0 fade, 1 no fade, 2 dim then fade; DyingLight: 0)"),
-    ] + TargetArguments.positionals
+    static let positionals: [PositionalSpec] =
+        [
+            .required("effect", "EffectIdentifier: 0 DelayedAllOff, 1 DyingLight"),
+            .required("variant", "EffectVariant (DelayedAllOff: 0 fade, 1 no fade, 2 dim then fade; DyingLight: 0)"),
+        ] + TargetArguments.positionals
     let target: TargetArguments
     let effect: UInt8
     let variant: UInt8
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
-        target = try TargetArguments(arguments, context, command: Self.pathString, label: "OnOff.OffWithEffect", leading: 2)
+        target = try TargetArguments(
+            arguments, context, command: Self.pathString, label: "OnOff.OffWithEffect", leading: 2)
         effect = try target.value(0, "effect", command: Self.pathString)
         variant = try target.value(1, "variant", command: Self.pathString)
     }

@@ -103,7 +103,8 @@ struct PairingAlreadyDiscoveredCommand: CLICommand {
         .required("address", "IPv4 or IPv6 address (fe80::1%eth0 for link-local)"),
         .required("port", "UDP port (usually 5540)"),
     ]
-    static let discussion = "example:\n  matter-emu pairing already-discovered 5 20202021 127.0.0.1 5540\n\n" + PairingOptions.discussion
+    static let discussion =
+        "example:\n  matter-emu pairing already-discovered 5 20202021 127.0.0.1 5540\n\n" + PairingOptions.discussion
     let runner: CommissioningRunner
     let passcode: UInt32
     let address: DirectAddress
@@ -112,7 +113,8 @@ struct PairingAlreadyDiscoveredCommand: CLICommand {
         runner = try CommissioningRunner(arguments, context, command: Self.pathString, nodeID: arguments.positionals[0])
         passcode = try CommissioningRunner.passcode(arguments.positionals[1], command: Self.pathString)
         let host = arguments.positionals[2]
-        let port: UInt16 = try ParsedArguments.parseUnsigned(arguments.positionals[3], what: "<port>", command: Self.pathString)
+        let port: UInt16 = try ParsedArguments.parseUnsigned(
+            arguments.positionals[3], what: "<port>", command: Self.pathString)
         guard port != 0 else { throw UsageError("<port> cannot be 0", command: Self.pathString) }
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         do { address = try DirectAddress(parsing: "\(bracketed):\(port)") } catch {

@@ -1,7 +1,7 @@
 import MatterController
 import MatterCore
-import MatterStorage
 import MatterOnboarding
+import MatterStorage
 
 /// `matter-emu pairing open-commissioning-window <node>`: a new code for a second administrator.
 struct PairingOpenCommissioningWindowCommand: CLICommand {
@@ -80,9 +80,10 @@ struct PairingOpenCommissioningWindowCommand: CLICommand {
 struct PairingUnpairCommand: CLICommand {
     static let path = ["pairing", "unpair"]
     static let summary = "remove this controller's fabric from a node, then forget the node"
-    static let options = ControllerOptions.network + [
-        .flag("force", "forget the node even if it cannot be reached or refuses"),
-    ]
+    static let options =
+        ControllerOptions.network + [
+            .flag("force", "forget the node even if it cannot be reached or refuses")
+        ]
     static let positionals: [PositionalSpec] = [.required("node", "node ID or name")]
     let context: ControllerContext
     let output: CLIContext

@@ -37,9 +37,11 @@ struct RoomCommand: CLICommand {
         let stored = try context.node(node, in: store)
         do { try store.setRoom(stored.nodeID, to: room) } catch { throw StoreCommandError(error) }
         if output.json {
-            output.output.printJSON(.object([("node", stored.nodeID.json), ("room", room.map { .string($0) } ?? .null)]))
+            output.output.printJSON(
+                .object([("node", stored.nodeID.json), ("room", room.map { .string($0) } ?? .null)]))
         } else {
-            output.output.print(room.map { "node \(nodeLabel(stored)) is in \($0)" } ?? "node \(nodeLabel(stored)) is in no room")
+            output.output.print(
+                room.map { "node \(nodeLabel(stored)) is in \($0)" } ?? "node \(nodeLabel(stored)) is in no room")
         }
         return .success
     }

@@ -24,8 +24,12 @@ enum TLVJSON {
             if case .structure(let s)? = type { schema = s }
             return .object(
                 members.map { member in
-                    guard case .context(let tag) = member.tag else { return (member.tag.description, json(member.value, as: nil)) }
-                    if let field = schema?.field(tag: tag) { return (field.jsonName, json(member.value, as: field.type)) }
+                    guard case .context(let tag) = member.tag else {
+                        return (member.tag.description, json(member.value, as: nil))
+                    }
+                    if let field = schema?.field(tag: tag) {
+                        return (field.jsonName, json(member.value, as: field.type))
+                    }
                     return (String(tag), json(member.value, as: nil))
                 })
         }

@@ -16,11 +16,14 @@ struct TargetArguments {
         values = Array(positionals.prefix(leading))
         target = positionals[leading]
         endpoint = positionals.count > leading + 1 ? positionals[leading + 1] : nil
-        runner = TargetRunner(context: try ControllerContext(arguments, command: command), output: context, label: label)
+        runner = TargetRunner(
+            context: try ControllerContext(arguments, command: command), output: context, label: label)
     }
 
     /// Value argument `index` as an unsigned integer of type `T`, named `name` in errors.
-    func value<T: FixedWidthInteger & UnsignedInteger>(_ index: Int, _ name: String, command: String) throws(UsageError) -> T {
+    func value<T: FixedWidthInteger & UnsignedInteger>(_ index: Int, _ name: String, command: String) throws(UsageError)
+        -> T
+    {
         try ParsedArguments.parseUnsigned(values[index], what: "<\(name)>", command: command)
     }
 }

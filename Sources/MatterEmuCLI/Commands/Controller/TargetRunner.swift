@@ -32,7 +32,8 @@ struct TargetRunner {
                 }
                 return .success
             case .group(let group):
-                let result = try await controller.forEachMember(of: group) { controller, member throws(ControllerError) in
+                let result = try await controller.forEachMember(of: group) {
+                    controller, member throws(ControllerError) in
                     try await operation(controller, member.nodeID, member.endpoint)
                 }
                 report(result)
@@ -45,7 +46,8 @@ struct TargetRunner {
         for failure in result.failures {
             guard let error = failure.error else { continue }
             output.output.progress(
-                "warning: node \(failure.member.nodeID.rawValue) endpoint \(failure.member.endpoint.rawValue): \(error)")
+                "warning: node \(failure.member.nodeID.rawValue) endpoint \(failure.member.endpoint.rawValue): \(error)"
+            )
         }
         if output.json {
             let members: [JSONValue] = result.members.map { member in
@@ -71,10 +73,12 @@ struct TargetRunner {
         } else {
             for member in result.members where member.error == nil {
                 output.output.print(
-                    "node \(member.member.nodeID.rawValue) endpoint \(member.member.endpoint.rawValue): \(label) succeeded")
+                    "node \(member.member.nodeID.rawValue) endpoint \(member.member.endpoint.rawValue): \(label) succeeded"
+                )
             }
             output.output.print(
-                "group \"\(result.group)\": \(label) succeeded on \(result.successCount) of \(result.members.count) members")
+                "group \"\(result.group)\": \(label) succeeded on \(result.successCount) of \(result.members.count) members"
+            )
         }
     }
 }
