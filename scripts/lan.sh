@@ -172,6 +172,9 @@ cmd_up() {
 set -eu
 host=$1 iface=$2 state=$3
 mount -t tmpfs -o mode=755 tmpfs /run
+# A private /data too: the connectedhomeip Python controller keeps its storage there (hard-wired).
+[ -d /data ] || mkdir -p /data
+mount -t tmpfs -o mode=755 tmpfs /data
 mkdir -p /run/dbus /run/avahi-daemon /run/lock /run/matter-lan
 cat >/run/matter-lan/avahi-daemon.conf <<CONF
 [server]

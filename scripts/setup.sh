@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
     libssl-dev libavahi-client-dev libsqlite3-dev libqrencode-dev   # C libraries we link
     avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
-    python3-venv                                                    # the SDK controller's venv
+    python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
 )
 
 missing=()
@@ -30,6 +30,15 @@ if ((${#missing[@]})); then
     fi
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     [ "$own_policy" = 0 ] || rm -f /usr/sbin/policy-rc.d
+fi
+
+# The connectedhomeip SDK's Python controller, for the interoperability suite (scripts/interop-chip.sh).
+CHIP_VENV=${CHIP_VENV:-/opt/matter-emu/chipvenv}
+if [ "$(id -u)" -eq 0 ] && ! "$CHIP_VENV/bin/python" -c 'import chip.ChipDeviceCtrl' 2>/dev/null; then
+    echo "setup: creating $CHIP_VENV (home-assistant-chip-core 2025.7.0)" >&2
+    mkdir -p "$(dirname "$CHIP_VENV")"
+    python3 -m venv "$CHIP_VENV"
+    "$CHIP_VENV/bin/pip" install -q home-assistant-chip-core==2025.7.0 home-assistant-chip-clusters==2025.7.0
 fi
 
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite of matter-emu and exits non-zero on any failure:
 #   1. unit and loopback suites (swift test: Swift Testing),
-#   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root).
+#   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
+#   3. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
+#      on that LAN (needs root; creates its venv on first use).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,21 +31,30 @@ if [ "$unit_status" != 0 ] && [ "$unit_failed" = 0 ]; then unit_failed=1; fi
 unit_passed=$((unit_total - unit_failed))
 [ "$unit_passed" -ge 0 ] || unit_passed=0
 
-net_passed=0
-net_failed=0
+# suite NAME SCRIPT: runs a root-only suite whose last line is `NAME: N passed, N failed`.
+extra_passed=0
+extra_failed=0
+suite() {
+    local name=$1 script=$2 status line p f
+    echo "test: $name suite" >&2
+    bash "$script" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
+    p=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed.*/\1/p")
+    f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+    p=${p:-0}
+    f=${f:-0}
+    if [ "$status" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+    extra_passed=$((extra_passed + p))
+    extra_failed=$((extra_failed + f))
+}
+
 if [ "$(id -u)" = 0 ]; then
-    echo "test: network suite (virtual LAN, real Avahi)" >&2
-    bash scripts/test-network.sh 2>&1 | tee "$log"
-    net_status=${PIPESTATUS[0]}
-    line=$(grep -E '^network: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-    net_passed=$(echo "$line" | sed -n 's/^network: \([0-9]*\) passed.*/\1/p')
-    net_failed=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-    net_passed=${net_passed:-0}
-    net_failed=${net_failed:-0}
-    if [ "$net_status" != 0 ] && [ "$net_failed" = 0 ]; then net_failed=1; fi
+    suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN
+    suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
 else
-    echo "test: network suite skipped: it needs root (network namespaces, avahi-daemon)" >&2
+    echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
 fi
 
-echo "total: $((unit_passed + net_passed)) passed, $((unit_failed + net_failed)) failed"
-[ "$unit_status" = 0 ] && [ "$net_failed" = 0 ]
+echo "total: $((unit_passed + extra_passed)) passed, $((unit_failed + extra_failed)) failed"
+[ "$unit_status" = 0 ] && [ "$extra_failed" = 0 ]

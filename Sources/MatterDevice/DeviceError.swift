@@ -1,5 +1,20 @@
-/// Why a virtual device could not start or run.
-public enum DeviceError: Error, Equatable, Sendable {
-    /// Placeholder until the device lands.
-    case notImplemented
+/// Why a virtual device could not start or keep its state.
+public enum DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A configuration value is out of range or inconsistent.
+    case invalidConfiguration(String)
+    /// Stored state could not be read or written.
+    case storage(String)
+    /// The device's attestation credentials (DAC, PAI, CD) could not be loaded.
+    case attestation(String)
+    /// The UDP port could not be bound, or another start-up step failed.
+    case startup(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let why): "invalid device configuration: \(why)"
+        case .storage(let why): "device storage: \(why)"
+        case .attestation(let why): "device attestation credentials: \(why)"
+        case .startup(let why): "device start-up failed: \(why)"
+        }
+    }
 }

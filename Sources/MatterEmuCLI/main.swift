@@ -7,6 +7,8 @@ let allCommands: [any CLICommand.Type] = [
     PayloadParseCommand.self,
     PayloadGenerateCommand.self,
     DiscoverCommand.self,
+    DeviceCommand.self,
+    FleetCommand.self,
     // Commissioner and controller commands (docs/CLI.md).
 ] + ControllerCommands.all
 

@@ -34,6 +34,7 @@ enum TestFabric {
 
 /// A responder node (CASE) and an initiator node on one network.
 struct CASEPair {
+    let provider: StaticCredentials
     let responder: TransportNode
     let initiator: TransportNode
     let responderAddress: UDPAddress
@@ -47,8 +48,9 @@ struct CASEPair {
         let initiatorNode = TransportNode(transport: initiator)
         await responderNode.start()
         await initiatorNode.start()
-        let caseResponder = CASEResponder(credentials: StaticCredentials(fabrics))
-        let pair = CASEPair(responder: responderNode, initiator: initiatorNode, responderAddress: responderAddress,
+        let provider = StaticCredentials(fabrics)
+        let caseResponder = CASEResponder(credentials: provider)
+        let pair = CASEPair(provider: provider, responder: responderNode, initiator: initiatorNode, responderAddress: responderAddress,
                             caseResponder: caseResponder)
         let events = pair.events
         await responderNode.run { _ in

@@ -7,7 +7,8 @@ public import MatterTransport
 /// with Sigma2 (or Sigma2_Resume), checks Sigma3, and installs the session. Confined to the node's
 /// queue (hence `@unchecked Sendable`).
 public final class CASEResponder: @unchecked Sendable {
-    public let credentials: any CASECredentialsProvider
+    /// Where the fabrics come from (held weakly: the provider usually owns this responder).
+    public weak var credentials: (any CASECredentialsProvider)?
     public let resumption: CASEResumptionStore
     public var localMRP: MRPParameters
     /// Time certificates are checked against.
@@ -17,7 +18,7 @@ public final class CASEResponder: @unchecked Sendable {
     public var onFailure: ((SecureChannelError) -> Void)?
     private let log = Logger(label: "case")
 
-    public init(credentials: any CASECredentialsProvider, resumption: CASEResumptionStore = CASEResumptionStore(),
+    public init(credentials: (any CASECredentialsProvider)?, resumption: CASEResumptionStore = CASEResumptionStore(),
                 localMRP: MRPParameters = .default) {
         self.credentials = credentials
         self.resumption = resumption
@@ -44,7 +45,7 @@ public final class CASEResponder: @unchecked Sendable {
         }
         // Find the fabric (and IPK epoch key) whose destination identifier matches.
         var match: (CASECredentials, [UInt8])?
-        search: for fabric in credentials.caseCredentials() {
+        search: for fabric in credentials?.caseCredentials() ?? [] {
             for epochKey in fabric.ipkEpochKeys {
                 guard let ipk = try? fabric.operationalIPK(epochKey: epochKey),
                       let candidate = try? CASEKeySchedule.destinationID(
@@ -113,7 +114,7 @@ public final class CASEResponder: @unchecked Sendable {
                                                        resumptionID: fields.id, info: CASEKeySchedule.sigma1ResumeInfo,
                                                        nonce: CASEKeySchedule.resume1Nonce),
               SecureMemory.constantTimeEquals(expected, fields.mic),
-              let fabric = credentials.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
+              let fabric = credentials?.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
         else {
             return false  // any resumption problem: fall back to the full handshake
         }

@@ -1,0 +1,203 @@
+import MatterClusters
+public import MatterCore
+public import MatterInteraction
+public import MatterTLV
+
+/// Basic Information 0x0028 (rev 4) on endpoint 0: the node's identity from a ``Configuration``;
+/// NodeLabel (Manage), Location (Administer) and LocalConfigDisabled (Manage) writable and persisted.
+/// Records StartUp when the data model starts and ShutDown when it shuts down; the device records
+/// Leave with ``recordLeave(fabricIndex:)``.
+public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
+    /// The values the cluster reports.
+    public struct Configuration: Hashable, Sendable {
+        /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4: 18).
+        public var dataModelRevision: UInt16 = 18
+        public var vendorName: String = "matter-emu"
+        /// Must equal the DAC's and the certification declaration's vendor ID.
+        public var vendorID: VendorID = .testVendor1
+        public var productName: String
+        /// Must be in the certification declaration and equal the DAC's product ID.
+        public var productID: ProductID
+        /// NodeLabel until a controller writes one (a written label is persisted and wins).
+        public var nodeLabel: String = ""
+        /// ISO 3166 country code, two characters (`XX` = unknown).
+        public var location: String = "XX"
+        public var hardwareVersion: UInt16 = 1
+        public var hardwareVersionString: String = "1.0"
+        public var softwareVersion: UInt32 = 1
+        public var softwareVersionString: String = "1.0"
+        /// ManufacturingDate (`YYYYMMDD`, optional attribute).
+        public var manufacturingDate: String?
+        public var partNumber: String?
+        public var productURL: String?
+        public var productLabel: String?
+        public var serialNumber: String?
+        /// UniqueID: stable, not derived from the serial number. Nil: generated at first start and
+        /// persisted.
+        public var uniqueID: String?
+        /// CapabilityMinima.CaseSessionsPerFabric (≥ 3).
+        public var caseSessionsPerFabric: UInt16 = 3
+        /// CapabilityMinima.SubscriptionsPerFabric (≥ 3).
+        public var subscriptionsPerFabric: UInt16 = 3
+        /// SpecificationVersion, `0xMMmmpp00` (1.4.0).
+        public var specificationVersion: UInt32 = 0x0104_0000
+        /// MaxPathsPerInvoke (match the interaction server's `maxPathsPerInvoke`).
+        public var maxPathsPerInvoke: UInt16 = 1
+
+        public init(productName: String, productID: ProductID) {
+            self.productName = productName
+            self.productID = productID
+        }
+    }
+
+    static let uniqueIDKey = "dm/unique-id"
+
+    /// The configured values.
+    public let configuration: Configuration
+    /// NodeLabel (≤ 32 bytes).
+    public private(set) var nodeLabel: String
+    /// Location (2 characters).
+    public private(set) var location: String
+    /// LocalConfigDisabled.
+    public private(set) var localConfigDisabled = false
+    /// UniqueID (configured or generated).
+    public private(set) var uniqueID: String
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.nodeLabel = configuration.nodeLabel
+        self.location = configuration.location
+        self.uniqueID = configuration.uniqueID ?? ""
+        super.init(id: .basicInformation, revision: ClusterSchema.basicInformation.revision)
+    }
+
+    override public var attributes: [AttributeInfo] {
+        typealias A = AttributeID.BasicInformation
+        var ids: [AttributeID] = [
+            A.dataModelRevision, A.vendorName, A.vendorID, A.productName, A.productID, A.nodeLabel, A.location,
+            A.hardwareVersion, A.hardwareVersionString, A.softwareVersion, A.softwareVersionString,
+        ]
+        if configuration.manufacturingDate != nil { ids.append(A.manufacturingDate) }
+        if configuration.partNumber != nil { ids.append(A.partNumber) }
+        if configuration.productURL != nil { ids.append(A.productURL) }
+        if configuration.productLabel != nil { ids.append(A.productLabel) }
+        if configuration.serialNumber != nil { ids.append(A.serialNumber) }
+        ids += [A.localConfigDisabled, A.uniqueID, A.capabilityMinima, A.specificationVersion, A.maxPathsPerInvoke]
+        return Self.attributeInfos(.basicInformation, ids)
+    }
+
+    override public var events: [EventInfo] { ClusterSchema.basicInformation.events.map(EventInfo.init) }
+
+    override public func start() {
+        if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel) { nodeLabel = label }
+        if case .utf8(let code)? = loadPersisted(.BasicInformation.location) { location = code }
+        if case .bool(let flag)? = loadPersisted(.BasicInformation.localConfigDisabled) { localConfigDisabled = flag }
+        if configuration.uniqueID == nil {
+            if case .utf8(let stored)? = dataModel?.loadValue(Self.uniqueIDKey), !stored.isEmpty {
+                uniqueID = stored
+            } else {
+                var random = SystemRandomNumberGenerator()
+                uniqueID = (0..<16).map { _ in hexByte(UInt8.random(in: 0...255, using: &random)) }.joined()
+                dataModel?.saveValue(Self.uniqueIDKey, .utf8(uniqueID))
+            }
+        }
+        recordEvent(
+            .BasicInformation.startUp, priority: .critical,
+            fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(configuration.softwareVersion)))]))
+    }
+
+    override public func stop() {
+        recordEvent(.BasicInformation.shutDown, priority: .critical)
+    }
+
+    /// Records the Leave event for a fabric that was removed.
+    public func recordLeave(fabricIndex: UInt8) {
+        recordEvent(
+            .BasicInformation.leave, priority: .info,
+            fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(fabricIndex)))]))
+    }
+
+    /// Sets Location (SetRegulatoryConfig's CountryCode): exactly two characters, else CONSTRAINT_ERROR.
+    public func setLocation(_ code: String) throws(StatusIB) {
+        guard code.utf8.count == 2 else { throw StatusIB(.constraintError) }
+        guard code != location else { return }
+        location = code
+        persist(.BasicInformation.location, .utf8(code))
+        attributeChanged(.BasicInformation.location)
+    }
+
+    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        typealias A = AttributeID.BasicInformation
+        let c = configuration
+        switch attribute {
+        case A.dataModelRevision: return .unsigned(UInt64(c.dataModelRevision))
+        case A.vendorName: return .utf8(c.vendorName)
+        case A.vendorID: return .unsigned(UInt64(c.vendorID.rawValue))
+        case A.productName: return .utf8(c.productName)
+        case A.productID: return .unsigned(UInt64(c.productID.rawValue))
+        case A.nodeLabel: return .utf8(nodeLabel)
+        case A.location: return .utf8(location)
+        case A.hardwareVersion: return .unsigned(UInt64(c.hardwareVersion))
+        case A.hardwareVersionString: return .utf8(c.hardwareVersionString)
+        case A.softwareVersion: return .unsigned(UInt64(c.softwareVersion))
+        case A.softwareVersionString: return .utf8(c.softwareVersionString)
+        case A.manufacturingDate: return try optional(c.manufacturingDate)
+        case A.partNumber: return try optional(c.partNumber)
+        case A.productURL: return try optional(c.productURL)
+        case A.productLabel: return try optional(c.productLabel)
+        case A.serialNumber: return try optional(c.serialNumber)
+        case A.localConfigDisabled: return .bool(localConfigDisabled)
+        case A.uniqueID: return .utf8(uniqueID)
+        case A.capabilityMinima:
+            return .structure([
+                TLVElement(tag: .context(0), .unsigned(UInt64(c.caseSessionsPerFabric))),
+                TLVElement(tag: .context(1), .unsigned(UInt64(c.subscriptionsPerFabric))),
+            ])
+        case A.specificationVersion: return .unsigned(UInt64(c.specificationVersion))
+        case A.maxPathsPerInvoke: return .unsigned(UInt64(c.maxPathsPerInvoke))
+        default: throw StatusIB(.unsupportedAttribute)
+        }
+    }
+
+    private func optional(_ text: String?) throws(StatusIB) -> TLVValue {
+        guard let text else { throw StatusIB(.unsupportedAttribute) }
+        return .utf8(text)
+    }
+
+    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+        throws(StatusIB)
+    {
+        let value = WriteValue(write)
+        switch attribute {
+        case .BasicInformation.nodeLabel:
+            let label = try value.string(maxLength: 32)
+            guard label != nodeLabel else { return }
+            nodeLabel = label
+            persist(attribute, .utf8(label))
+            attributeChanged(attribute)
+        case .BasicInformation.location:
+            try setLocation(try value.string())
+        case .BasicInformation.localConfigDisabled:
+            let flag = try value.bool()
+            guard flag != localConfigDisabled else { return }
+            localConfigDisabled = flag
+            persist(attribute, .bool(flag))
+            attributeChanged(attribute)
+        default:
+            throw StatusIB(.unsupportedWrite)
+        }
+    }
+
+    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+        switch attribute {
+        case .BasicInformation.nodeLabel: "node-label: \"\(nodeLabel)\""
+        case .BasicInformation.location: "location: \(location)"
+        default: super.changeDescription(of: attribute, value: value)
+        }
+    }
+}
+
+private func hexByte(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count == 2 ? digits : "0" + digits
+}

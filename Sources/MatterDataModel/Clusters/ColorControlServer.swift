@@ -1,0 +1,360 @@
+import MatterClusters
+public import MatterCore
+public import MatterInteraction
+public import MatterTLV
+
+/// Color Control 0x0300 (rev 7) with the ColorTemperature feature (CT), and optionally XY for
+/// extended colour lights: MoveToColorTemperature, MoveColorTemperature, StepColorTemperature,
+/// StopMoveStep (and MoveToColor with XY), transitions over time like Level Control's, the
+/// ExecuteIfOff rule, StartUpColorTemperatureMireds applied at boot, colour state persisted.
+/// Coupling of colour temperature to level (Level Control's Options bit 1) is not implemented.
+public final class ColorControlServer: ClusterServer, @unchecked Sendable {
+    /// Construction parameters.
+    public struct Configuration: Hashable, Sendable {
+        /// The XY feature (CurrentX/CurrentY, MoveToColor): Extended Color Light.
+        public var xy = false
+        /// ColorTempPhysicalMinMireds (coolest).
+        public var physicalMinMireds: UInt16 = 153
+        /// ColorTempPhysicalMaxMireds (warmest).
+        public var physicalMaxMireds: UInt16 = 500
+        /// CoupleColorTempToLevelMinMireds.
+        public var coupleColorTempToLevelMinMireds: UInt16 = 153
+        /// ColorTemperatureMireds before anything is persisted.
+        public var initialMireds: UInt16 = 250
+
+        public init(xy: Bool = false) { self.xy = xy }
+    }
+
+    /// ColorModeEnum values.
+    public enum ColorMode: UInt8, Sendable {
+        case hueSaturation = 0
+        case xy = 1
+        case colorTemperature = 2
+    }
+
+    private enum Channel: Hashable {
+        case temperature
+        case xy
+    }
+
+    private struct Run {
+        var transition: Transition
+        var channel: Channel
+    }
+
+    public let configuration: Configuration
+    /// ColorTemperatureMireds.
+    public private(set) var colorTemperatureMireds: UInt16
+    /// CurrentX, CurrentY (XY feature).
+    public private(set) var currentX: UInt16 = 24939
+    public private(set) var currentY: UInt16 = 24701
+    /// ColorMode (EnhancedColorMode follows it).
+    public private(set) var colorMode: ColorMode = .colorTemperature
+    /// Options (bit 0 ExecuteIfOff).
+    public private(set) var options: UInt8 = 0
+    /// RemainingTime, 1/10 s.
+    public private(set) var remainingTime: UInt16 = 0
+    /// StartUpColorTemperatureMireds (nil: keep the previous value).
+    public private(set) var startUpColorTemperatureMireds: UInt16?
+
+    private var run: Run?
+    private var temperatureReports = ReportThrottle()
+    private var xyReports = ReportThrottle()
+    private var remainingReports = RemainingTimeReporting()
+    private lazy var ticker = makeTimer { [unowned self] in self.step() }
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.colorTemperatureMireds = configuration.initialMireds
+        super.init(
+            id: .colorControl, revision: ClusterSchema.colorControl.revision,
+            featureMap: 0x10 | (configuration.xy ? 0x08 : 0))
+    }
+
+    /// ColorCapabilities (mirrors the features).
+    public var colorCapabilities: UInt16 { UInt16(featureMap) }
+
+    override public var attributes: [AttributeInfo] {
+        typealias A = AttributeID.ColorControl
+        var ids: [AttributeID] = [A.remainingTime]
+        if configuration.xy { ids += [A.currentX, A.currentY] }
+        ids += [
+            A.colorTemperatureMireds, A.colorMode, A.options, A.numberOfPrimaries, A.enhancedColorMode,
+            A.colorCapabilities, A.colorTempPhysicalMinMireds, A.colorTempPhysicalMaxMireds,
+            A.coupleColorTempToLevelMinMireds, A.startUpColorTemperatureMireds,
+        ]
+        return Self.attributeInfos(.colorControl, ids)
+    }
+
+    override public var acceptedCommands: [CommandInfo] {
+        typealias C = CommandID.ColorControl
+        var ids: [CommandID] = []
+        if configuration.xy { ids.append(C.moveToColor) }
+        ids += [C.moveToColorTemperature, C.stopMoveStep, C.moveColorTemperature, C.stepColorTemperature]
+        return Self.commandInfos(.colorControl, ids)
+    }
+
+    // MARK: - Lifecycle
+
+    override public func start() {
+        typealias A = AttributeID.ColorControl
+        if let value = loadPersisted(A.colorTemperatureMireds).flatMap(Self.uint16) { colorTemperatureMireds = value }
+        if configuration.xy {
+            if let value = loadPersisted(A.currentX).flatMap(Self.uint16) { currentX = value }
+            if let value = loadPersisted(A.currentY).flatMap(Self.uint16) { currentY = value }
+        }
+        if let raw = loadPersisted(A.colorMode).flatMap(Self.uint16),
+            let mode = UInt8(exactly: raw).flatMap(ColorMode.init),
+            mode != .hueSaturation, mode != .xy || configuration.xy
+        {
+            colorMode = mode
+        }
+        if let value = loadPersisted(A.options).flatMap(Self.uint16), let byte = UInt8(exactly: value) {
+            options = byte
+        }
+        startUpColorTemperatureMireds = loadPersisted(A.startUpColorTemperatureMireds).flatMap(Self.uint16)
+        if let startUp = startUpColorTemperatureMireds {
+            colorTemperatureMireds = startUp
+            colorMode = .colorTemperature
+        }
+        colorTemperatureMireds = clampMireds(colorTemperatureMireds)
+        persist(A.colorTemperatureMireds, .unsigned(UInt64(colorTemperatureMireds)))
+        persist(A.colorMode, .unsigned(UInt64(colorMode.rawValue)))
+    }
+
+    override public func stop() {
+        ticker.cancel()
+        run = nil
+    }
+
+    private static func uint16(_ value: TLVValue) -> UInt16? {
+        if case .unsigned(let raw) = value { UInt16(exactly: raw) } else { nil }
+    }
+
+    private func clampMireds(_ mireds: UInt16) -> UInt16 {
+        min(max(mireds, configuration.physicalMinMireds), configuration.physicalMaxMireds)
+    }
+
+    // MARK: - Attributes
+
+    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        typealias A = AttributeID.ColorControl
+        switch attribute {
+        case A.remainingTime: return .unsigned(UInt64(remainingTime))
+        case A.currentX where configuration.xy: return .unsigned(UInt64(currentX))
+        case A.currentY where configuration.xy: return .unsigned(UInt64(currentY))
+        case A.colorTemperatureMireds: return .unsigned(UInt64(colorTemperatureMireds))
+        case A.colorMode, A.enhancedColorMode: return .unsigned(UInt64(colorMode.rawValue))
+        case A.options: return .unsigned(UInt64(options))
+        case A.numberOfPrimaries: return .unsigned(0)
+        case A.colorCapabilities: return .unsigned(UInt64(colorCapabilities))
+        case A.colorTempPhysicalMinMireds: return .unsigned(UInt64(configuration.physicalMinMireds))
+        case A.colorTempPhysicalMaxMireds: return .unsigned(UInt64(configuration.physicalMaxMireds))
+        case A.coupleColorTempToLevelMinMireds: return .unsigned(UInt64(configuration.coupleColorTempToLevelMinMireds))
+        case A.startUpColorTemperatureMireds:
+            return startUpColorTemperatureMireds.map { .unsigned(UInt64($0)) } ?? .null
+        default: throw StatusIB(.unsupportedAttribute)
+        }
+    }
+
+    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+        throws(StatusIB)
+    {
+        typealias A = AttributeID.ColorControl
+        let value = WriteValue(write)
+        switch attribute {
+        case A.options:
+            let new = try value.unsigned(UInt8.self)
+            guard new != options else { return }
+            options = new
+            persist(attribute, .unsigned(UInt64(new)))
+        case A.startUpColorTemperatureMireds:
+            let new = try value.nullableUnsigned(UInt16.self)
+            if let new, new == 0 || new > 0xFEFF { throw StatusIB(.constraintError) }
+            guard new != startUpColorTemperatureMireds else { return }
+            startUpColorTemperatureMireds = new
+            persist(attribute, value.value)
+        default:
+            throw StatusIB(.unsupportedWrite)
+        }
+        attributeChanged(attribute)
+    }
+
+    // MARK: - Commands
+
+    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+        throws(StatusIB) -> CommandResponse?
+    {
+        typealias C = CommandID.ColorControl
+        switch command {
+        case C.moveToColorTemperature:
+            try moveToColorTemperature(
+                try fields.unsigned(0), transitionTime: try fields.unsigned(1),
+                optionsMask: try fields.optionalUnsigned(2) ?? 0, optionsOverride: try fields.optionalUnsigned(3) ?? 0)
+        case C.moveColorTemperature:
+            let mode = try fields.unsigned(0, UInt8.self)
+            let rate = try fields.unsigned(1, UInt16.self)
+            let lower = try fields.unsigned(2, UInt16.self)
+            let upper = try fields.unsigned(3, UInt16.self)
+            guard mode == 0 || mode == 1 || mode == 3 else { throw StatusIB(.constraintError) }
+            if mode != 0, rate == 0 { throw StatusIB(.invalidCommand) }
+            guard shouldExecute(try fields.optionalUnsigned(4) ?? 0, try fields.optionalUnsigned(5) ?? 0) else {
+                return nil
+            }
+            guard mode != 0 else {
+                stopTransition()
+                return nil
+            }
+            let (minimum, maximum) = bounds(lower, upper)
+            let target = mode == 1 ? maximum : minimum
+            let distance = UInt64(abs(Int(target) - Int(colorTemperatureMireds)))
+            moveTemperature(to: target, duration: distance * 1000 / UInt64(rate))
+        case C.stepColorTemperature:
+            let mode = try fields.unsigned(0, UInt8.self)
+            let size = try fields.unsigned(1, UInt16.self)
+            let transition = try fields.unsigned(2, UInt16.self)
+            let lower = try fields.unsigned(3, UInt16.self)
+            let upper = try fields.unsigned(4, UInt16.self)
+            guard mode == 1 || mode == 3 else { throw StatusIB(.constraintError) }
+            guard size > 0 else { throw StatusIB(.invalidCommand) }
+            guard transition <= 0xFFFE else { throw StatusIB(.constraintError) }
+            guard shouldExecute(try fields.optionalUnsigned(5) ?? 0, try fields.optionalUnsigned(6) ?? 0) else {
+                return nil
+            }
+            let (minimum, maximum) = bounds(lower, upper)
+            let current = Int(colorTemperatureMireds)
+            let target = mode == 1 ? min(current + Int(size), Int(maximum)) : max(current - Int(size), Int(minimum))
+            moveTemperature(to: UInt16(clamping: target), duration: UInt64(transition) * 100)
+        case C.stopMoveStep:
+            guard shouldExecute(try fields.optionalUnsigned(0) ?? 0, try fields.optionalUnsigned(1) ?? 0) else {
+                return nil
+            }
+            stopTransition()
+        case C.moveToColor where configuration.xy:
+            let x = try fields.unsigned(0, UInt16.self)
+            let y = try fields.unsigned(1, UInt16.self)
+            let transition = try fields.unsigned(2, UInt16.self)
+            guard x <= 0xFEFF, y <= 0xFEFF, transition <= 0xFFFE else { throw StatusIB(.constraintError) }
+            guard shouldExecute(try fields.optionalUnsigned(3) ?? 0, try fields.optionalUnsigned(4) ?? 0) else {
+                return nil
+            }
+            setMode(.xy)
+            startTransition(
+                channel: .xy, from: [Int(currentX), Int(currentY)], to: [Int(x), Int(y)],
+                duration: UInt64(transition) * 100)
+        default:
+            throw StatusIB(.unsupportedCommand)
+        }
+        return nil
+    }
+
+    /// MoveToColorTemperature: to `mireds` (clamped to the physical range) over `transitionTime`
+    /// tenths of a second (≤ 65534).
+    public func moveToColorTemperature(
+        _ mireds: UInt16, transitionTime: UInt16, optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0
+    ) throws(StatusIB) {
+        guard transitionTime <= 0xFFFE else { throw StatusIB(.constraintError) }
+        guard shouldExecute(optionsMask, optionsOverride) else { return }
+        moveTemperature(to: clampMireds(mireds), duration: UInt64(transitionTime) * 100)
+    }
+
+    /// The limits of a move or step: the fields, or the physical limits where a field is 0 or beyond.
+    private func bounds(_ lower: UInt16, _ upper: UInt16) -> (UInt16, UInt16) {
+        let minimum = lower == 0 ? configuration.physicalMinMireds : clampMireds(lower)
+        let maximum = upper == 0 ? configuration.physicalMaxMireds : clampMireds(upper)
+        return (minimum, max(minimum, maximum))
+    }
+
+    private func moveTemperature(to target: UInt16, duration: UInt64) {
+        setMode(.colorTemperature)
+        startTransition(
+            channel: .temperature, from: [Int(colorTemperatureMireds)], to: [Int(target)], duration: duration)
+    }
+
+    /// The ExecuteIfOff rule, as Level Control's.
+    private func shouldExecute(_ mask: UInt8, _ override: UInt8) -> Bool {
+        guard let onOff = sibling(OnOffServer.self), !onOff.isOn else { return true }
+        let bits = mask & 0x01 != 0 ? override : options
+        return bits & 0x01 != 0
+    }
+
+    private func setMode(_ mode: ColorMode) {
+        guard mode != colorMode else { return }
+        colorMode = mode
+        persist(.ColorControl.colorMode, .unsigned(UInt64(mode.rawValue)))
+        attributesChanged([.ColorControl.colorMode, .ColorControl.enhancedColorMode])
+    }
+
+    // MARK: - Transitions
+
+    private func startTransition(channel: Channel, from start: [Int], to target: [Int], duration: UInt64) {
+        ticker.cancel()
+        run = nil
+        guard duration > 0, start != target else {
+            apply(target, channel: channel, force: true)
+            setRemainingTime(0, byCommand: true)
+            return
+        }
+        let transition = Transition(from: start, to: target, duration: duration)
+        run = Run(transition: transition, channel: channel)
+        setRemainingTime(transition.remainingTenths, byCommand: true)
+        ticker.start(after: Transition.tick)
+    }
+
+    private func stopTransition() {
+        ticker.cancel()
+        run = nil
+        setRemainingTime(0, byCommand: true)
+    }
+
+    private func step() {
+        guard var current = run else { return }
+        current.transition.advance(by: Transition.tick)
+        let finished = current.transition.isFinished
+        run = finished ? nil : current
+        apply(current.transition.values, channel: current.channel, force: finished)
+        setRemainingTime(current.transition.remainingTenths, byCommand: false)
+        if !finished { ticker.start(after: Transition.tick) }
+    }
+
+    private func apply(_ values: [Int], channel: Channel, force: Bool) {
+        switch channel {
+        case .temperature:
+            let mireds = UInt16(clamping: values.first ?? Int(colorTemperatureMireds))
+            guard mireds != colorTemperatureMireds else { return }
+            colorTemperatureMireds = mireds
+            let reportable = temperatureReports.isReportable(now: now, force: force)
+            if reportable { persist(.ColorControl.colorTemperatureMireds, .unsigned(UInt64(mireds))) }
+            attributeChanged(.ColorControl.colorTemperatureMireds, quiet: !reportable)
+        case .xy:
+            let x = UInt16(clamping: values.first ?? Int(currentX))
+            let y = UInt16(clamping: values.dropFirst().first ?? Int(currentY))
+            guard x != currentX || y != currentY else { return }
+            currentX = x
+            currentY = y
+            let reportable = xyReports.isReportable(now: now, force: force)
+            if reportable {
+                persist(.ColorControl.currentX, .unsigned(UInt64(x)))
+                persist(.ColorControl.currentY, .unsigned(UInt64(y)))
+            }
+            attributesChanged([.ColorControl.currentX, .ColorControl.currentY], quiet: !reportable)
+        }
+    }
+
+    private func setRemainingTime(_ tenths: UInt16, byCommand: Bool) {
+        guard tenths != remainingTime else { return }
+        remainingTime = tenths
+        attributeChanged(
+            .ColorControl.remainingTime, quiet: !remainingReports.isReportable(tenths, byCommand: byCommand))
+    }
+
+    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+        switch attribute {
+        case .ColorControl.colorTemperatureMireds:
+            "color-temperature \(endpointID.rawValue): \(colorTemperatureMireds) mireds"
+        case .ColorControl.currentX: "color \(endpointID.rawValue): x \(currentX) y \(currentY)"
+        case .ColorControl.remainingTime, .ColorControl.enhancedColorMode, .ColorControl.currentY: nil
+        default: super.changeDescription(of: attribute, value: value)
+        }
+    }
+}

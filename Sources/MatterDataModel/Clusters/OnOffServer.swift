@@ -1,0 +1,256 @@
+import MatterClusters
+public import MatterCore
+public import MatterInteraction
+public import MatterTLV
+
+/// On/Off 0x0006 (rev 6) with the Lighting feature: Off, On, Toggle, OffWithEffect,
+/// OnWithRecallGlobalScene, OnWithTimedOff (OnTime/OffWaitTime count down in tenths of a second),
+/// StartUpOnOff applied at boot, OnOff persisted. Turning on or off through this cluster drives the
+/// endpoint's Level Control (OnLevel, On/OffTransitionTime). Effects are applied at once.
+public final class OnOffServer: ClusterServer, @unchecked Sendable {
+    /// StartUpOnOffEnum values.
+    public enum StartUpOnOff: UInt8, Sendable {
+        case off = 0
+        case on = 1
+        case toggle = 2
+    }
+
+    /// EffectIdentifierEnum of OffWithEffect.
+    public enum Effect: UInt8, Sendable {
+        case delayedAllOff = 0
+        case dyingLight = 1
+    }
+
+    /// Lighting feature (LT): the global-scene and timed-off attributes and commands.
+    public let lighting: Bool
+    private let initiallyOn: Bool
+    /// OnOff.
+    public private(set) var isOn: Bool
+    /// GlobalSceneControl.
+    public private(set) var globalSceneControl = true
+    /// OnTime, 1/10 s.
+    public private(set) var onTime: UInt16 = 0
+    /// OffWaitTime, 1/10 s.
+    public private(set) var offWaitTime: UInt16 = 0
+    /// StartUpOnOff (nil: keep the previous state).
+    public private(set) var startUpOnOff: StartUpOnOff?
+    private lazy var countdown = makeTimer { [unowned self] in self.tick() }
+
+    /// `lighting`: the LT feature (required by every light and plug device type).
+    public init(lighting: Bool = true, initiallyOn: Bool = false) {
+        self.lighting = lighting
+        self.initiallyOn = initiallyOn
+        self.isOn = initiallyOn
+        super.init(id: .onOff, revision: ClusterSchema.onOff.revision, featureMap: lighting ? 0x01 : 0)
+    }
+
+    override public var attributes: [AttributeInfo] {
+        typealias A = AttributeID.OnOff
+        return Self.attributeInfos(
+            .onOff,
+            lighting
+                ? [A.onOff, A.globalSceneControl, A.onTime, A.offWaitTime, A.startUpOnOff]
+                : [A.onOff])
+    }
+
+    override public var acceptedCommands: [CommandInfo] {
+        typealias C = CommandID.OnOff
+        return Self.commandInfos(
+            .onOff,
+            lighting
+                ? [C.off, C.on, C.toggle, C.offWithEffect, C.onWithRecallGlobalScene, C.onWithTimedOff]
+                : [C.off, C.on, C.toggle])
+    }
+
+    override public func start() {
+        if lighting, case .unsigned(let raw)? = loadPersisted(.OnOff.startUpOnOff) {
+            startUpOnOff = UInt8(exactly: raw).flatMap(StartUpOnOff.init)
+        }
+        var previous = initiallyOn
+        if case .bool(let stored)? = loadPersisted(.OnOff.onOff) { previous = stored }
+        switch lighting ? startUpOnOff : nil {
+        case .off?: isOn = false
+        case .on?: isOn = true
+        case .toggle?: isOn = !previous
+        case nil: isOn = previous
+        }
+        persist(.OnOff.onOff, .bool(isOn))
+    }
+
+    override public func stop() { countdown.cancel() }
+
+    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        switch attribute {
+        case .OnOff.onOff: return .bool(isOn)
+        case .OnOff.globalSceneControl where lighting: return .bool(globalSceneControl)
+        case .OnOff.onTime where lighting: return .unsigned(UInt64(onTime))
+        case .OnOff.offWaitTime where lighting: return .unsigned(UInt64(offWaitTime))
+        case .OnOff.startUpOnOff where lighting: return startUpOnOff.map { .unsigned(UInt64($0.rawValue)) } ?? .null
+        default: throw StatusIB(.unsupportedAttribute)
+        }
+    }
+
+    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+        throws(StatusIB)
+    {
+        let value = WriteValue(write)
+        switch attribute {
+        case .OnOff.onTime where lighting:
+            setOnTime(try value.unsigned(UInt16.self))
+        case .OnOff.offWaitTime where lighting:
+            setOffWaitTime(try value.unsigned(UInt16.self))
+        case .OnOff.startUpOnOff where lighting:
+            let raw = try value.nullableUnsigned(UInt8.self)
+            let mode: StartUpOnOff?
+            if let raw {
+                guard let parsed = StartUpOnOff(rawValue: raw) else { throw StatusIB(.constraintError) }
+                mode = parsed
+            } else {
+                mode = nil
+            }
+            guard mode != startUpOnOff else { return }
+            startUpOnOff = mode
+            persist(attribute, mode.map { .unsigned(UInt64($0.rawValue)) } ?? .null)
+            attributeChanged(attribute)
+        default:
+            throw StatusIB(.unsupportedWrite)
+        }
+    }
+
+    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+        throws(StatusIB) -> CommandResponse?
+    {
+        switch command {
+        case .OnOff.off:
+            off()
+        case .OnOff.on:
+            on()
+        case .OnOff.toggle:
+            if isOn { off() } else { on() }
+        case .OnOff.offWithEffect where lighting:
+            guard let effect = Effect(rawValue: try fields.unsigned(0, UInt8.self)) else {
+                throw StatusIB(.constraintError)
+            }
+            let variant = try fields.unsigned(1, UInt8.self)
+            offWithEffect(effect, variant: variant)
+        case .OnOff.onWithRecallGlobalScene where lighting:
+            guard !globalSceneControl else { return nil }
+            setGlobalSceneControl(true)
+            if onTime == 0 { setOffWaitTime(0) }
+            set(true, coupled: true)
+        case .OnOff.onWithTimedOff where lighting:
+            let control = try fields.unsigned(0, UInt8.self)
+            let onTimeField = try fields.unsigned(1, UInt16.self)
+            let offWaitField = try fields.unsigned(2, UInt16.self)
+            guard onTimeField <= 0xFFFE, offWaitField <= 0xFFFE else { throw StatusIB(.constraintError) }
+            onWithTimedOff(acceptOnlyWhenOn: control & 0x01 != 0, onTime: onTimeField, offWaitTime: offWaitField)
+        default:
+            throw StatusIB(.unsupportedCommand)
+        }
+        return nil
+    }
+
+    // MARK: - Behaviour
+
+    /// The On command: on, GlobalSceneControl true, OffWaitTime cleared unless a timed-off runs.
+    public func on() {
+        set(true, coupled: true)
+        guard lighting else { return }
+        setGlobalSceneControl(true)
+        if onTime == 0 { setOffWaitTime(0) }
+    }
+
+    /// The Off command: OnTime cleared, off.
+    public func off() {
+        if lighting { setOnTime(0) }
+        set(false, coupled: true)
+    }
+
+    /// OffWithEffect: like Off, after saving the global scene (GlobalSceneControl false). The effect
+    /// is applied at once and noted in the change log.
+    public func offWithEffect(_ effect: Effect, variant: UInt8) {
+        if globalSceneControl { setGlobalSceneControl(false) }
+        note("on-off \(endpointID.rawValue): off with effect \(effect) variant \(variant)")
+        off()
+    }
+
+    /// OnWithTimedOff (times in 1/10 s).
+    public func onWithTimedOff(acceptOnlyWhenOn: Bool, onTime onTimeField: UInt16, offWaitTime offWaitField: UInt16) {
+        if acceptOnlyWhenOn, !isOn { return }
+        if !isOn, offWaitTime > 0 {
+            setOffWaitTime(min(offWaitTime, offWaitField))
+        } else {
+            setOnTime(max(onTime, onTimeField))
+            setOffWaitTime(offWaitField)
+            set(true, coupled: true)
+        }
+        updateCountdown()
+    }
+
+    /// Sets OnOff as Level Control does for its WithOnOff commands (no coupling back to the level).
+    func setFromLevelControl(_ on: Bool) { set(on, coupled: false) }
+
+    private func set(_ on: Bool, coupled: Bool) {
+        defer { updateCountdown() }
+        guard on != isOn else { return }
+        isOn = on
+        persist(.OnOff.onOff, .bool(on))
+        attributeChanged(.OnOff.onOff)
+        if coupled { sibling(LevelControlServer.self)?.onOffChanged(on) }
+    }
+
+    private func setGlobalSceneControl(_ value: Bool) {
+        guard value != globalSceneControl else { return }
+        globalSceneControl = value
+        attributeChanged(.OnOff.globalSceneControl)
+    }
+
+    private func setOnTime(_ value: UInt16, quiet: Bool = false) {
+        defer { updateCountdown() }
+        guard value != onTime else { return }
+        onTime = value
+        attributeChanged(.OnOff.onTime, quiet: quiet)
+    }
+
+    private func setOffWaitTime(_ value: UInt16, quiet: Bool = false) {
+        defer { updateCountdown() }
+        guard value != offWaitTime else { return }
+        offWaitTime = value
+        attributeChanged(.OnOff.offWaitTime, quiet: quiet)
+    }
+
+    /// The timed-off countdown runs while on with OnTime > 0, or off with OffWaitTime > 0.
+    private var countdownNeeded: Bool {
+        lighting && (isOn ? onTime > 0 && onTime != 0xFFFF : offWaitTime > 0)
+    }
+
+    private func updateCountdown() {
+        if countdownNeeded {
+            if !countdown.isRunning { countdown.start(after: Transition.tick) }
+        } else {
+            countdown.cancel()
+        }
+    }
+
+    /// One tenth of a second of the timed-off state machine: OnTime runs out → off (then OffWaitTime
+    /// runs out).
+    private func tick() {
+        if isOn, onTime > 0, onTime != 0xFFFF {
+            let left = onTime - 1
+            setOnTime(left, quiet: left > 0)
+            if left == 0 { set(false, coupled: true) }
+        } else if !isOn, offWaitTime > 0 {
+            let left = offWaitTime - 1
+            setOffWaitTime(left, quiet: left > 0)
+        }
+        updateCountdown()
+    }
+
+    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+        switch attribute {
+        case .OnOff.onOff: "on-off \(endpointID.rawValue) → \(isOn ? "on" : "off")"
+        case .OnOff.globalSceneControl, .OnOff.onTime, .OnOff.offWaitTime: nil
+        default: super.changeDescription(of: attribute, value: value)
+        }
+    }
+}

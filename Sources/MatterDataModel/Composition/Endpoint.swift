@@ -1,0 +1,79 @@
+import MatterClusters
+public import MatterCore
+
+/// One endpoint of a node: its number, the device types it implements, and its cluster servers.
+///
+/// Build it, add servers, then hand it to a ``DeviceDataModel`` (which adds the Descriptor cluster if
+/// missing). Servers may also be added to an endpoint that is already part of a data model: they start
+/// at once and the Descriptor's ServerList reports the change. Confined to the node's queue once part
+/// of a data model.
+public final class Endpoint: @unchecked Sendable {
+    /// The endpoint number.
+    public let id: EndpointID
+    /// Device types, as the Descriptor's DeviceTypeList reports them.
+    public private(set) var deviceTypes: [DeviceType]
+    /// Client clusters, as the Descriptor's ClientList reports them.
+    public var clientClusters: [ClusterID]
+    /// Server clusters, by ascending cluster ID.
+    public private(set) var clusters: [ClusterServer] = []
+    /// The data model the endpoint belongs to.
+    public internal(set) weak var dataModel: DeviceDataModel?
+
+    public init(_ id: EndpointID, deviceTypes: [DeviceType], clientClusters: [ClusterID] = []) {
+        self.id = id
+        self.deviceTypes = deviceTypes
+        self.clientClusters = clientClusters
+    }
+
+    /// An endpoint with these servers (each a new instance with a cluster ID of its own).
+    public convenience init(
+        _ id: EndpointID, deviceTypes: [DeviceType], clusters: [ClusterServer], clientClusters: [ClusterID] = []
+    ) throws(DataModelError) {
+        self.init(id, deviceTypes: deviceTypes, clientClusters: clientClusters)
+        for server in clusters { try add(server) }
+    }
+
+    /// Adds a server. Throws when the endpoint already serves that cluster or the server already
+    /// belongs to an endpoint. On a running data model the server starts at once.
+    public func add(_ server: ClusterServer) throws(DataModelError) {
+        if let owner = server.endpoint { throw .clusterInUse(server.id, endpoint: owner.id) }
+        guard cluster(server.id) == nil else { throw .duplicateCluster(server.id, endpoint: id) }
+        server.endpoint = self
+        clusters.append(server)
+        clusters.sort { $0.id < $1.id }
+        dataModel?.serverAdded(server, to: self)
+    }
+
+    /// Adds a new server without notifying the data model (composition before start).
+    func insert(_ server: ClusterServer) {
+        server.endpoint = self
+        clusters.append(server)
+        clusters.sort { $0.id < $1.id }
+    }
+
+    /// Removes the server of cluster `id` (it stops first); returns it.
+    @discardableResult
+    public func remove(_ cluster: ClusterID) -> ClusterServer? {
+        guard let index = clusters.firstIndex(where: { $0.id == cluster }) else { return nil }
+        let server = clusters.remove(at: index)
+        dataModel?.serverRemoved(server, from: self)
+        server.endpoint = nil
+        return server
+    }
+
+    /// The server of cluster `id`.
+    public func cluster(_ id: ClusterID) -> ClusterServer? { clusters.first { $0.id == id } }
+
+    /// The first server of type `T`.
+    public func cluster<T: ClusterServer>(_ type: T.Type = T.self) -> T? {
+        for server in clusters { if let match = server as? T { return match } }
+        return nil
+    }
+
+    /// Adds a device type (reported by the Descriptor).
+    public func addDeviceType(_ deviceType: DeviceType) {
+        guard !deviceTypes.contains(deviceType) else { return }
+        deviceTypes.append(deviceType)
+        dataModel?.descriptorChanged(on: self, .Descriptor.deviceTypeList)
+    }
+}

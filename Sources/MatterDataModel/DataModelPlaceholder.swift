@@ -1,2 +1,0 @@
-/// Placeholder until the device data model lands.
-enum DataModelPlaceholder {}

@@ -1,0 +1,29 @@
+import Synchronization
+
+/// Durable storage for the attribute values that survive a restart (spec quality `N`: OnOff with
+/// StartUpOnOff, CurrentLevel, NodeLabel, door-lock settings...): small TLV blobs by key.
+///
+/// Keys are `<endpoint>/<cluster>/<attribute>` in hexadecimal (`1/0006/0000`) for attribute values,
+/// and a few data-model keys starting with `dm/`. A device keeps one store per node (or namespaces
+/// the keys per node). The data model calls the store on the node's queue.
+public protocol AttributeStore: AnyObject, Sendable {
+    /// The bytes saved under `key`, or nil when there are none.
+    func load(_ key: String) throws -> [UInt8]?
+    /// Saves `value` under `key`; nil removes the key.
+    func save(_ key: String, _ value: [UInt8]?) throws
+}
+
+/// An ``AttributeStore`` in memory: for tests and for devices that need not remember anything.
+/// Keep one instance across data models to simulate a reboot.
+public final class InMemoryAttributeStore: AttributeStore {
+    private let values = Mutex<[String: [UInt8]]>([:])
+
+    public init() {}
+
+    public func load(_ key: String) -> [UInt8]? { values.withLock { $0[key] } }
+
+    public func save(_ key: String, _ value: [UInt8]?) { values.withLock { $0[key] = value } }
+
+    /// Every key, sorted.
+    public var keys: [String] { values.withLock { $0.keys.sorted() } }
+}

@@ -1,0 +1,295 @@
+public import Dispatch
+public import MatterClusters
+public import MatterCore
+public import MatterInteraction
+public import MatterTLV
+public import MatterTransport
+
+/// The device side of the data model: endpoints of cluster servers behind the interaction engine's
+/// ``MatterInteraction/DataModel`` protocol, with access control, persistence, timers, events and a
+/// change log.
+///
+/// ```swift
+/// let model = try DeviceDataModel(
+///     endpoints: DevicePreset.dimmableLight.makeEndpoints(information: information),
+///     configuration: DeviceDataModel.Configuration(node: node, store: store))
+/// model.onStateChange = { print($0.text) }
+/// let server = await InteractionServer.install(on: node, dataModel: model, clock: node.clock)
+/// ```
+///
+/// Every endpoint gets a Descriptor cluster generated from the composition. Access checks go to
+/// ``accessPolicy`` (by default an empty ``AccessControlList``: only a commissioning PASE session has
+/// access). Confined to the node's queue: the interaction server calls it there, its Dispatch timer
+/// fires there, and anything else (a CLI action, a test) must run there too (`node.perform { }`),
+/// hence `@unchecked Sendable`.
+public final class DeviceDataModel: DataModel, @unchecked Sendable {
+    /// Platform services of a data model.
+    public struct Configuration: Sendable {
+        /// The clock transitions and countdowns follow (the node's clock).
+        public var clock: any MatterClock
+        /// The serial queue the data model lives on; its timers fire there. Nil: no Dispatch timer,
+        /// a test calls ``DeviceDataModel/serviceTimers()`` after moving a `ManualClock`.
+        public var timerQueue: DispatchQueue?
+        /// Where non-volatile attribute values live.
+        public var store: any AttributeStore
+        /// Seed for the initial data versions; nil draws from the system's generator.
+        public var randomSeed: UInt64?
+        /// Event records kept for reads and subscriptions (oldest dropped first).
+        public var eventCapacity: Int
+
+        public init(
+            clock: any MatterClock = SystemClock(), timerQueue: DispatchQueue? = nil,
+            store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil,
+            eventCapacity: Int = 256
+        ) {
+            self.clock = clock
+            self.timerQueue = timerQueue
+            self.store = store
+            self.randomSeed = randomSeed
+            self.eventCapacity = eventCapacity
+        }
+
+        /// Services of a node: its clock, and timers on its queue.
+        public init(
+            node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
+        ) {
+            self.init(clock: node.clock, timerQueue: node.queue, store: store, randomSeed: randomSeed)
+        }
+    }
+
+    let configuration: Configuration
+    let scheduler: TimerScheduler
+    let log = Logger(label: "data-model")
+    private var table: [EndpointID: Endpoint] = [:]
+    private var random: SeededRandom
+    private var eventLog: EventLog
+    private var started = false
+
+    /// Decides every access check (spec 6.6.6). Replace it with the device's ACL, or keep the default
+    /// ``AccessControlList`` and fill its entries.
+    public var accessPolicy: any AccessPolicy
+    /// The per-fabric group table the Groups servers of every endpoint share.
+    public let groupTable = GroupTable()
+    /// Receives one ``StateChange`` per reportable attribute change and per cluster note, on the
+    /// node's queue.
+    public var onStateChange: ((StateChange) -> Void)?
+    /// The interaction server, set by `InteractionServer.install`.
+    public weak var observer: (any DataModelObserver)?
+
+    /// A data model serving `endpoints`; every cluster server starts (loads persisted values, applies
+    /// start-up behaviour). Throws when two endpoints share a number or an endpoint already belongs to
+    /// another data model. Create it before the node serves requests, or on the node's queue.
+    public init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
+        self.configuration = configuration
+        self.scheduler = TimerScheduler(clock: configuration.clock, queue: configuration.timerQueue)
+        self.random = SeededRandom(seed: configuration.randomSeed)
+        self.eventLog = EventLog(
+            capacity: configuration.eventCapacity, store: configuration.store,
+            bootTime: configuration.clock.nowMilliseconds())
+        self.accessPolicy = AccessControlList()
+        for endpoint in endpoints {
+            guard table[endpoint.id] == nil else { throw .duplicateEndpoint(endpoint.id) }
+            guard endpoint.dataModel == nil else { throw .endpointInUse(endpoint.id) }
+            table[endpoint.id] = endpoint
+        }
+        for endpoint in endpoints { attach(endpoint) }
+        started = true
+        for id in table.keys.sorted() {
+            for server in table[id]?.clusters ?? [] { server.start() }
+        }
+    }
+
+    private func attach(_ endpoint: Endpoint) {
+        endpoint.dataModel = self
+        if endpoint.cluster(.descriptor) == nil {
+            endpoint.insert(DescriptorServer())
+        }
+        for server in endpoint.clusters { server.dataVersion = UInt32(truncatingIfNeeded: random.next()) }
+    }
+
+    // MARK: - Composition
+
+    /// The endpoints, ascending.
+    public var allEndpoints: [Endpoint] { table.keys.sorted().compactMap { table[$0] } }
+
+    /// The endpoint numbered `id`.
+    public func endpoint(_ id: EndpointID) -> Endpoint? { table[id] }
+
+    /// The server of type `T` on `endpoint`.
+    public func cluster<T: ClusterServer>(_ type: T.Type = T.self, on endpoint: EndpointID) -> T? {
+        table[endpoint]?.cluster(type)
+    }
+
+    /// The server of cluster `id` on `endpoint`.
+    public func cluster(_ id: ClusterID, on endpoint: EndpointID) -> ClusterServer? { table[endpoint]?.cluster(id) }
+
+    /// Adds an endpoint to the running model (its servers start; endpoint 0's PartsList reports it).
+    public func add(_ endpoint: Endpoint) throws(DataModelError) {
+        guard table[endpoint.id] == nil else { throw .duplicateEndpoint(endpoint.id) }
+        guard endpoint.dataModel == nil else { throw .endpointInUse(endpoint.id) }
+        table[endpoint.id] = endpoint
+        attach(endpoint)
+        for server in endpoint.clusters { server.start() }
+        if let root = table[.root] { descriptorChanged(on: root, .Descriptor.partsList) }
+    }
+
+    func serverAdded(_ server: ClusterServer, to endpoint: Endpoint) {
+        server.dataVersion = UInt32(truncatingIfNeeded: random.next())
+        guard started else { return }
+        server.start()
+        descriptorChanged(on: endpoint, .Descriptor.serverList)
+    }
+
+    func serverRemoved(_ server: ClusterServer, from endpoint: Endpoint) {
+        server.stop()
+        descriptorChanged(on: endpoint, .Descriptor.serverList)
+    }
+
+    func descriptorChanged(on endpoint: Endpoint, _ attribute: AttributeID) {
+        endpoint.cluster(.descriptor)?.attributeChanged(attribute)
+    }
+
+    // MARK: - Timers, lifecycle
+
+    /// Runs the timers due at the clock's current time (the Dispatch timer calls this; tests call it
+    /// after moving a `ManualClock`).
+    public func serviceTimers() { scheduler.service() }
+
+    /// The earliest time (clock ms) a timer is due, if any.
+    public var nextTimerDeadline: UInt64? { scheduler.nextDeadline }
+
+    /// Stops every server (BasicInformation records ShutDown) and cancels all timers.
+    public func shutDown() {
+        for endpoint in allEndpoints {
+            for server in endpoint.clusters { server.stop() }
+        }
+        scheduler.cancelAll()
+    }
+
+    // MARK: - Changes, persistence, events
+
+    func clusterChanged(_ server: ClusterServer, attributes: [AttributeID], quiet: Bool) {
+        guard !quiet, let endpoint = server.endpoint, table[endpoint.id] === endpoint else { return }
+        observer?.attributesChanged(
+            attributes.map {
+                AttributeChange(
+                    endpoint: endpoint.id, cluster: server.id, attribute: $0, dataVersion: server.dataVersion)
+            })
+        guard onStateChange != nil else { return }
+        for attribute in attributes {
+            guard let value = try? server.read(attribute, context: .local),
+                let text = server.changeDescription(of: attribute, value: value)
+            else { continue }
+            emit(StateChange(endpoint: endpoint.id, cluster: server.id, attribute: attribute, value: value, text: text))
+        }
+    }
+
+    func emit(_ change: StateChange) { onStateChange?(change) }
+
+    func loadValue(_ key: String) -> TLVValue? {
+        do {
+            guard let bytes = try configuration.store.load(key) else { return nil }
+            return try TLVElement.decode(bytes).value
+        } catch {
+            log.warning("stored value \(key) unreadable, using the default: \(error)")
+            return nil
+        }
+    }
+
+    func saveValue(_ key: String, _ value: TLVValue?) {
+        do {
+            try configuration.store.save(key, value.map { TLVElement($0).encoded() })
+        } catch {
+            log.warning("could not store \(key): \(error)")
+        }
+    }
+
+    func recordEvent(_ path: ConcreteEventPath, priority: EventSchema.Priority, fields: TLVValue, fabricIndex: UInt8?)
+        -> UInt64
+    {
+        let number = eventLog.append(
+            path: path, priority: priority.rawValue, now: configuration.clock.nowMilliseconds(), data: fields,
+            fabricIndex: fabricIndex)
+        observer?.eventsRecorded()
+        return number
+    }
+
+    // MARK: - DataModel
+
+    public var endpoints: [EndpointID] { table.keys.sorted() }
+
+    public func clusters(endpoint: EndpointID) -> [ClusterID] { table[endpoint]?.clusters.map(\.id) ?? [] }
+
+    public func attributes(endpoint: EndpointID, cluster: ClusterID) -> [AttributeInfo] {
+        guard let server = self.cluster(cluster, on: endpoint) else { return [] }
+        var infos = server.attributes
+        for global in [AttributeID.featureMap, .clusterRevision] where !infos.contains(where: { $0.id == global }) {
+            infos.append(AttributeInfo(global))
+        }
+        return infos
+    }
+
+    public func acceptedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandInfo] {
+        self.cluster(cluster, on: endpoint)?.acceptedCommands ?? []
+    }
+
+    public func generatedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandID] {
+        self.cluster(cluster, on: endpoint)?.generatedCommands ?? []
+    }
+
+    public func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] {
+        self.cluster(cluster, on: endpoint)?.events ?? []
+    }
+
+    public func dataVersion(endpoint: EndpointID, cluster: ClusterID) -> UInt32 {
+        self.cluster(cluster, on: endpoint)?.dataVersion ?? 0
+    }
+
+    public func readAttribute(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
+        switch path.attribute {
+        case .featureMap where !server.attributes.contains { $0.id == .featureMap }:
+            return .unsigned(UInt64(server.featureMap))
+        case .clusterRevision where !server.attributes.contains { $0.id == .clusterRevision }:
+            return .unsigned(UInt64(server.revision))
+        default:
+            return try server.read(path.attribute, context: context)
+        }
+    }
+
+    public func writeAttribute(_ path: ConcreteAttributePath, _ write: AttributeWrite, context: InteractionContext)
+        throws(StatusIB)
+    {
+        guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
+        try server.write(path.attribute, write, context: context)
+    }
+
+    public func listWriteFinished(_ path: ConcreteAttributePath, context: InteractionContext) {
+        cluster(path.cluster, on: path.endpoint)?.listWriteFinished(path.attribute, context: context)
+    }
+
+    public func invoke(_ path: ConcreteCommandPath, fields: TLVElement, context: InteractionContext)
+        throws(StatusIB) -> CommandResponse?
+    {
+        guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
+        return try server.invoke(path.command, fields: CommandFields(fields), context: context)
+    }
+
+    public func checkAccess(
+        _ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID, privilege: Privilege
+    ) -> Bool {
+        let request = AccessRequest(
+            endpoint: endpoint, cluster: cluster, privilege: privilege,
+            deviceTypes: table[endpoint]?.deviceTypes.map(\.id) ?? [])
+        return accessPolicy.allows(subject, request)
+    }
+
+    public func eventRecords(from number: UInt64) -> [EventRecord] { eventLog.records(from: number) }
+}
+
+extension InteractionContext {
+    /// The context of the data model's own reads (change log): no peer, no fabric.
+    static let local = InteractionContext(
+        subject: SubjectDescriptor(authMode: .pase, fabricIndex: 0, subject: 0),
+        session: .secure(localSessionID: 0))
+}

@@ -1,0 +1,79 @@
+import MatterCore
+import MatterDiscovery
+
+/// Keeps a device's DNS-SD records equal to what its state says they should be: `_matterc._udp`
+/// while a commissioning window is open (and no PASE session runs), `_matter._tcp` per fabric. State
+/// changes on the node queue call `want(_:)`; one task at a time applies the newest wish through the
+/// advertiser, so fast changes never publish out of order.
+actor DeviceAdvertiser {
+    /// One wished-for record, keyed by what it stands for.
+    enum Key: Hashable, Sendable {
+        case commissionable
+        case operational(compressedFabricID: UInt64, nodeID: NodeID)
+    }
+
+    enum Record: Equatable, Sendable {
+        case commissionable(CommissionableAdvertisement)
+        case operational(OperationalAdvertisement)
+
+        var serviceRecord: DNSSDServiceRecord? {
+            switch self {
+            case .commissionable(let a): try? a.serviceRecord()
+            case .operational(let a): try? a.serviceRecord()
+            }
+        }
+    }
+
+    private let advertiser: any DNSSDAdvertiser
+    private var published: [Key: (id: DNSSDPublicationID, record: Record)] = [:]
+    private var wished: [Key: Record] = [:]
+    private var running = false
+    private let log = Logger(label: "dnssd")
+
+    init(advertiser: any DNSSDAdvertiser) {
+        self.advertiser = advertiser
+    }
+
+    /// Replaces the wished-for set of records.
+    func want(_ records: [Key: Record]) {
+        wished = records
+        guard !running else { return }
+        running = true
+        Task { await self.apply() }
+    }
+
+    /// What is published now, by key (for tests and status output).
+    var publishedKeys: Set<Key> { Set(published.keys) }
+
+    private func apply() async {
+        while true {
+            let target = wished
+            for (key, entry) in published where target[key] == nil {
+                await advertiser.withdraw(entry.id)
+                published[key] = nil
+            }
+            for (key, record) in target where published[key]?.record != record {
+                guard let service = record.serviceRecord else { continue }
+                do {
+                    if let existing = published[key] {
+                        try await advertiser.update(existing.id, to: service)
+                        published[key] = (existing.id, record)
+                    } else {
+                        published[key] = (try await advertiser.publish(service), record)
+                    }
+                } catch {
+                    log.warning("DNS-SD \(key): \(error)")
+                }
+            }
+            if wished == target { break }
+        }
+        running = false
+    }
+
+    /// Withdraws everything.
+    func stop() async {
+        wished = [:]
+        for entry in published.values { await advertiser.withdraw(entry.id) }
+        published = [:]
+    }
+}

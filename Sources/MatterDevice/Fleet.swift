@@ -1,0 +1,127 @@
+import Foundation
+import MatterCore
+import MatterCredentials
+import MatterCrypto
+import MatterDataModel
+public import MatterDiscovery
+import MatterOnboarding
+
+/// Many virtual devices in one process: each with its own UDP port, discriminator, passcode, DAC and
+/// namespace in one shared state file; ports, discriminators and passcodes are allocated so that no
+/// two devices of the fleet collide.
+public final class Fleet: Sendable {
+    /// One kind of device in the fleet.
+    public struct Group: Sendable {
+        public var type: String
+        public var count: Int
+        public var namePrefix: String?
+        public init(type: String, count: Int, namePrefix: String? = nil) {
+            self.type = type
+            self.count = count
+            self.namePrefix = namePrefix
+        }
+    }
+
+    public struct Configuration: Sendable {
+        public var groups: [Group]
+        public var storagePath: String
+        public var pkiDirectory: String
+        /// First UDP port; device i gets basePort + i (0: every device picks a free port).
+        public var basePort: UInt16 = 5540
+        /// First discriminator; device i gets (base + i) mod 4096.
+        public var baseDiscriminator: UInt16 = 3840
+        /// Seed of the passcodes (the same seed gives the same codes).
+        public var passcodeSeed: UInt64 = 20_202_021
+        public var pbkdfIterations: UInt32 = 1000
+        public var advertise = true
+        public var factoryReset = false
+        public init(groups: [Group], storagePath: String, pkiDirectory: String) {
+            self.groups = groups
+            self.storagePath = storagePath
+            self.pkiDirectory = pkiDirectory
+        }
+    }
+
+    public let devices: [VirtualDevice]
+
+    init(devices: [VirtualDevice]) { self.devices = devices }
+
+    /// Starts every device; stops those already started if one fails.
+    public static func start(_ configuration: Configuration, dnssd: (any DNSSDAdvertiser)? = nil)
+        async throws(DeviceError) -> Fleet
+    {
+        let authority = try loadAuthority(configuration.pkiDirectory)
+        let cdKey: P256PrivateKey
+        do {
+            cdKey = try PEM.privateKey(try String(contentsOfFile: configuration.pkiDirectory + "/cd-signing-key.pem",
+                                                  encoding: .utf8))
+        } catch {
+            throw .attestation("cannot read the CD signing key in \(configuration.pkiDirectory): \(error)")
+        }
+        // One Avahi client for the whole fleet.
+        var shared = dnssd
+        if configuration.advertise, shared == nil {
+            do {
+                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet")
+            } catch {
+                Logger(label: "fleet").warning("\(error); the fleet is reachable by direct address only")
+            }
+        }
+        var random = SeededRandom(seed: configuration.passcodeSeed)
+        var devices: [VirtualDevice] = []
+        var index = 0
+        for group in configuration.groups {
+            let preset: DevicePreset
+            do {
+                preset = try DevicePreset(cliName: group.type)
+            } catch {
+                throw .invalidConfiguration("\(error)")
+            }
+            for member in 0..<group.count {
+                var device = VirtualDeviceConfiguration(deviceType: group.type, storagePath: configuration.storagePath,
+                                                        pkiDirectory: configuration.pkiDirectory)
+                device.storageNamespace = "fleet/\(index)"
+                device.port = configuration.basePort == 0 ? 0 : configuration.basePort &+ UInt16(index)
+                device.discriminator = UInt16((Int(configuration.baseDiscriminator) + index) % 4096)
+                device.passcode = SetupPasscode.random(using: &random)
+                device.pbkdfIterations = configuration.pbkdfIterations
+                device.name = group.namePrefix.map { "\($0) \(member + 1)" }
+                device.advertise = shared != nil
+                device.factoryReset = configuration.factoryReset
+                do {
+                    device.attestation = try authority.issueDevice(
+                        productID: preset.productID, deviceTypeID: preset.deviceType.id.rawValue,
+                        commonName: "Matter Emulator Fleet DAC \(index)", certificationDeclarationKey: cdKey)
+                } catch {
+                    throw .attestation("issuing the DAC of fleet device \(index): \(error)")
+                }
+                do {
+                    devices.append(try await VirtualDevice.start(device, dnssd: shared))
+                } catch {
+                    for started in devices { await started.stop() }
+                    throw error
+                }
+                index += 1
+            }
+        }
+        return Fleet(devices: devices)
+    }
+
+    public func stop() async {
+        for device in devices { await device.stop() }
+    }
+
+    static func loadAuthority(_ directory: String) throws(DeviceError) -> TestAttestationAuthority {
+        do {
+            func read(_ name: String) throws -> String { try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
+            guard let paiDER = FileManager.default.contents(atPath: directory + "/pai-cert.der") else {
+                throw DeviceError.attestation("missing pai-cert.der")
+            }
+            return try TestAttestationAuthority(
+                paa: try AttestationCertificate(der: try PEM.decode(try read("paa-cert.pem"), label: "CERTIFICATE")), paaKey: try PEM.privateKey(try read("paa-key.pem")),
+                pai: try AttestationCertificate(der: [UInt8](paiDER)), paiKey: try PEM.privateKey(try read("pai-key.pem")))
+        } catch {
+            throw .attestation("cannot load the test PKI in \(directory): \(error)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import MatterClusters
+import MatterCore
+import MatterDataModel
+import MatterInteraction
+import MatterTLV
+
+/// AccessControl (0x001F): the ACL attribute (fabric-scoped), stored in the data model's
+/// `AccessControlList`, which also evaluates every access check.
+extension RootNode {
+    static let subjectsPerEntry = 4
+    static let targetsPerEntry = 3
+    static let entriesPerFabric = 4
+
+    func readAccessControl(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        switch attribute.rawValue {
+        case 0x0000:
+            let accessing = fabricIndex(of: context.session)
+            let shown = accessControl.entries.filter { !context.isFabricFiltered || $0.fabricIndex == accessing }
+            // Other fabrics' entries show only their fabric index (fabric-sensitive fields withheld).
+            return .array(shown.map { TLVElement($0.tlvValue(includeSensitive: $0.fabricIndex == accessing)) })
+        case 0x0002: return Field.uint(UInt16(Self.subjectsPerEntry))
+        case 0x0003: return Field.uint(UInt16(Self.targetsPerEntry))
+        case 0x0004: return Field.uint(UInt16(Self.entriesPerFabric))
+        default: throw StatusIB(.unsupportedAttribute)
+        }
+    }
+
+    /// Writes replace (or extend) only the accessing fabric's entries.
+    func writeACL(_ write: AttributeWrite, context: InteractionContext) throws(StatusIB) {
+        let index = fabricIndex(of: context.session)
+        guard index != 0 else { throw StatusIB(.unsupportedAccess) }
+        var entries: [AccessControlEntry]
+        switch write {
+        case .replace(let value):
+            guard let items = TLVElement(value).members, value.isArrayOrList else { throw StatusIB(.invalidDataType) }
+            entries = try items.map { e throws(StatusIB) in try validated(e) }
+        case .append(let value):
+            entries = accessControl.entries(fabric: index) + [try validated(TLVElement(value))]
+        }
+        guard entries.count <= Self.entriesPerFabric else { throw StatusIB(.resourceExhausted) }
+        accessControl.replaceEntries(fabric: index, with: entries)
+        persistACL(index)
+        changed(.accessControl, AttributeID(0x0000))
+    }
+
+    private func validated(_ element: TLVElement) throws(StatusIB) -> AccessControlEntry {
+        let entry = try AccessControlEntry(tlv: element)
+        try entry.validate()
+        guard entry.subjects.count <= Self.subjectsPerEntry, entry.targets.count <= Self.targetsPerEntry else {
+            throw StatusIB(.resourceExhausted)
+        }
+        return entry
+    }
+}
+
+extension TLVValue {
+    var isArrayOrList: Bool {
+        switch self {
+        case .array, .list: true
+        default: false
+        }
+    }
+}

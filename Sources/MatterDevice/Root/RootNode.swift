@@ -1,0 +1,324 @@
+import Dispatch
+import MatterClusters
+import MatterCore
+import MatterCredentials
+import MatterCrypto
+import MatterDataModel
+import MatterInteraction
+import MatterSecureChannel
+import MatterTLV
+import MatterTransport
+
+/// The root node of a virtual device: fabrics, the fail-safe, commissioning windows, and the
+/// root-node clusters that change them (GeneralCommissioning, OperationalCredentials,
+/// AdministratorCommissioning, GroupKeyManagement, NetworkCommissioning, GeneralDiagnostics,
+/// AccessControl). Confined to the device's node queue (hence `@unchecked Sendable`).
+final class RootNode: @unchecked Sendable, CASECredentialsProvider {
+    struct Configuration: Sendable {
+        var vendorID: VendorID
+        var productID: ProductID
+        var discriminator: UInt16
+        /// The device's own passcode verifier, for basic windows.
+        var basicCredentials: PASEResponder.Credentials
+        var attestation: DeviceAttestationCredentials
+        var failSafeExpirySeconds: UInt16 = 60
+        var maxCumulativeFailSafeSeconds: UInt16 = 900
+        var supportedFabrics: UInt8 = 16
+        var interfaceName: String = "eth0"
+    }
+
+    /// What changed, for advertising and logs.
+    enum Change {
+        case fabricsChanged
+        case windowChanged
+        case paseSessionChanged
+    }
+
+    let configuration: Configuration
+    let persistence: DevicePersistence
+    let pase: PASEResponder
+    let caseResponder: CASEResponder
+    unowned var node: TransportNode!
+    let clock: any MatterClock
+    let log = Logger(label: "device")
+    var onChange: ((Change) -> Void)?
+    /// Called when a cluster attribute of the root node changed (data version bumps).
+    var onAttributesChanged: (([(ClusterID, AttributeID?)]) -> Void)?
+
+    /// Every fabric, committed or pending (the pending one is `failSafe.addedFabric`).
+    var fabrics: [UInt8: DeviceFabric] = [:]
+    /// Every fabric's ACL entries; the data model asks it for every access check.
+    let accessControl = AccessControlList()
+    var failSafe: FailSafe?
+    var breadcrumb: UInt64 = 0
+    var regulatoryConfig: UInt8 = 0
+    var window: CommissioningWindow = .closed
+    /// The PASE session in use, if any (one at a time, as SDK devices do).
+    var paseSession: SessionID?
+    var timer: (any DispatchSourceTimer)?
+    let startTime: UInt64
+
+    init(configuration: Configuration, persistence: DevicePersistence, clock: any MatterClock,
+         resumption: CASEResumptionStore) throws(DeviceError) {
+        self.configuration = configuration
+        self.persistence = persistence
+        self.clock = clock
+        startTime = clock.nowMilliseconds()
+        pase = PASEResponder()
+        caseResponder = CASEResponder(credentials: nil, resumption: resumption)
+        try load()
+        caseResponder.credentials = self
+    }
+
+    /// The fabric a session belongs to (CASE), or the fabric AddNOC bound a PASE session to.
+    func fabricIndex(of session: SessionID) -> UInt8 {
+        guard let parameters = node.assumeIsolated({ $0.secureSession(session) }) else { return 0 }
+        switch parameters.kind {
+        case .case(let index, _, _, _): return index
+        case .pase:
+            if let failSafe, failSafe.armingSession == session, let added = failSafe.addedFabric { return added }
+            return 0
+        }
+    }
+
+    /// Committed fabrics (not the one pending under the fail-safe).
+    var committedFabrics: [DeviceFabric] {
+        fabrics.values.filter { $0.index != failSafe?.addedFabric }.sorted { $0.index < $1.index }
+    }
+
+    // MARK: CASECredentialsProvider
+
+    func caseCredentials() -> [CASECredentials] {
+        fabrics.values.sorted { $0.index < $1.index }.compactMap { try? $0.caseCredentials() }
+    }
+
+    // MARK: Persistence
+
+    private func load() throws(DeviceError) {
+        do {
+            for key in try persistence.keys() {
+                if key.hasPrefix("fabric."), let bytes = try persistence.get(key) {
+                    let fabric = try DeviceFabric(decoding: bytes)
+                    fabrics[fabric.index] = fabric
+                } else if key.hasPrefix("acl."), let index = UInt8(key.dropFirst(4)), let bytes = try persistence.get(key) {
+                    guard case .array(let items)? = try? TLVElement.decode(bytes).value,
+                          let entries = try? items.map({ e throws(StatusIB) in try AccessControlEntry(tlv: e) })
+                    else {
+                        throw DeviceError.storage("ACL of fabric \(index) is unreadable")
+                    }
+                    accessControl.replaceEntries(fabric: index, with: entries)
+                }
+            }
+        } catch let error as DeviceError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    func aclBytes(_ index: UInt8) -> [UInt8] {
+        TLVElement(.array(accessControl.entries(fabric: index).map { TLVElement($0.tlvValue()) })).encoded()
+    }
+
+    /// Persists a fabric and its ACL together.
+    func persist(fabric index: UInt8) {
+        guard let fabric = fabrics[index] else { return }
+        do {
+            try persistence.commit(sets: [(DevicePersistence.fabricKey(index), fabric.encoded()),
+                                          (DevicePersistence.aclKey(index), aclBytes(index))])
+        } catch {
+            log.error("could not persist fabric \(index): \(error)")
+        }
+    }
+
+    func persistACL(_ index: UInt8) {
+        guard index != failSafe?.addedFabric else { return }  // pending: written at commit
+        do {
+            try persistence.commit(sets: [(DevicePersistence.aclKey(index), aclBytes(index))])
+        } catch {
+            log.error("could not persist the ACL of fabric \(index): \(error)")
+        }
+    }
+
+    func forget(fabric index: UInt8) {
+        fabrics[index] = nil
+        accessControl.removeFabric(index)
+        caseResponder.resumption.removeFabric(index)
+        do {
+            try persistence.commit(sets: [], removals: [DevicePersistence.fabricKey(index), DevicePersistence.aclKey(index)])
+        } catch {
+            log.error("could not remove fabric \(index) from storage: \(error)")
+        }
+    }
+
+    // MARK: Windows
+
+    /// Opens the basic window (the device's own passcode); at start when no fabric exists.
+    func openBasicWindow(timeoutSeconds: UInt16?) {
+        window = .basic(deadline: timeoutSeconds.map { clock.nowMilliseconds() + UInt64($0) * 1000 })
+        pase.credentials = configuration.basicCredentials
+        rearmTimer()
+        onChange?(.windowChanged)
+        changed(.administratorCommissioning, nil)
+    }
+
+    func closeWindow() {
+        guard window.isOpen else { return }
+        window = .closed
+        pase.credentials = nil
+        rearmTimer()
+        onChange?(.windowChanged)
+        changed(.administratorCommissioning, nil)
+    }
+
+    /// The discriminator commissionable advertising uses now.
+    var advertisedDiscriminator: UInt16 {
+        if case .enhanced(_, let discriminator, _, _) = window { return discriminator }
+        return configuration.discriminator
+    }
+
+    // MARK: Fail-safe
+
+    /// Arms or re-arms; returns the GeneralCommissioning error code (0 OK, 4 BusyWithOtherAdmin).
+    func armFailSafe(seconds: UInt16, fabricIndex: UInt8?, session: SessionID?) -> UInt8 {
+        let now = clock.nowMilliseconds()
+        if var current = failSafe {
+            let sameContext = current.fabricIndex == fabricIndex || (current.fabricIndex == nil && session == current.armingSession)
+                || (current.addedFabric != nil && current.addedFabric == fabricIndex)
+            guard sameContext else { return 4 }
+            if seconds == 0 {
+                expireFailSafe(reason: "disarmed by ArmFailSafe(0)")
+                return 0
+            }
+            current.expiresAt = min(now + UInt64(seconds) * 1000, current.cumulativeDeadline)
+            failSafe = current
+        } else {
+            if seconds == 0 { return 0 }
+            // Not armed, a window open, and the request over CASE: another admin is commissioning.
+            if window.isOpen, fabricIndex != nil, paseSession != nil { return 4 }
+            failSafe = FailSafe(expiresAt: now + UInt64(seconds) * 1000,
+                                cumulativeDeadline: now + UInt64(configuration.maxCumulativeFailSafeSeconds) * 1000,
+                                fabricIndex: fabricIndex, armingSession: session)
+        }
+        rearmTimer()
+        return 0
+    }
+
+    /// Rolls back everything added under the fail-safe (spec 11.10.7.2.2, in order).
+    func expireFailSafe(reason: String) {
+        guard let context = failSafe else { return }
+        failSafe = nil
+        log.notice("fail-safe expired (\(reason)): rolling back")
+        node.assumeIsolated { node in
+            if let session = paseSession {
+                node.removeSecureSession(session)
+                paseSession = nil
+            }
+            if let added = context.addedFabric {
+                for parameters in node.secureSessionList {
+                    if case .case(let index, _, _, _) = parameters.kind, index == added {
+                        node.removeSecureSession(.secure(localSessionID: parameters.localSessionID))
+                    }
+                }
+            }
+        }
+        if let previous = context.updatedFabric { fabrics[previous.index] = previous }
+        if let added = context.addedFabric {
+            fabrics[added] = nil
+            accessControl.removeFabric(added)
+            caseResponder.resumption.removeFabric(added)
+        }
+        breadcrumb = 0
+        rearmTimer()
+        onChange?(.fabricsChanged)
+        onChange?(.paseSessionChanged)
+        changed(.operationalCredentials, nil)
+        changed(.generalCommissioning, nil)
+        changed(.accessControl, nil)
+    }
+
+    /// CommissioningComplete: commit and disarm (spec 11.10.7.6).
+    func commitFailSafe() {
+        guard let context = failSafe else { return }
+        failSafe = nil
+        if let added = context.addedFabric { persist(fabric: added) }
+        if let updated = context.updatedFabric { persist(fabric: updated.index) }
+        breadcrumb = 0
+        closeWindow()
+        if let session = paseSession {
+            node.assumeIsolated { $0.removeSecureSession(session) }
+            paseSession = nil
+        }
+        rearmTimer()
+        onChange?(.fabricsChanged)
+        changed(.generalCommissioning, nil)
+    }
+
+    // MARK: Sessions
+
+    func paseEstablished(_ session: SessionID) {
+        if let previous = paseSession, previous != session { node.assumeIsolated { $0.removeSecureSession(previous) } }
+        paseSession = session
+        // PASE arms the fail-safe for 60 s without a fabric (SDK CommissioningWindowManager).
+        if failSafe == nil { _ = armFailSafe(seconds: configuration.failSafeExpirySeconds, fabricIndex: nil, session: session) }
+        onChange?(.paseSessionChanged)
+    }
+
+    func sessionClosed(_ session: SessionID) {
+        guard session == paseSession else { return }
+        paseSession = nil
+        // Losing the PASE session that armed a fail-safe without a fabric expires it.
+        if let context = failSafe, context.armingSession == session, context.addedFabric == nil {
+            expireFailSafe(reason: "PASE session closed")
+        }
+        onChange?(.paseSessionChanged)
+    }
+
+    // MARK: Timer
+
+    func rearmTimer() {
+        var deadline: UInt64?
+        if let failSafe { deadline = min(failSafe.expiresAt, failSafe.cumulativeDeadline) }
+        switch window {
+        case .basic(let d?): deadline = min(deadline ?? d, d)
+        case .enhanced(let d, _, _, _): deadline = min(deadline ?? d, d)
+        default: break
+        }
+        guard let deadline else {
+            timer?.schedule(deadline: .distantFuture)
+            return
+        }
+        let timer = self.timer ?? {
+            let t = DispatchSource.makeTimerSource(queue: node.queue)
+            t.setEventHandler { [weak self] in self?.serviceTimers() }
+            t.schedule(deadline: .distantFuture)
+            t.resume()
+            self.timer = t
+            return t
+        }()
+        let now = clock.nowMilliseconds()
+        timer.schedule(deadline: .now() + .milliseconds(Int(deadline > now ? deadline - now : 0)), leeway: .milliseconds(5))
+    }
+
+    func serviceTimers() {
+        let now = clock.nowMilliseconds()
+        if let failSafe, now >= min(failSafe.expiresAt, failSafe.cumulativeDeadline) {
+            expireFailSafe(reason: "timer")
+        }
+        switch window {
+        case .basic(let d?) where now >= d: closeWindow()
+        case .enhanced(let d, _, _, _) where now >= d: closeWindow()
+        default: break
+        }
+        rearmTimer()
+    }
+
+    func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func changed(_ cluster: ClusterID, _ attribute: AttributeID?) {
+        onAttributesChanged?([(cluster, attribute)])
+    }
+}

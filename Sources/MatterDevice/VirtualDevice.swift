@@ -1,0 +1,139 @@
+public import MatterCore
+import MatterClusters
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+public import MatterOnboarding
+import MatterSecureChannel
+public import MatterTransport
+import Synchronization
+
+/// A virtual Matter device: a root node that can be commissioned (PASE, attestation, NOC, CASE) and
+/// an application endpoint of one device type, on one UDP socket, advertised through Avahi, with its
+/// state in SQLite. Its protocol state lives on the node's queue.
+public final class VirtualDevice: Sendable {
+    public let configuration: VirtualDeviceConfiguration
+    /// The device's transport node (its queue runs everything of this device).
+    public let node: TransportNode
+    let dataModel: DeviceDataModel
+    let root: RootNode
+    let server: InteractionServer
+    let secureChannel: SecureChannelResponder
+    let advertiser: DeviceAdvertiser?
+    let vendorID: VendorID
+    let productID: ProductID
+    let deviceTypeID: DeviceTypeID
+    let commissionableInstance = MatterInstanceName.randomCommissionable()
+    private let eventSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    init(configuration: VirtualDeviceConfiguration, node: TransportNode, dataModel: DeviceDataModel, root: RootNode,
+         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
+         preset: DevicePreset, vendorID: VendorID, productID: ProductID) {
+        self.configuration = configuration
+        self.node = node
+        self.dataModel = dataModel
+        self.root = root
+        self.server = server
+        self.secureChannel = secureChannel
+        self.advertiser = advertiser
+        self.vendorID = vendorID
+        self.productID = productID
+        deviceTypeID = preset.deviceType.id
+    }
+
+    /// The onboarding payload the device prints (QR code and manual code).
+    public var setupPayload: SetupPayload {
+        SetupPayload(vendorID: vendorID, productID: productID, commissioningFlow: .standard,
+                     discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
+                     passcode: configuration.passcode)
+    }
+
+    /// The bound UDP port.
+    public var port: UInt16 { node.port }
+
+    /// Receives one line per state change ("on-off 1: on") and per commissioning event. Called on
+    /// the node's queue.
+    public func onEvent(_ sink: @escaping @Sendable (String) -> Void) { eventSink.withLock { $0 = sink } }
+
+    func emit(_ line: String) { eventSink.withLock { $0 }?(line) }
+
+    /// Fabrics the device has committed: (index, fabric ID, node ID).
+    public func fabrics() async -> [(index: UInt8, fabricID: FabricID, nodeID: NodeID)] {
+        await node.run { _ in root.committedFabrics.map { ($0.index, $0.fabricID, $0.nodeID) } }
+    }
+
+    /// True while a commissioning window is open.
+    public func isCommissionable() async -> Bool { await node.run { _ in root.window.isOpen } }
+
+    /// Stops advertising, timers and the socket.
+    public func stop() async {
+        await node.run { _ in
+            root.stop()
+            dataModel.shutDown()
+        }
+        await advertiser?.stop()
+        await node.stop()
+    }
+
+    /// Connects the parts once everything exists (on the node's queue).
+    func wire() async {
+        let root = self.root
+        let dataModel = self.dataModel
+        await node.run { [weak self] node in
+            root.pase.onEstablished = { session, peer in
+                self?.emit("PASE session established with \(peer)")
+                root.paseEstablished(session)
+            }
+            root.pase.onFailure = { error in self?.emit("PASE failed: \(error)") }
+            root.pase.onWindowClosedByFailures = { root.closeWindow() }
+            root.caseResponder.onEstablished = { _, peer in
+                self?.emit("CASE session established with node \(peer.nodeID) on fabric \(peer.fabricIndex)")
+            }
+            root.onChange = { change in
+                switch change {
+                case .fabricsChanged: self?.emit("fabrics: \(root.fabrics.keys.sorted().map(String.init))")
+                case .windowChanged: self?.emit(root.window.isOpen ? "commissioning window open" : "commissioning window closed")
+                case .paseSessionChanged: break
+                }
+                self?.advertise()
+            }
+            root.onAttributesChanged = { changes in
+                for (cluster, attribute) in changes {
+                    guard let server = dataModel.cluster(cluster, on: .root) else { continue }
+                    server.attributesChanged(attribute.map { [$0] } ?? [])
+                }
+            }
+            dataModel.onStateChange = { change in self?.emit(change.description) }
+            node.onSessionClosed { session in
+                node.assumeIsolated { _ in root.sessionClosed(session) }
+            }
+            if root.committedFabrics.isEmpty { root.openBasicWindow(timeoutSeconds: nil) }
+            self?.advertise()
+        }
+    }
+
+    /// Wishes the DNS-SD records the state calls for (on the node's queue).
+    func advertise() {
+        guard let advertiser else { return }
+        var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
+        let mrp = MRPAdvertisement.standard
+        if root.window.isOpen, root.paseSession == nil {
+            let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
+            records[.commissionable] = .commissionable(CommissionableAdvertisement(
+                instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
+                commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
+                deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
+        }
+        for fabric in root.fabrics.values {
+            let key = DeviceAdvertiser.Key.operational(compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
+            records[key] = .operational(OperationalAdvertisement(
+                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port, sessionParameters: mrp))
+        }
+        Task { await advertiser.want(records) }
+    }
+}
+
+extension TransportNode {
+    /// Runs `body` in the node's isolation.
+    func run<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
+}

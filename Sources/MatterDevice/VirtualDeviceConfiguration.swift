@@ -1,0 +1,43 @@
+public import MatterCore
+public import MatterCredentials
+public import MatterTransport
+
+/// Everything that makes one virtual device, with the defaults of the SDK example apps.
+public struct VirtualDeviceConfiguration: Sendable {
+    /// CLI name of the device type: `on-off-light`, `dimmable-light`, `color-temperature-light`,
+    /// `extended-color-light`, `on-off-plug`, `door-lock`.
+    public var deviceType: String
+    public var discriminator: UInt16 = 3840
+    public var passcode: UInt32 = 20_202_021
+    /// UDP port (5540 by default; 0 picks a free one).
+    public var port: UInt16 = 5540
+    /// Overrides of the vendor and product IDs; the DAC's are used otherwise (they must agree).
+    public var vendorID: VendorID?
+    public var productID: ProductID?
+    /// NodeLabel at first start and the DNS-SD device name.
+    public var name: String?
+    /// The SQLite file holding the device's state (fabrics, keys, ACLs, attributes).
+    public var storagePath: String
+    /// The device's namespace inside the file (one file may hold a fleet).
+    public var storageNamespace: String = "device"
+    public var pbkdfIterations: UInt32 = 1000
+    /// Network interface to bind to (all when nil).
+    public var interface: String?
+    /// The test PKI directory (laid out like `fixtures/pki`).
+    public var pkiDirectory: String
+    /// Network faults on the device's socket (tests, and users testing their controllers).
+    public var faults = FaultInjection()
+    /// Forget every stored fabric and attribute first.
+    public var factoryReset = false
+    /// Publish through Avahi (false: direct addressing only).
+    public var advertise = true
+    /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
+    /// fleet issues one DAC per device).
+    public var attestation: DeviceAttestationCredentials?
+
+    public init(deviceType: String, storagePath: String, pkiDirectory: String) {
+        self.deviceType = deviceType
+        self.storagePath = storagePath
+        self.pkiDirectory = pkiDirectory
+    }
+}

@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import MatterCore
+import MatterDevice
+import MatterOnboarding
+import MatterTransport
+
+/// `matter-emu device`: runs one virtual device until interrupted.
+struct DeviceCommand: CLICommand {
+    static let path = ["device"]
+    static let summary = "run a virtual Matter device (commissionable over IP) until interrupted"
+    static let options: [OptionSpec] = [
+        .value("type", "TYPE", "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"),
+        .value("discriminator", "N", "12-bit discriminator (default 3840)"),
+        .value("passcode", "N", "setup passcode (default 20202021)"),
+        .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
+        .value("KVS", "PATH", "the device's state file (default <state-dir>/device-<port>.sqlite)"),
+        .value("state-dir", "DIR", "default directory for state files"),
+        .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
+        .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
+        .value("name", "TEXT", "node label and DNS-SD device name"),
+        .value("pbkdf-iterations", "N", "PBKDF2 iterations of the passcode verifier (default 1000)"),
+        .value("interface", "NAME", "bind to one network interface"),
+        .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
+        .flag("factory-reset", "forget stored fabrics and attributes first"),
+        .flag("no-advertise", "do not publish DNS-SD records (direct addressing only)"),
+        .value("drop", "P", "fault injection: drop probability per datagram, 0...1"),
+        .value("duplicate", "P", "fault injection: duplicate probability"),
+        .value("delay", "P", "fault injection: delay probability (50 ms)"),
+        .value("fault-seed", "N", "fault injection seed (default 1)"),
+    ]
+    static let positionals: [PositionalSpec] = []
+    static let discussion = """
+        Prints the QR code, its payload and the manual code, then one line per state change. Stop with
+        Ctrl-C (SIGINT) or SIGTERM. With --json: an onboarding document, then JSON lines of events.
+        """
+
+    let configuration: VirtualDeviceConfiguration
+    let context: CLIContext
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        let type = arguments.value("type") ?? "dimmable-light"
+        let port: UInt16 = try arguments.unsigned("secured-device-port") ?? 5540
+        let stateDir = StateDirectory.resolve(arguments.value("state-dir"))
+        var configuration = VirtualDeviceConfiguration(
+            deviceType: type, storagePath: arguments.value("KVS") ?? "\(stateDir)/device-\(port).sqlite",
+            pkiDirectory: StateDirectory.pki(arguments.value("pki-dir")))
+        configuration.port = port
+        configuration.discriminator = try arguments.unsigned("discriminator") ?? 3840
+        guard configuration.discriminator <= 0xFFF else {
+            throw UsageError("--discriminator \(configuration.discriminator) is out of range (0...4095)", command: Self.pathString)
+        }
+        configuration.passcode = try arguments.unsigned("passcode") ?? 20_202_021
+        do {
+            try SetupPasscode.validate(configuration.passcode)
+        } catch {
+            throw UsageError("\(error)", command: Self.pathString)
+        }
+        configuration.vendorID = try arguments.unsigned("vendor-id", as: UInt16.self).map(VendorID.init)
+        configuration.productID = try arguments.unsigned("product-id", as: UInt16.self).map(ProductID.init)
+        configuration.name = arguments.value("name")
+        configuration.pbkdfIterations = try arguments.unsigned("pbkdf-iterations") ?? 1000
+        guard (1000...100_000).contains(configuration.pbkdfIterations) else {
+            throw UsageError("--pbkdf-iterations must be 1000...100000", command: Self.pathString)
+        }
+        configuration.interface = arguments.value("interface")
+        configuration.factoryReset = arguments.has("factory-reset")
+        configuration.advertise = !arguments.has("no-advertise")
+        func probability(_ name: String) throws(UsageError) -> Double {
+            guard let text = arguments.value(name) else { return 0 }
+            guard let p = Double(text), (0...1).contains(p) else {
+                throw UsageError("--\(name) expects a probability 0...1, got '\(text)'", command: Self.pathString)
+            }
+            return p
+        }
+        configuration.faults = FaultInjection(drop: try probability("drop"), duplicate: try probability("duplicate"),
+                                              delay: try probability("delay"),
+                                              seed: try arguments.unsigned("fault-seed") ?? 1)
+        configuration.storageNamespace = "device"
+        self.configuration = configuration
+        self.context = context
+    }
+
+    func run() async throws -> ExitCode {
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
+            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let device = try await VirtualDevice.start(configuration)
+        let payload = device.setupPayload
+        let qr = try SetupQRCode.encode(payload)
+        let manual = try ManualPairingCode.encode(payload)
+        let output = context.output
+        let json = context.json
+        if json {
+            output.print(JSONValue.object([
+                ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
+                ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
+                ("discriminator", .uint(UInt64(configuration.discriminator))),
+                ("commissionable", .bool(await device.isCommissionable())),
+            ]).serialized(pretty: false))
+        } else {
+            var lines: [String] = []
+            if await device.isCommissionable(), let art = QRCodeRenderer.render(qr) { lines.append(art) }
+            lines.append("QR code payload   \(qr)")
+            lines.append("Manual code       \(ManualPairingCode.formatted(manual))")
+            lines.append("Device            \(configuration.deviceType) on UDP port \(device.port), state \(configuration.storagePath)")
+            for fabric in await device.fabrics() {
+                lines.append("Fabric            \(fabric.index): fabric ID \(fabric.fabricID), node ID \(fabric.nodeID)")
+            }
+            output.print(lines.joined(separator: "\n"))
+        }
+        device.onEvent { line in
+            if json {
+                output.print(JSONValue.object([("event", .string(line))]).serialized(pretty: false))
+            } else {
+                output.print(line)
+            }
+        }
+        await SignalWaiter.waitForTermination()
+        await device.stop()
+        return .success
+    }
+}
+
+extension DeviceError: ExitCodeProviding {
+    var exitCode: ExitCode {
+        switch self {
+        case .invalidConfiguration: .usage
+        case .storage: .storage
+        case .attestation, .startup: .failure
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import MatterCore
+import MatterDevice
+import MatterOnboarding
+
+/// `matter-emu fleet`: many virtual devices in one process.
+struct FleetCommand: CLICommand {
+    static let path = ["fleet"]
+    static let summary = "run many virtual devices in one process until interrupted"
+    static let options: [OptionSpec] = [
+        .value("count", "N", "number of devices (with --type)"),
+        .value("type", "TYPE", "device type of every device (default dimmable-light)"),
+        .value("config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
+        .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
+        .value("base-discriminator", "N", "discriminator of the first device; the others follow (default 3840)"),
+        .value("seed", "N", "seed of the passcodes (default 20202021)"),
+        .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
+        .value("state-dir", "DIR", "default directory for state files"),
+        .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
+        .flag("factory-reset", "forget stored fabrics and attributes first"),
+        .flag("no-advertise", "do not publish DNS-SD records"),
+    ]
+    static let positionals: [PositionalSpec] = []
+    static let discussion = """
+        Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
+        namespace in the shared state file. Prints one row per device (or one JSON document), then one
+        line per state change prefixed with the device's index.
+        """
+
+    let configuration: Fleet.Configuration
+    let context: CLIContext
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        var groups: [Fleet.Group] = []
+        var basePort: UInt16? = try arguments.unsigned("base-port")
+        if let path = arguments.value("config") {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let list = json["groups"] as? [[String: Any]]
+            else { throw UsageError("--config \(path): not a JSON file with a \"groups\" list", command: Self.pathString) }
+            for entry in list {
+                guard let type = entry["type"] as? String, let count = entry["count"] as? Int, count > 0 else {
+                    throw UsageError("--config \(path): each group needs \"type\" and a positive \"count\"",
+                                     command: Self.pathString)
+                }
+                groups.append(Fleet.Group(type: type, count: count, namePrefix: entry["name"] as? String))
+            }
+            if basePort == nil, let port = json["basePort"] as? Int, let value = UInt16(exactly: port) { basePort = value }
+        } else {
+            guard let count: UInt32 = try arguments.unsigned("count"), count > 0 else {
+                throw UsageError("give --count N (with --type) or --config FILE", command: Self.pathString)
+            }
+            groups = [Fleet.Group(type: arguments.value("type") ?? "dimmable-light", count: Int(count))]
+        }
+        let total = groups.reduce(0) { $0 + $1.count }
+        let stateDir = StateDirectory.resolve(arguments.value("state-dir"))
+        var configuration = Fleet.Configuration(groups: groups, storagePath: arguments.value("KVS") ?? "\(stateDir)/fleet.sqlite",
+                                                pkiDirectory: StateDirectory.pki(arguments.value("pki-dir")))
+        configuration.basePort = basePort ?? 5540
+        if configuration.basePort != 0, Int(configuration.basePort) + total > 65536 {
+            throw UsageError("--base-port \(configuration.basePort) leaves no room for \(total) devices", command: Self.pathString)
+        }
+        configuration.baseDiscriminator = try arguments.unsigned("base-discriminator") ?? 3840
+        configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
+        configuration.advertise = !arguments.has("no-advertise")
+        configuration.factoryReset = arguments.has("factory-reset")
+        self.configuration = configuration
+        self.context = context
+    }
+
+    func run() async throws -> ExitCode {
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
+            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fleet = try await Fleet.start(configuration)
+        var rows: [JSONValue] = []
+        var lines = ["index  type                      port   disc  passcode  manual code    QR code"]
+        for (index, device) in fleet.devices.enumerated() {
+            let payload = device.setupPayload
+            let qr = try SetupQRCode.encode(payload)
+            let manual = try ManualPairingCode.encode(payload)
+            rows.append(.object([
+                ("index", .int(Int64(index))), ("type", .string(device.configuration.deviceType)),
+                ("port", .uint(UInt64(device.port))), ("discriminator", .uint(UInt64(device.configuration.discriminator))),
+                ("passcode", .uint(UInt64(device.configuration.passcode))), ("manualCode", .string(manual)),
+                ("qrCode", .string(qr)),
+            ]))
+            lines.append([String(index).padded(5), device.configuration.deviceType.padded(24), String(device.port).padded(5),
+                          String(device.configuration.discriminator).padded(4), String(device.configuration.passcode).padded(8),
+                          ManualPairingCode.formatted(manual).padded(13), qr].joined(separator: "  "))
+            let output = context.output
+            let json = context.json
+            device.onEvent { line in
+                output.print(json ? JSONValue.object([("device", .int(Int64(index))), ("event", .string(line))])
+                    .serialized(pretty: false) : "[\(index)] \(line)")
+            }
+        }
+        if context.json {
+            context.output.print(JSONValue.object([("devices", .array(rows))]).serialized(pretty: false))
+        } else {
+            context.output.print(lines.joined(separator: "\n"))
+        }
+        await SignalWaiter.waitForTermination()
+        await fleet.stop()
+        return .success
+    }
+}
+
+extension String {
+    /// Pads with spaces to `width` characters.
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
