@@ -161,13 +161,7 @@ extension Controller {
                 log.warning("could not remove our fabric from node \(state.nodeID.rawValue): \(error)")
             }
         } else if state.failSafeArmed {
-            let session = state.caseSession?.session ?? state.pase.session
-            do {
-                try await armFailSafe(0, breadcrumb: 0, session: session)
-                log.info("disarmed the device's fail-safe")
-            } catch {
-                log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
-            }
+            await disarmFailSafe(session: state.caseSession?.session ?? state.pase.session)
         }
         await node.removeSecureSession(state.pase.session)
         if let caseSession = state.caseSession, !state.stored {
@@ -175,6 +169,37 @@ extension Controller {
             await node.removeSecureSession(caseSession.session)
         }
     }
+
+    /// ArmFailSafe(0), waiting at most `Self.disarmWait` for the answer: a device may drop the
+    /// session as it disarms and never answer, and the request is on its way (MRP keeps sending it).
+    private func disarmFailSafe(session: SessionID) async {
+        let (answers, answer) = AsyncStream.makeStream(of: Result<Void, ControllerError>?.self)
+        Task {
+            do throws(ControllerError) {
+                try await self.armFailSafe(0, breadcrumb: 0, session: session)
+                answer.yield(.success(()))
+            } catch {
+                answer.yield(.failure(error))
+            }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: Self.disarmWait)
+            answer.yield(nil)
+        }
+        var iterator = answers.makeAsyncIterator()
+        let outcome = await iterator.next() ?? nil
+        timer.cancel()
+        answer.finish()
+        switch outcome {
+        case .success?: log.info("disarmed the device's fail-safe")
+        case .failure(let error)?:
+            log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
+        case nil: log.info("sent ArmFailSafe(0); no answer yet (the device may drop the session as it disarms)")
+        }
+    }
+
+    /// How long a failed commissioning waits for the device to confirm the disarm.
+    static let disarmWait: Duration = .seconds(2)
 
     // MARK: Before discovery
 

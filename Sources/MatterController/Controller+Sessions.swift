@@ -58,6 +58,7 @@ extension Controller {
             return .failure(error)
         }
         var failures: [String] = []
+        var notOnFabric = false
         for candidate in candidates {
             do {
                 let result = try await CASEInitiator.establish(
@@ -69,10 +70,12 @@ extension Controller {
                 rememberAddress(candidate.address, for: nodeID)
                 return .success(OperationalSession(session: result.session, address: candidate.address))
             } catch {
+                if error == .noSharedTrustRoots { notOnFabric = true }
                 failures.append("\(candidate.address): \(Self.caseFailure(error))")
             }
         }
-        return .failure(.unreachable("CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")))
+        let message = "CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")
+        return .failure(notOnFabric ? .notOnFabric(message) : .unreachable(message))
     }
 
     static func caseFailure(_ error: SecureChannelError) -> String {

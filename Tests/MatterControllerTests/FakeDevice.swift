@@ -53,7 +53,7 @@ final class FakeDevice: Sendable {
         let caseResponder = CASEResponder(credentials: model, localMRP: fastMRP)
         await SecureChannelResponder(pase: pase, case: caseResponder).install(on: node)
         let server = await InteractionServer.install(on: node, dataModel: model)
-        await node.run { node in model.node = node }
+        await node.isolated { node in model.node = node }
         if let dnssd {
             _ = try await dnssd.publish(
                 CommissionableAdvertisement(
@@ -84,13 +84,13 @@ final class FakeDevice: Sendable {
     /// Runs `body` on the device's queue, where its model lives.
     func inspect<T: Sendable>(_ body: @Sendable (FakeDeviceModel) -> T) async -> T {
         let model = self.model
-        return await node.run { _ in body(model) }
+        return await node.isolated { _ in body(model) }
     }
 }
 
 extension TransportNode {
     /// Runs `body` in the node's isolation.
-    func run<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
+    func isolated<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }
 
 /// The fake device's data model: just enough of the root node for commissioning (fail-safe,

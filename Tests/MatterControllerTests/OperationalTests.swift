@@ -140,7 +140,7 @@ struct OperationalTests {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         try await controller.on(node)
-        await device.node.run { node in
+        await device.node.isolated { node in
             for session in node.secureSessionList {
                 node.removeSecureSession(.secure(localSessionID: session.localSessionID))
             }

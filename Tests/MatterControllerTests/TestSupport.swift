@@ -21,7 +21,7 @@ final class TemporaryDirectory: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    var storePath: String { StateDirectory.storePath(in: path) }
+    var storePath: String { ControllerStateDirectory.storePath(in: path) }
 }
 
 /// An in-memory network with DNS-SD, a state directory, and factories for controllers and fake devices.

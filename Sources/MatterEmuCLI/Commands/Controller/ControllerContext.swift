@@ -29,14 +29,11 @@ struct ControllerContext {
 
     init(_ arguments: ParsedArguments, command: String) throws {
         self.command = command
-        if let directory = arguments.value("state-dir") {
-            guard !directory.isEmpty else { throw UsageError("--state-dir cannot be empty", command: command) }
-            stateDirectory = directory
-        } else if let directory = StateDirectory.defaultPath(environment: StateDirectory.processEnvironment) {
-            stateDirectory = directory
-        } else {
-            throw UsageError("neither XDG_STATE_HOME nor HOME is set: give --state-dir DIR", command: command)
+        if let directory = arguments.value("state-dir"), directory.isEmpty {
+            throw UsageError("--state-dir cannot be empty", command: command)
         }
+        // The same default as the device commands'.
+        stateDirectory = StateDirectory.resolve(arguments.value("state-dir"))
         if let text = arguments.value("address") {
             do { address = try DirectAddress(parsing: text) } catch {
                 throw UsageError("--address: \(error)", command: command)
@@ -51,7 +48,7 @@ struct ControllerContext {
 
     /// The store under the state directory.
     func openStore() throws(ControllerError) -> ControllerStore {
-        do { return try ControllerStore(path: StateDirectory.storePath(in: stateDirectory)) } catch {
+        do { return try ControllerStore(path: ControllerStateDirectory.storePath(in: stateDirectory)) } catch {
             throw .storage(error)
         }
     }
