@@ -65,6 +65,7 @@ public enum CommissioningStage: String, CaseIterable, Sendable, Hashable, Custom
 
 /// What happened at one stage, as commissioning runs.
 public struct CommissioningEvent: Sendable, Equatable {
+    /// How far the stage got.
     public enum Outcome: Sendable, Equatable {
         /// The stage is starting.
         case started

@@ -44,6 +44,7 @@ public struct ControllerConfiguration: Sendable {
     /// The country code sent with SetRegulatoryConfig.
     public var countryCode = "XX"
 
+    /// A configuration with the default timeouts and intervals.
     public init(
         store: ControllerStore, transport: any DatagramTransport, discovery: Discovery = .avahi,
         trustStore: PAATrustStore, clock: any MatterClock = SystemClock()

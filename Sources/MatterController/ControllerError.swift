@@ -102,6 +102,7 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
 public struct CommissioningStageFailure: Equatable, Sendable {
     public let error: ControllerError
 
+    /// Wraps the reason.
     public init(_ error: ControllerError) { self.error = error }
 
     /// Discovery failures stay discovery failures, PASE ones PASE (or unreachable when the device was
