@@ -30,6 +30,7 @@ public struct CommissioningRequest: Sendable {
     /// Commission even when device attestation fails (recorded for the node). For development only.
     public var skipAttestation = false
 
+    /// A request for the device `locator` finds, opened with `passcode`.
     public init(locator: Locator, passcode: UInt32, nodeID: NodeID? = nil) {
         self.locator = locator
         self.passcode = passcode

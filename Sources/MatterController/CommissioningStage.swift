@@ -38,15 +38,14 @@ public enum CommissioningStage: String, CaseIterable, Sendable, Hashable, Custom
     /// Write the node to the store.
     case storeNode
 
-    /// The stage as printed: `read-commissioning-info`.
+    /// The stage as printed: `read-commissioning-info`, `add-noc`.
     public var name: String {
         var out = ""
+        var previous: Character?
         for character in rawValue {
-            if character.isUppercase {
-                out += "-" + character.lowercased()
-            } else {
-                out.append(character)
-            }
+            if character.isUppercase, let previous, previous.isLowercase { out += "-" }
+            out += character.lowercased()
+            previous = character
         }
         return out
     }
@@ -66,6 +65,7 @@ public enum CommissioningStage: String, CaseIterable, Sendable, Hashable, Custom
 
 /// What happened at one stage, as commissioning runs.
 public struct CommissioningEvent: Sendable, Equatable {
+    /// How far the stage got.
     public enum Outcome: Sendable, Equatable {
         /// The stage is starting.
         case started

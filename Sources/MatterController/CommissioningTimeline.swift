@@ -22,11 +22,15 @@ final class CommissioningTimeline {
         emit(CommissioningEvent(stage: stage, outcome: .started, durationMilliseconds: 0))
         do {
             let value = try await body()
-            emit(CommissioningEvent(stage: stage, outcome: .succeeded(detail: detail(value)), durationMilliseconds: elapsed(start)))
+            emit(
+                CommissioningEvent(
+                    stage: stage, outcome: .succeeded(detail: detail(value)), durationMilliseconds: elapsed(start)))
             return value
         } catch {
             let wrapped: ControllerError =
-                if case .commissioning = error { error } else { .commissioning(stage: stage, CommissioningStageFailure(error)) }
+                if case .commissioning = error { error } else {
+                    .commissioning(stage: stage, CommissioningStageFailure(error))
+                }
             emit(CommissioningEvent(stage: stage, outcome: .failed(wrapped), durationMilliseconds: elapsed(start)))
             throw wrapped
         }

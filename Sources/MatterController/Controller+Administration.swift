@@ -7,6 +7,11 @@ public import MatterStorage
 import MatterTLV
 import MatterTransport
 
+/// Whether `unpair` got as far as sending RemoveFabric (set on the controller's executor).
+final class RemoveFabricProgress: @unchecked Sendable {
+    var requestSent = false
+}
+
 /// A commissioning window a node opened for another administrator, and the codes to join it.
 public struct CommissioningWindow: Sendable {
     /// The payload (new passcode and discriminator, the node's vendor and product).
@@ -70,7 +75,8 @@ extension Controller {
         let salt = try Self.random(32)
         let verifier: [UInt8]
         do {
-            verifier = try Spake2PlusPasscodeVerifier(passcode: passcode, salt: salt, iterations: Int(iterations)).serialized
+            verifier = try Spake2PlusPasscodeVerifier(passcode: passcode, salt: salt, iterations: Int(iterations))
+                .serialized
         } catch {
             throw .internalFailure("computing the PAKE verifier: \(error)")
         }
@@ -110,17 +116,31 @@ extension Controller {
     // MARK: Unpairing
 
     /// Removes this controller's fabric from a node (OperationalCredentials.RemoveFabric of the
-    /// fabric index the node gives us), then forgets the node. With `force`, the node is forgotten
-    /// even when it cannot be reached or refuses.
+    /// fabric index the node gives us), then forgets the node. A node that no longer knows our fabric
+    /// (its answer to RemoveFabric was lost, or it was reset) counts as unpaired. With `force`, the
+    /// node is forgotten even when it cannot be reached or refuses.
     public func unpair(_ nodeID: NodeID, force: Bool = false) async throws(ControllerError) {
         _ = try storedNode(nodeID)
+        let sent = RemoveFabricProgress()
         do {
             try await withSession(nodeID) { session throws(ControllerError) in
+                sent.requestSent = true
                 try await removeFabric(nil, session: session, nodeID: nodeID)
             }
         } catch {
-            guard force else { throw error }
-            log.warning("forgetting node \(nodeID.rawValue) although RemoveFabric failed: \(error)")
+            var outcome = error
+            if sent.requestSent, error.category == .unreachable {
+                // The answer may have been lost with the fabric's sessions: does the node still know us?
+                await dropSession(nodeID)
+                do throws(ControllerError) { _ = try await session(for: nodeID) } catch { outcome = error }
+            }
+            if case .notOnFabric = outcome {
+                log.notice("node \(nodeID.rawValue) no longer has our fabric: treating it as unpaired")
+            } else if force {
+                log.warning("forgetting node \(nodeID.rawValue) although RemoveFabric failed: \(error)")
+            } else {
+                throw error
+            }
         }
         await dropSession(nodeID)
         do { try store.removeNode(nodeID) } catch { throw .storage(error) }
@@ -131,7 +151,8 @@ extension Controller {
         var index = fabricIndex
         if index == nil {
             let path = ConcreteAttributePath.root(.operationalCredentials, .OperationalCredentials.currentFabricIndex)
-            let result = try await read([AttributePathIB(path)], session: session, context: "reading CurrentFabricIndex")
+            let result = try await read(
+                [AttributePathIB(path)], session: session, context: "reading CurrentFabricIndex")
             index = result.report(for: path)?.value.flatMap { TLVElement($0).uint }.flatMap { UInt8(exactly: $0) }
         }
         guard let index, index != 0 else {
@@ -174,7 +195,9 @@ extension Controller {
                 let cluster = ClusterID(raw)
                 return ClusterDescription(
                     cluster: cluster,
-                    featureMap: value(cluster, .featureMap).flatMap { TLVElement($0).uint }.flatMap { UInt32(exactly: $0) },
+                    featureMap: value(cluster, .featureMap).flatMap { TLVElement($0).uint }.flatMap {
+                        UInt32(exactly: $0)
+                    },
                     acceptedCommands: Self.numbers(in: value(cluster, .acceptedCommandList)).sorted()
                         .compactMap { UInt32(exactly: $0) }.map { CommandID($0) },
                     attributes: Self.numbers(in: value(cluster, .attributeList)).sorted()

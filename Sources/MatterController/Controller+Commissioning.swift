@@ -32,8 +32,9 @@ extension Controller {
         }
         let progressState = CommissioningProgress(nodeID: nodeID, pase: pase)
         do {
-            return try await runCommissioning(request, nodeID: nodeID, target: target, state: progressState,
-                                              timeline: timeline)
+            return try await runCommissioning(
+                request, nodeID: nodeID, target: target, state: progressState,
+                timeline: timeline)
         } catch {
             await abandon(progressState)
             throw error
@@ -56,13 +57,18 @@ extension Controller {
         }
         state.failSafeArmed = true
         let regulatory = info.regulatoryChoice
-        try await timeline.run(.configureRegulatory, detail: { _ in "\(Self.regulatoryName(regulatory)), country \(self.configuration.countryCode)" }) {
+        try await timeline.run(
+            .configureRegulatory,
+            detail: { _ in "\(Self.regulatoryName(regulatory)), country \(self.configuration.countryCode)" }
+        ) {
             () throws(ControllerError) in try await setRegulatoryConfig(regulatory, session: pase)
         }
-        let pai = try await timeline.run(.paiCertificate, detail: { "\($0.count) bytes" }) { () throws(ControllerError) in
+        let pai = try await timeline.run(.paiCertificate, detail: { "\($0.count) bytes" }) {
+            () throws(ControllerError) in
             try await certificateChain(type: 2, name: "PAI", session: pase)
         }
-        let dac = try await timeline.run(.dacCertificate, detail: { "\($0.count) bytes" }) { () throws(ControllerError) in
+        let dac = try await timeline.run(.dacCertificate, detail: { "\($0.count) bytes" }) {
+            () throws(ControllerError) in
             try await certificateChain(type: 1, name: "DAC", session: pase)
         }
         let attestationNonce = try Self.random(32)
@@ -76,7 +82,8 @@ extension Controller {
         }
         let dacKey: P256PublicKey?
         if request.skipAttestation {
-            timeline.skip(.attestationVerification, reason: "skipped on request: the device's identity was NOT verified")
+            timeline.skip(
+                .attestationVerification, reason: "skipped on request: the device's identity was NOT verified")
             dacKey = try? AttestationCertificate(der: dac).publicKey
         } else {
             let information = DeviceAttestationInformation(
@@ -91,7 +98,9 @@ extension Controller {
         let operationalKey = try await timeline.run(.csrRequest) { () throws(ControllerError) in
             try await requestCSR(session: pase, challenge: challenge, dacKey: dacKey, verifier: verifier)
         }
-        let noc = try await timeline.run(.issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID.rawValue)" }) {
+        let noc = try await timeline.run(
+            .issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID)" }
+        ) {
             () throws(ControllerError) in
             do { return try identity.authority.issueNOC(publicKey: operationalKey, nodeID: nodeID) } catch {
                 throw .internalFailure("issuing the NOC: \(error)")
@@ -105,7 +114,9 @@ extension Controller {
         state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
             () throws(ControllerError) in try await addNOC(noc, session: pase)
         }
-        let operational = try await timeline.run(.findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }) {
+        let operational = try await timeline.run(
+            .findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }
+        ) {
             () throws(ControllerError) in try await findOperational(nodeID, target: target, pase: state.pase)
         }
         let caseSession = try await timeline.run(.caseSession, detail: { "with \($0.address)" }) {
@@ -122,7 +133,8 @@ extension Controller {
         state.completed = true
         sessions[nodeID] = caseSession
         await node.removeSecureSession(pase)
-        let deviceTypes = try await timeline.run(.readDeviceTypes, detail: { $0.summary }) { () throws(ControllerError) in
+        let deviceTypes = try await timeline.run(.readDeviceTypes, detail: { $0.summary }) {
+            () throws(ControllerError) in
             await readDeviceTypes(caseSession.session)
         }
         let stored = ControllerNode(
@@ -149,13 +161,7 @@ extension Controller {
                 log.warning("could not remove our fabric from node \(state.nodeID.rawValue): \(error)")
             }
         } else if state.failSafeArmed {
-            let session = state.caseSession?.session ?? state.pase.session
-            do {
-                try await armFailSafe(0, breadcrumb: 0, session: session)
-                log.info("disarmed the device's fail-safe")
-            } catch {
-                log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
-            }
+            await disarmFailSafe(session: state.caseSession?.session ?? state.pase.session)
         }
         await node.removeSecureSession(state.pase.session)
         if let caseSession = state.caseSession, !state.stored {
@@ -163,6 +169,37 @@ extension Controller {
             await node.removeSecureSession(caseSession.session)
         }
     }
+
+    /// ArmFailSafe(0), waiting at most `Self.disarmWait` for the answer: a device may drop the
+    /// session as it disarms and never answer, and the request is on its way (MRP keeps sending it).
+    private func disarmFailSafe(session: SessionID) async {
+        let (answers, answer) = AsyncStream.makeStream(of: Result<Void, ControllerError>?.self)
+        Task {
+            do throws(ControllerError) {
+                try await self.armFailSafe(0, breadcrumb: 0, session: session)
+                answer.yield(.success(()))
+            } catch {
+                answer.yield(.failure(error))
+            }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: Self.disarmWait)
+            answer.yield(nil)
+        }
+        var iterator = answers.makeAsyncIterator()
+        let outcome = await iterator.next() ?? nil
+        timer.cancel()
+        answer.finish()
+        switch outcome {
+        case .success?: log.info("disarmed the device's fail-safe")
+        case .failure(let error)?:
+            log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
+        case nil: log.info("sent ArmFailSafe(0); no answer yet (the device may drop the session as it disarms)")
+        }
+    }
+
+    /// How long a failed commissioning waits for the device to confirm the disarm.
+    static let disarmWait: Duration = .seconds(2)
 
     // MARK: Before discovery
 
@@ -237,7 +274,8 @@ extension Controller {
                 let services = try await dnssd.browse(filter.query, timeout: timeout, limit: 1) { service in
                     guard let node = try? DiscoveredCommissionableNode(resolved: service), let ad = node.advertisement
                     else { return false }
-                    return filters.allSatisfy { $0.matches(ad) } && (wantedProduct == nil || ad.productID == wantedProduct)
+                    return filters.allSatisfy { $0.matches(ad) }
+                        && (wantedProduct == nil || ad.productID == wantedProduct)
                 }
                 found = services.first.flatMap { try? DiscoveredCommissionableNode(resolved: $0) }
             } else {
@@ -247,7 +285,8 @@ extension Controller {
             throw .notFound(error.description)
         }
         guard let found else {
-            let what = ([filter] + extra).map(\.description).joined(separator: ", ")
+            let what =
+                ([filter] + extra).map(\.description).joined(separator: ", ")
                 + (product.map { ", product \($0.rawValue)" } ?? "")
             throw .notFound("no commissionable device with \(what) answered within \(timeout)")
         }
@@ -320,7 +359,8 @@ extension Controller {
             [AttributePathIB(cluster: .networkCommissioning, attribute: .NetworkCommissioning.connectMaxTimeSeconds)]
                 + Self.icdAttributes.map { AttributePathIB(.root(.icdManagement, $0)) },
             session: session, fabricFiltered: false, context: "reading commissioning info")
-        func value(_ cluster: ClusterID, _ attribute: AttributeID, _ name: String) throws(ControllerError) -> TLVElement {
+        func value(_ cluster: ClusterID, _ attribute: AttributeID, _ name: String) throws(ControllerError) -> TLVElement
+        {
             let path = ConcreteAttributePath.root(cluster, attribute)
             guard let report = first.report(for: path) else {
                 throw .protocolViolation("the device did not report \(name)")
@@ -408,7 +448,7 @@ extension Controller {
             return try verifier.verify(information, at: .now)
         } catch {
             if case .attestation(let failure) = error { throw ControllerError(failure) }
-            throw .attestation(code: 800, reason: error.description)
+            throw .attestation(code: 800, reason: "[800] \(error)")
         }
     }
 
@@ -549,7 +589,9 @@ extension Controller {
     ]
 
     static func checkNOCStatus(_ fields: TLVElement, command: String) throws(ControllerError) {
-        guard let code = fields[context: 0]?.uint else { throw .protocolViolation("\(command): NOCResponse has no StatusCode") }
+        guard let code = fields[context: 0]?.uint else {
+            throw .protocolViolation("\(command): NOCResponse has no StatusCode")
+        }
         guard code == 0 else {
             let name = nocStatusNames[Int(clamping: code)] ?? "error"
             let debug = fields[context: 2]?.string.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""

@@ -132,7 +132,8 @@ extension Controller {
         timed: Bool? = nil
     ) async throws(ControllerError) {
         let path = ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)
-        let timedWrite = timed ?? ClusterRegistry.standard.cluster(cluster)?.attribute(attribute)?.requiresTimedWrite ?? false
+        let timedWrite =
+            timed ?? ClusterRegistry.standard.cluster(cluster)?.attribute(attribute)?.requiresTimedWrite ?? false
         let context = Self.context(nodeID, endpoint, cluster, attributeName: Self.attributeName(cluster, attribute))
         let results = try await withSession(nodeID) { session throws(ControllerError) in
             do throws(InteractionError) {

@@ -24,9 +24,11 @@ extension Controller {
         return session
     }
 
-    /// Forgets the cached session with `nodeID` (and removes it from the node).
-    func dropSession(_ nodeID: NodeID) async {
-        guard let cached = sessions.removeValue(forKey: nodeID) else { return }
+    /// Forgets the cached session with `nodeID` (and removes it from the node); with `session`, only
+    /// if that is still the cached one (another caller may have replaced it already).
+    func dropSession(_ nodeID: NodeID, ifCurrent session: SessionID? = nil) async {
+        guard let cached = sessions[nodeID], session == nil || cached.session == session else { return }
+        sessions[nodeID] = nil
         await node.removeSecureSession(cached.session)
     }
 
@@ -39,9 +41,9 @@ extension Controller {
         let first = try await session(for: nodeID)
         do {
             return try await body(first.session)
-        } catch where wasCached && error.category == .unreachable {
+        } catch  where wasCached && error.category == .unreachable {
             log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
-            await dropSession(nodeID)
+            await dropSession(nodeID, ifCurrent: first.session)
             let second = try await session(for: nodeID)
             return try await body(second.session)
         }
@@ -56,20 +58,24 @@ extension Controller {
             return .failure(error)
         }
         var failures: [String] = []
+        var notOnFabric = false
         for candidate in candidates {
             do {
                 let result = try await CASEInitiator.establish(
                     node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
                     resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
                     timeout: configuration.responseTimeout)
-                log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
+                log.debug(
+                    "CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
                 rememberAddress(candidate.address, for: nodeID)
                 return .success(OperationalSession(session: result.session, address: candidate.address))
             } catch {
+                if error == .noSharedTrustRoots { notOnFabric = true }
                 failures.append("\(candidate.address): \(Self.caseFailure(error))")
             }
         }
-        return .failure(.unreachable("CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")))
+        let message = "CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")
+        return .failure(notOnFabric ? .notOnFabric(message) : .unreachable(message))
     }
 
     static func caseFailure(_ error: SecureChannelError) -> String {

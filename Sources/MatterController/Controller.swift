@@ -36,8 +36,10 @@ public actor Controller {
         let address: UDPAddress
     }
 
-    init(configuration: ControllerConfiguration, node: TransportNode, client: InteractionClient,
-         identity: OperationalIdentity) {
+    init(
+        configuration: ControllerConfiguration, node: TransportNode, client: InteractionClient,
+        identity: OperationalIdentity
+    ) {
         self.configuration = configuration
         self.node = node
         self.client = client

@@ -32,10 +32,9 @@ public struct ControllerConfiguration: Sendable {
     public var discoveryTimeout: Duration = .seconds(10)
     /// How long to wait for a node's operational record.
     public var resolveTimeout: Duration = .seconds(5)
-    /// How long to wait for each response during commissioning, milliseconds (the SDK's minimum is 30 s).
-    public var commissioningResponseTimeout: UInt64 = 30_000
-    /// How long to wait for each response of an operational interaction, milliseconds.
-    public var responseTimeout: UInt64 = 10_000
+    /// How long to wait for each response once the peer acknowledged the request, milliseconds (the
+    /// SDK's commissioning steps allow 30 s). A silent peer fails sooner, when MRP gives up.
+    public var responseTimeout: UInt64 = 30_000
     /// The timed-interaction window for commands and writes that need one, milliseconds.
     public var timedInteractionTimeout: UInt16 = 10_000
     /// The reliability intervals this controller advertises.
@@ -45,6 +44,7 @@ public struct ControllerConfiguration: Sendable {
     /// The country code sent with SetRegulatoryConfig.
     public var countryCode = "XX"
 
+    /// A configuration with the default timeouts and intervals.
     public init(
         store: ControllerStore, transport: any DatagramTransport, discovery: Discovery = .avahi,
         trustStore: PAATrustStore, clock: any MatterClock = SystemClock()

@@ -39,6 +39,9 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
     case rejected(String)
     /// The node did not answer, could not be resolved, or CASE failed.
     case unreachable(String)
+    /// The node answered CASE but no longer has this controller's fabric (it was factory reset, or
+    /// our fabric was removed from it).
+    case notOnFabric(String)
     /// The device answered with a non-success interaction-model status; `context` names the node and path.
     case status(StatusIB, context: String)
     /// The device's answer was malformed or unexpected.
@@ -60,7 +63,7 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
         case .pase: .pase
         case .attestation: .attestation
         case .rejected, .protocolViolation: .commissioning
-        case .unreachable: .unreachable
+        case .unreachable, .notOnFabric: .unreachable
         case .status: .status
         case .storage: .storage
         case .commissioning(let stage, let failure): failure.category(at: stage)
@@ -74,9 +77,10 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
         case .invalidArgument(let why): why
         case .notFound(let why): "device not found: \(why)"
         case .pase(let why): "PASE failed: \(why)"
-        case .attestation(let code, let reason): "device attestation failed (\(code)): \(reason)"
+        case .attestation(_, let reason): "device attestation failed: \(reason)"
         case .rejected(let why): why
         case .unreachable(let why): "node unreachable: \(why)"
+        case .notOnFabric(let why): "node unreachable: \(why)"
         case .status(let status, let context): "\(context): the device answered \(status)"
         case .protocolViolation(let why): "unexpected answer: \(why)"
         case .storage(let error): error.description
@@ -98,6 +102,7 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
 public struct CommissioningStageFailure: Equatable, Sendable {
     public let error: ControllerError
 
+    /// Wraps the reason.
     public init(_ error: ControllerError) { self.error = error }
 
     /// Discovery failures stay discovery failures, PASE ones PASE (or unreachable when the device was

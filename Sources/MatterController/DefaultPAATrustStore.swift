@@ -23,7 +23,8 @@ public enum DefaultPAATrustStore {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
-            throw .invalidArgument("cannot read the PAA trust store directory \(directory): \(error.localizedDescription)")
+            throw .invalidArgument(
+                "cannot read the PAA trust store directory \(directory): \(error.localizedDescription)")
         }
         var certificates: [AttestationCertificate] = []
         for name in names {

@@ -9,7 +9,8 @@ let allCommands: [any CLICommand.Type] = [
     DiscoverCommand.self,
     DeviceCommand.self,
     FleetCommand.self,
-]
+    // Commissioner and controller commands (docs/CLI.md).
+] + ControllerCommands.all
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

@@ -61,7 +61,8 @@ struct CommissioningTests {
         let controller = try await bed.controller()
         let events = EventRecorder()
         let error = await #expect(throws: ControllerError.self) {
-            try await controller.commission(device.request(nodeID: NodeID(7), passcode: 12_345_678), progress: events.record)
+            try await controller.commission(
+                device.request(nodeID: NodeID(7), passcode: 12_345_678), progress: events.record)
         }
         #expect(error?.category == .pase)
         #expect(events.failed == .pase)
@@ -72,7 +73,9 @@ struct CommissioningTests {
         await device.stop()
     }
 
-    @Test("an untrusted PAA fails attestation, disarms the fail-safe, stores nothing, and the device stays commissionable")
+    @Test(
+        "an untrusted PAA fails attestation, disarms the fail-safe, stores nothing, and the device stays commissionable"
+    )
     func untrustedPAA() async throws {
         let bed = try TestBed()
         let device = try await bed.device()
@@ -111,7 +114,11 @@ struct CommissioningTests {
             try await controller.commission(device.request(nodeID: NodeID(9)), progress: events.record)
         }
         #expect(error?.category == .attestation)
-        if case .attestation(let code, _)? = error?.underlying { #expect(code == 604) } else { Issue.record("not an attestation error: \(String(describing: error))") }
+        if case .attestation(let code, _)? = error?.underlying {
+            #expect(code == 604)
+        } else {
+            Issue.record("not an attestation error: \(String(describing: error))")
+        }
         #expect(events.failed == .attestationVerification)
         #expect(try controller.store.nodes().isEmpty)
         #expect(await device.inspect { !$0.failSafeArmed && $0.fabrics.isEmpty && $0.log.last == "disarmed" })
@@ -140,7 +147,8 @@ struct CommissioningTests {
         await device.stop()
     }
 
-    @Test("a QR payload finds the device by long discriminator and vendor on DNS-SD and resolves its operational record")
+    @Test(
+        "a QR payload finds the device by long discriminator and vendor on DNS-SD and resolves its operational record")
     func discoversByPayload() async throws {
         let bed = try TestBed()
         let other = try await bed.device(passcode: 20_202_022, discriminator: 1234, advertise: true)
@@ -187,7 +195,8 @@ struct CommissioningTests {
         let events = EventRecorder()
         let error = await #expect(throws: ControllerError.self) {
             try await controller.commission(
-                CommissioningRequest(locator: .discriminator(.long(101), vendorID: nil, productID: nil), passcode: 20_202_021),
+                CommissioningRequest(
+                    locator: .discriminator(.long(101), vendorID: nil, productID: nil), passcode: 20_202_021),
                 progress: events.record)
         }
         #expect(error?.category == .discovery)
@@ -232,6 +241,15 @@ struct CommissioningTests {
         await controller.stop()
         await device.stop()
         await second.stop()
+    }
+
+    @Test("stage names as printed")
+    func stageNames() {
+        #expect(CommissioningStage.readCommissioningInfo.name == "read-commissioning-info")
+        #expect(CommissioningStage.addNOC.name == "add-noc")
+        #expect(CommissioningStage.issueNOC.name == "issue-noc")
+        #expect(CommissioningStage.csrRequest.name == "csr-request")
+        #expect(CommissioningStage.pase.name == "pase")
     }
 
     static func reason(_ error: ControllerError) -> String {

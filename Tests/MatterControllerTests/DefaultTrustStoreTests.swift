@@ -13,12 +13,14 @@ struct DefaultTrustStoreTests {
                 atPath: FakeDevice.pkiDirectory + "/paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
         #expect(store.certificates.count == 4)
         #expect(store.certificates.first?.derEncoded == [UInt8](fixture))
-        #expect(store.certificates.map(\.commonName) == [
-            "Matter Emulator Test PAA FFF1", "Matter Test PAA FFF1", "Matter Test PAA FFF2", "Matter Test PAA",
-        ])
+        #expect(
+            store.certificates.map(\.commonName) == [
+                "Matter Emulator Test PAA FFF1", "Matter Test PAA FFF1", "Matter Test PAA FFF2", "Matter Test PAA",
+            ])
         // The SDK test PAAs' key IDs (subject key identifiers from the SDK's certificates).
-        #expect(store.certificates[1].subjectKeyIdentifier.map { Data($0).map { String(format: "%02X", $0) }.joined() }
-            == "6B7A5841DE2503CE410680A443132987 7A061DF0".replacingOccurrences(of: " ", with: ""))
+        #expect(
+            store.certificates[1].subjectKeyIdentifier.map { Data($0).map { String(format: "%02X", $0) }.joined() }
+                == "6B7A5841DE2503CE410680A443132987 7A061DF0".replacingOccurrences(of: " ", with: ""))
     }
 
     @Test("a directory store reads DER and PEM files and refuses a directory without certificates")

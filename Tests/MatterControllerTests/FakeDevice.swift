@@ -53,7 +53,7 @@ final class FakeDevice: Sendable {
         let caseResponder = CASEResponder(credentials: model, localMRP: fastMRP)
         await SecureChannelResponder(pase: pase, case: caseResponder).install(on: node)
         let server = await InteractionServer.install(on: node, dataModel: model)
-        await node.run { node in model.node = node }
+        await node.isolated { node in model.node = node }
         if let dnssd {
             _ = try await dnssd.publish(
                 CommissionableAdvertisement(
@@ -84,13 +84,13 @@ final class FakeDevice: Sendable {
     /// Runs `body` on the device's queue, where its model lives.
     func inspect<T: Sendable>(_ body: @Sendable (FakeDeviceModel) -> T) async -> T {
         let model = self.model
-        return await node.run { _ in body(model) }
+        return await node.isolated { _ in body(model) }
     }
 }
 
 extension TransportNode {
     /// Runs `body` in the node's isolation.
-    func run<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
+    func isolated<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }
 
 /// The fake device's data model: just enough of the root node for commissioning (fail-safe,
@@ -159,7 +159,10 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
     func clusters(endpoint: EndpointID) -> [ClusterID] {
         switch endpoint {
         case Self.root:
-            [.descriptor, .basicInformation, .generalCommissioning, .administratorCommissioning, .operationalCredentials]
+            [
+                .descriptor, .basicInformation, .generalCommissioning, .administratorCommissioning,
+                .operationalCredentials,
+            ]
         case Self.light: [.onOff, .levelControl, .descriptor].sorted()
         default: []
         }
@@ -171,10 +174,12 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
         switch cluster {
         case .descriptor:
             ids = [
-                AttributeInfo(.Descriptor.deviceTypeList, list: true), AttributeInfo(.Descriptor.serverList, list: true),
+                AttributeInfo(.Descriptor.deviceTypeList, list: true),
+                AttributeInfo(.Descriptor.serverList, list: true),
                 AttributeInfo(.Descriptor.partsList, list: true),
             ]
-        case .basicInformation: ids = [AttributeInfo(.BasicInformation.vendorID), AttributeInfo(.BasicInformation.productID)]
+        case .basicInformation:
+            ids = [AttributeInfo(.BasicInformation.vendorID), AttributeInfo(.BasicInformation.productID)]
         case .generalCommissioning:
             ids = [
                 AttributeInfo(.GeneralCommissioning.breadcrumb, write: .administer),
@@ -194,7 +199,8 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
                 AttributeInfo(.OnOff.onOff), AttributeInfo(.OnOff.onTime, write: .operate),
                 AttributeInfo(.OnOff.startUpOnOff, write: .manage),
             ]
-        case .levelControl: ids = [AttributeInfo(.LevelControl.currentLevel), AttributeInfo(AttributeID(0x0011), write: .operate)]
+        case .levelControl:
+            ids = [AttributeInfo(.LevelControl.currentLevel), AttributeInfo(AttributeID(0x0011), write: .operate)]
         default: ids = []
         }
         return ids.isEmpty ? [] : ids + globals
@@ -207,12 +213,16 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
         let ids: [CommandID]
         switch cluster {
         case .generalCommissioning:
-            ids = [.GeneralCommissioning.armFailSafe, .GeneralCommissioning.setRegulatoryConfig,
-                   .GeneralCommissioning.commissioningComplete]
+            ids = [
+                .GeneralCommissioning.armFailSafe, .GeneralCommissioning.setRegulatoryConfig,
+                .GeneralCommissioning.commissioningComplete,
+            ]
         case .operationalCredentials:
-            ids = [.OperationalCredentials.attestationRequest, .OperationalCredentials.certificateChainRequest,
-                   .OperationalCredentials.csrRequest, .OperationalCredentials.addNOC,
-                   .OperationalCredentials.removeFabric, .OperationalCredentials.addTrustedRootCertificate]
+            ids = [
+                .OperationalCredentials.attestationRequest, .OperationalCredentials.certificateChainRequest,
+                .OperationalCredentials.csrRequest, .OperationalCredentials.addNOC,
+                .OperationalCredentials.removeFabric, .OperationalCredentials.addTrustedRootCertificate,
+            ]
         case .administratorCommissioning: ids = [.AdministratorCommissioning.openCommissioningWindow]
         case .onOff: ids = [.OnOff.off, .OnOff.on, .OnOff.toggle, .OnOff.offWithEffect]
         case .levelControl: ids = [.LevelControl.moveToLevel, .LevelControl.moveToLevelWithOnOff]
@@ -227,7 +237,9 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
 
     func dataVersion(endpoint: EndpointID, cluster: ClusterID) -> UInt32 { versions[cluster, default: 100] }
 
-    func checkAccess(_ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID, privilege: Privilege) -> Bool {
+    func checkAccess(_ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID, privilege: Privilege)
+        -> Bool
+    {
         switch subject.authMode {
         case .pase: return true
         case .case: return fabrics.contains { $0.index == subject.fabricIndex && $0.adminSubject == subject.subject }
@@ -240,7 +252,8 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
     func readAttribute(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
         switch (path.cluster, path.attribute) {
         case (_, .featureMap): return .unsigned(path.cluster == .levelControl ? 3 : path.cluster == .onOff ? 1 : 0)
-        case (_, .clusterRevision): return .unsigned(UInt64(ClusterRegistry.standard.cluster(path.cluster)?.revision ?? 1))
+        case (_, .clusterRevision):
+            return .unsigned(UInt64(ClusterRegistry.standard.cluster(path.cluster)?.revision ?? 1))
         case (.descriptor, .Descriptor.deviceTypeList):
             let type: UInt64 = path.endpoint == Self.root ? 0x0016 : 0x0101
             return .array([TLVElement(.structure([.ctx(0, type), .ctx(1, 3)]))])
@@ -308,7 +321,9 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
             guard context.subject.authMode == .case else {
                 return commissioningResponse(.GeneralCommissioning.commissioningCompleteResponse, 2)
             }
-            guard failSafeArmed else { return commissioningResponse(.GeneralCommissioning.commissioningCompleteResponse, 3) }
+            guard failSafeArmed else {
+                return commissioningResponse(.GeneralCommissioning.commissioningCompleteResponse, 3)
+            }
             for index in fabrics.indices where fabrics[index].index == context.subject.fabricIndex {
                 fabrics[index].committed = true
             }
@@ -320,7 +335,8 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
             return commissioningResponse(.GeneralCommissioning.commissioningCompleteResponse, 0)
         case (.operationalCredentials, .OperationalCredentials.certificateChainRequest):
             let der = fields[context: 0]?.uint == 1 ? attestation.dac.derEncoded : attestation.pai.derEncoded
-            return CommandResponse(command: .OperationalCredentials.certificateChainResponse, fields: .structure([.ctx(0, der)]))
+            return CommandResponse(
+                command: .OperationalCredentials.certificateChainResponse, fields: .structure([.ctx(0, der)]))
         case (.operationalCredentials, .OperationalCredentials.attestationRequest):
             guard let nonce = fields[context: 0]?.bytes, nonce.count == 32 else { throw StatusIB(.invalidCommand) }
             let elements = attestation.attestationElements(nonce: nonce).tlvEncoded
@@ -358,7 +374,8 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
                 let verifier = try? Spake2PlusPasscodeVerifier(serialized: verifierBytes)
             else { throw StatusIB.cluster(3) }
             pase.credentials = .init(
-                verifier: verifier, pbkdf: PBKDFParameters(iterations: UInt32(truncatingIfNeeded: iterations), salt: salt))
+                verifier: verifier,
+                pbkdf: PBKDFParameters(iterations: UInt32(truncatingIfNeeded: iterations), salt: salt))
             openedWindow = (UInt16(truncatingIfNeeded: discriminator), verifierBytes)
             log.append("window \(discriminator)")
             return nil
@@ -389,12 +406,14 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
         let index = nextFabricIndex
         nextFabricIndex += 1
         let credentials = CASECredentials(
-            fabricIndex: index, fabricID: fabricID, nodeID: nodeID, rcac: root, rootPublicKey: rootCertificate.publicKey,
+            fabricIndex: index, fabricID: fabricID, nodeID: nodeID, rcac: root,
+            rootPublicKey: rootCertificate.publicKey,
             icac: fields[context: 1]?.bytes, noc: nocBytes, operationalKey: key, ipkEpochKeys: [ipk])
         fabrics.append(Fabric(index: index, credentials: credentials, adminSubject: admin, committed: false))
         log.append("noc added \(index)")
-        if let dnssd, let compressed = try? CASEKeySchedule.compressedFabricID(
-            rootPublicKey: rootCertificate.publicKey, fabricID: fabricID)
+        if let dnssd,
+            let compressed = try? CASEKeySchedule.compressedFabricID(
+                rootPublicKey: rootCertificate.publicKey, fabricID: fabricID)
         {
             let cfid = compressed.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             let advertisement = OperationalAdvertisement(
@@ -416,7 +435,8 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
     }
 
     private func sign(_ elements: [UInt8], _ context: InteractionContext) throws(StatusIB) -> [UInt8] {
-        guard let node, let challenge = node.assumeIsolated({ $0.secureSession(context.session)?.keys.attestationChallenge }),
+        guard let node,
+            let challenge = node.assumeIsolated({ $0.secureSession(context.session)?.keys.attestationChallenge }),
             let signature = try? AttestationSignature.sign(
                 elements: elements, attestationChallenge: challenge, dacKey: attestation.dacKey)
         else { throw StatusIB(.failure) }
@@ -441,7 +461,9 @@ final class FakeDeviceModel: DataModel, CASECredentialsProvider, @unchecked Send
     private func changed(_ endpoint: EndpointID, _ cluster: ClusterID, _ attribute: AttributeID) {
         versions[cluster, default: 100] += 1
         observer?.attributesChanged([
-            AttributeChange(endpoint: endpoint, cluster: cluster, attribute: attribute, dataVersion: versions[cluster, default: 100])
+            AttributeChange(
+                endpoint: endpoint, cluster: cluster, attribute: attribute, dataVersion: versions[cluster, default: 100]
+            )
         ])
     }
 }

@@ -26,8 +26,11 @@ struct OperationalTests {
     func readsValuesNullsAndUnsupported() async throws {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
-        #expect(try await controller.readAttribute(node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff) == .value(.bool(false)))
-        let startUp = try await controller.readAttribute(node, endpoint: light, cluster: .onOff, attribute: .OnOff.startUpOnOff)
+        #expect(
+            try await controller.readAttribute(node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff)
+                == .value(.bool(false)))
+        let startUp = try await controller.readAttribute(
+            node, endpoint: light, cluster: .onOff, attribute: .OnOff.startUpOnOff)
         #expect(startUp == .value(.null))
         #expect(startUp.isNull && startUp.isSupported)
         let scene = try await controller.readAttribute(
@@ -35,7 +38,8 @@ struct OperationalTests {
         #expect(scene == .unsupported(.unsupportedAttribute))
         #expect(!scene.isNull && !scene.isSupported)
         #expect(
-            try await controller.readAttribute(node, endpoint: light, cluster: .colorControl, attribute: .ColorControl.colorMode)
+            try await controller.readAttribute(
+                node, endpoint: light, cluster: .colorControl, attribute: .ColorControl.colorMode)
                 == .unsupported(.unsupportedCluster))
         #expect(
             try await controller.readAttribute(node, endpoint: EndpointID(9), cluster: .onOff, attribute: .OnOff.onOff)
@@ -44,25 +48,31 @@ struct OperationalTests {
         await device.stop()
     }
 
-    @Test("supports() reads AcceptedCommandList; attribute support comes from AttributeList and the schema's nullability")
+    @Test(
+        "supports() reads AcceptedCommandList; attribute support comes from AttributeList and the schema's nullability")
     func support() async throws {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         #expect(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.toggle))
         #expect(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.offWithEffect))
-        #expect(!(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.onWithTimedOff)))
-        #expect(!(try await controller.supports(node, endpoint: light, cluster: .doorLock, command: .DoorLock.lockDoor)))
         #expect(
-            try await controller.attributeSupport(node, endpoint: light, cluster: .onOff, attribute: .OnOff.startUpOnOff)
+            !(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.onWithTimedOff)))
+        #expect(
+            !(try await controller.supports(node, endpoint: light, cluster: .doorLock, command: .DoorLock.lockDoor)))
+        #expect(
+            try await controller.attributeSupport(
+                node, endpoint: light, cluster: .onOff, attribute: .OnOff.startUpOnOff)
                 == .supported(nullable: true))
         #expect(
             try await controller.attributeSupport(node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff)
                 == .supported(nullable: false))
         #expect(
-            try await controller.attributeSupport(node, endpoint: light, cluster: .onOff, attribute: .OnOff.globalSceneControl)
+            try await controller.attributeSupport(
+                node, endpoint: light, cluster: .onOff, attribute: .OnOff.globalSceneControl)
                 == .unsupported)
         #expect(
-            try await controller.attributeSupport(node, endpoint: light, cluster: .colorControl, attribute: .ColorControl.colorMode)
+            try await controller.attributeSupport(
+                node, endpoint: light, cluster: .colorControl, attribute: .ColorControl.colorMode)
                 == .unsupported)
         await controller.stop()
         await device.stop()
@@ -72,10 +82,12 @@ struct OperationalTests {
     func writes() async throws {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
-        try await controller.writeAttribute(node, endpoint: light, cluster: .onOff, attribute: .OnOff.onTime, value: .unsigned(42))
+        try await controller.writeAttribute(
+            node, endpoint: light, cluster: .onOff, attribute: .OnOff.onTime, value: .unsigned(42))
         #expect(await device.inspect { $0.onTime } == 42)
         let refused = await #expect(throws: ControllerError.self) {
-            try await controller.writeAttribute(node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff, value: .bool(true))
+            try await controller.writeAttribute(
+                node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff, value: .bool(true))
         }
         #expect(refused?.category == .status)
         if case .status(let status, _)? = refused { #expect(status.status == .unsupportedWrite) }
@@ -128,8 +140,10 @@ struct OperationalTests {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         try await controller.on(node)
-        await device.node.run { node in
-            for session in node.secureSessionList { node.removeSecureSession(.secure(localSessionID: session.localSessionID)) }
+        await device.node.isolated { node in
+            for session in node.secureSessionList {
+                node.removeSecureSession(.secure(localSessionID: session.localSessionID))
+            }
         }
         let before = bed.network.log.count
         try await controller.off(node)
@@ -186,9 +200,12 @@ struct OperationalTests {
 
         let other = try TemporaryDirectory()
         let secondAdmin = try await bed.controller(storePath: other.storePath)
-        #expect(secondAdmin.fabricID != controller.fabricID || secondAdmin.compressedFabricID != controller.compressedFabricID)
+        #expect(
+            secondAdmin.fabricID != controller.fabricID
+                || secondAdmin.compressedFabricID != controller.compressedFabricID)
         _ = try await secondAdmin.commission(
-            CommissioningRequest(locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(77)))
+            CommissioningRequest(
+                locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(77)))
         #expect(await device.inspect { $0.committedFabrics.count } == 2)
         try await secondAdmin.off(NodeID(77))
         try await controller.on(node)

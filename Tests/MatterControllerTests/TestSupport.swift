@@ -21,7 +21,7 @@ final class TemporaryDirectory: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    var storePath: String { StateDirectory.storePath(in: path) }
+    var storePath: String { ControllerStateDirectory.storePath(in: path) }
 }
 
 /// An in-memory network with DNS-SD, a state directory, and factories for controllers and fake devices.
@@ -59,7 +59,8 @@ final class TestBed: Sendable {
         let endpoint = network.makeEndpoint(queue: DispatchQueue(label: "test.device"))
         let host =
             advertise
-            ? dnssd.makeHost(hostName: "device-\(endpoint.port).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
+            ? dnssd.makeHost(
+                hostName: "device-\(endpoint.port).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
             : nil
         return try await FakeDevice.start(
             transport: endpoint, passcode: passcode, discriminator: discriminator, pkiDevice: pkiDevice,

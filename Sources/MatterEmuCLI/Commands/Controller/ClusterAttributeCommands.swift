@@ -1,0 +1,360 @@
+import MatterClusters
+import MatterController
+import MatterCore
+import MatterInteraction
+import MatterStorage
+import MatterTLV
+
+/// A cluster of the registry for which `<cluster> read|write|subscribe` exist (chip-tool's grammar).
+protocol ClusterCommandFamily {
+    static var schema: ClusterSchema { get }
+}
+
+/// The generic attribute commands of every cluster in `ClusterRegistry.standard`.
+enum ClusterAttributeCommands {
+    static var all: [any CLICommand.Type] { families.flatMap { family in family.commands } }
+
+    private static var families: [any ClusterCommandFamily.Type] {
+        [
+            IdentifyFamily.self, GroupsFamily.self, OnOffFamily.self, LevelControlFamily.self, DescriptorFamily.self,
+            AccessControlFamily.self, BasicInformationFamily.self, GeneralCommissioningFamily.self,
+            NetworkCommissioningFamily.self, GeneralDiagnosticsFamily.self, AdministratorCommissioningFamily.self,
+            OperationalCredentialsFamily.self, GroupKeyManagementFamily.self, DoorLockFamily.self,
+            ColorControlFamily.self,
+        ]
+    }
+
+    /// Clusters that live on the root endpoint: their commands default to endpoint 0.
+    static let rootClusters: Set<ClusterID> = [
+        .accessControl, .basicInformation, .generalCommissioning, .networkCommissioning, .generalDiagnostics,
+        .administratorCommissioning, .operationalCredentials, .groupKeyManagement,
+    ]
+
+    static func defaultEndpoint(_ cluster: ClusterID) -> EndpointID {
+        rootClusters.contains(cluster) ? .root : EndpointID(1)
+    }
+
+    /// The attribute named `text` (name or number); unknown numbers are allowed with no schema.
+    static func attribute(_ text: String, in schema: ClusterSchema, command: String) throws
+        -> (id: AttributeID, schema: AttributeSchema?)
+    {
+        do {
+            let attribute = try schema.requireAttribute(named: text)
+            return (attribute.id, attribute)
+        } catch {
+            if let number = ControllerContext.number(text), let id = UInt32(exactly: number) {
+                return (AttributeID(id), nil)
+            }
+            throw UsageError("\(error) (see 'matter-emu \(schema.cliName) read --help')", command: command)
+        }
+    }
+
+    /// The endpoint argument, or the cluster's default.
+    static func endpoint(_ arguments: ParsedArguments, index: Int, cluster: ClusterID, command: String) throws
+        -> EndpointID
+    {
+        arguments.positionals.count > index
+            ? try ControllerContext.endpoint(arguments.positionals[index], command: command) : defaultEndpoint(cluster)
+    }
+
+    static func attributeList(_ schema: ClusterSchema) -> String {
+        schema.allAttributes.map(\.cliName).joined(separator: ", ")
+    }
+}
+
+extension ClusterCommandFamily {
+    static var commands: [any CLICommand.Type] {
+        [ClusterReadCommand<Self>.self, ClusterWriteCommand<Self>.self, ClusterSubscribeCommand<Self>.self]
+    }
+}
+
+enum IdentifyFamily: ClusterCommandFamily { static var schema: ClusterSchema { .identify } }
+enum GroupsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .groups } }
+enum OnOffFamily: ClusterCommandFamily { static var schema: ClusterSchema { .onOff } }
+enum LevelControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .levelControl } }
+enum DescriptorFamily: ClusterCommandFamily { static var schema: ClusterSchema { .descriptor } }
+enum AccessControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .accessControl } }
+enum BasicInformationFamily: ClusterCommandFamily { static var schema: ClusterSchema { .basicInformation } }
+enum GeneralCommissioningFamily: ClusterCommandFamily { static var schema: ClusterSchema { .generalCommissioning } }
+enum NetworkCommissioningFamily: ClusterCommandFamily { static var schema: ClusterSchema { .networkCommissioning } }
+enum GeneralDiagnosticsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .generalDiagnostics } }
+enum AdministratorCommissioningFamily: ClusterCommandFamily {
+    static var schema: ClusterSchema { .administratorCommissioning }
+}
+enum OperationalCredentialsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .operationalCredentials } }
+enum GroupKeyManagementFamily: ClusterCommandFamily { static var schema: ClusterSchema { .groupKeyManagement } }
+enum DoorLockFamily: ClusterCommandFamily { static var schema: ClusterSchema { .doorLock } }
+enum ColorControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .colorControl } }
+
+/// `matter-emu <cluster> read <attribute> <node> [<endpoint>]`.
+struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
+    static var path: [String] { [Family.schema.cliName, "read"] }
+    static var summary: String { "read an attribute of the \(Family.schema.name) cluster" }
+    static var options: [OptionSpec] { ControllerOptions.network }
+    static var positionals: [PositionalSpec] {
+        [
+            .required(
+                "attribute",
+                "attribute name (\(Family.schema.attribute(AttributeID(0))?.cliName ?? "e.g. cluster-revision")) or ID"),
+            .required("node", "node ID or name"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+        ]
+    }
+    static var discussion: String {
+        "attributes: \(ClusterAttributeCommands.attributeList(Family.schema))\n\n"
+            + "A null value prints null; an attribute the node does not have ends with exit code 8."
+    }
+
+    let context: ControllerContext
+    let output: CLIContext
+    let attribute: (id: AttributeID, schema: AttributeSchema?)
+    let node: String
+    let endpoint: EndpointID
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        self.context = try ControllerContext(arguments, command: Self.pathString)
+        output = context
+        attribute = try ClusterAttributeCommands.attribute(
+            arguments.positionals[0], in: Family.schema, command: Self.pathString)
+        node = arguments.positionals[1]
+        endpoint = try ClusterAttributeCommands.endpoint(
+            arguments, index: 2, cluster: Family.schema.id, command: Self.pathString)
+    }
+
+    func run() async throws -> ExitCode {
+        let stored = try context.node(node, in: try context.openStore())
+        let cluster = Family.schema.id
+        let attributeID = attribute.id
+        let endpoint = endpoint
+        let value = try await context.withController { controller in
+            await context.applyAddress(to: controller, node: stored.nodeID)
+            return try await controller.readAttribute(
+                stored.nodeID, endpoint: endpoint, cluster: cluster, attribute: attributeID)
+        }
+        let name = attribute.schema?.cliName ?? "\(attribute.id)"
+        switch value {
+        case .unsupported(let status):
+            throw ControllerError.status(
+                StatusIB(status),
+                context:
+                    "node \(stored.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name) is not supported"
+            )
+        case .value(let tlv):
+            if output.json {
+                output.output.printJSON(
+                    .object([
+                        ("node", stored.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
+                        ("cluster", .string(Family.schema.cliName)), ("attribute", .string(name)),
+                        ("value", TLVJSON.json(tlv, as: attribute.schema?.type)),
+                    ]))
+            } else {
+                output.output.print(
+                    attribute.schema?.format(tlv) ?? ClusterValueCodec.format(tlv, as: nil))
+            }
+            return .success
+        }
+    }
+}
+
+/// `matter-emu <cluster> write <attribute> <value> <node> [<endpoint>]`.
+struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
+    static var path: [String] { [Family.schema.cliName, "write"] }
+    static var summary: String { "write an attribute of the \(Family.schema.name) cluster" }
+    static var options: [OptionSpec] { ControllerOptions.network }
+    static var positionals: [PositionalSpec] {
+        [
+            .required("attribute", "attribute name or ID"),
+            .required(
+                "value",
+                "the value: a number (or 0x hex), true/false, text, hex:0011, null, or JSON for lists and structs"),
+            .required("node", "node ID or name"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+        ]
+    }
+    static var discussion: String {
+        let writable = Family.schema.attributes.filter(\.isWritable).map(\.cliName)
+        return "writable attributes: " + (writable.isEmpty ? "(none)" : writable.joined(separator: ", "))
+    }
+
+    let context: ControllerContext
+    let output: CLIContext
+    let attribute: AttributeSchema
+    let value: TLVValue
+    let node: String
+    let endpoint: EndpointID
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        self.context = try ControllerContext(arguments, command: Self.pathString)
+        output = context
+        let (_, schema) = try ClusterAttributeCommands.attribute(
+            arguments.positionals[0], in: Family.schema, command: Self.pathString)
+        guard let schema else {
+            throw UsageError(
+                "attribute \(arguments.positionals[0]) has no schema here: its type is unknown, so it cannot be written",
+                command: Self.pathString)
+        }
+        guard schema.isWritable else {
+            throw UsageError("\(Family.schema.cliName) \(schema.cliName) is read-only", command: Self.pathString)
+        }
+        attribute = schema
+        do { value = try schema.encode(cliValue: arguments.positionals[1]) } catch {
+            throw UsageError("\(error)", command: Self.pathString)
+        }
+        node = arguments.positionals[2]
+        endpoint = try ClusterAttributeCommands.endpoint(
+            arguments, index: 3, cluster: Family.schema.id, command: Self.pathString)
+    }
+
+    func run() async throws -> ExitCode {
+        let stored = try context.node(node, in: try context.openStore())
+        let (cluster, attributeID, value, endpoint) = (Family.schema.id, attribute.id, value, endpoint)
+        try await context.withController { controller in
+            await context.applyAddress(to: controller, node: stored.nodeID)
+            try await controller.writeAttribute(
+                stored.nodeID, endpoint: endpoint, cluster: cluster, attribute: attributeID, value: value)
+        }
+        if output.json {
+            output.output.printJSON(
+                .object([
+                    ("node", stored.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
+                    ("cluster", .string(Family.schema.cliName)), ("attribute", .string(attribute.cliName)),
+                    ("value", TLVJSON.json(value, as: attribute.type)), ("status", .string("success")),
+                ]))
+        } else {
+            output.output.print(
+                "node \(nodeLabel(stored)) endpoint \(endpoint.rawValue): \(Family.schema.cliName) \(attribute.cliName) = \(attribute.format(value))"
+            )
+        }
+        return .success
+    }
+}
+
+/// `matter-emu <cluster> subscribe <attribute> <min-interval> <max-interval> <node> [<endpoint>]`.
+struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
+    static var path: [String] { [Family.schema.cliName, "subscribe"] }
+    static var summary: String { "subscribe to an attribute of the \(Family.schema.name) cluster" }
+    static var options: [OptionSpec] {
+        ControllerOptions.network + [
+            .value("count", "N", "stop after N reports (after the priming one)"),
+            .value("duration", "SECONDS", "stop after this long"),
+        ]
+    }
+    static var positionals: [PositionalSpec] {
+        [
+            .required("attribute", "attribute name or ID"),
+            .required("min-interval", "minimum seconds between reports"),
+            .required("max-interval", "maximum seconds between reports (keep-alive)"),
+            .required("node", "node ID or name"),
+            .optional(
+                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
+        ]
+    }
+    static var discussion: String {
+        "Prints the current value, then one line per change (JSON lines with --json), until --count or\n"
+            + "--duration is reached, the subscription is lost (exit 7), or the process is interrupted."
+    }
+
+    let context: ControllerContext
+    let output: CLIContext
+    let attribute: (id: AttributeID, schema: AttributeSchema?)
+    let minInterval: UInt16
+    let maxInterval: UInt16
+    let node: String
+    let endpoint: EndpointID
+    let count: Int?
+    let duration: Duration?
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        let command = Self.pathString
+        self.context = try ControllerContext(arguments, command: command)
+        output = context
+        attribute = try ClusterAttributeCommands.attribute(
+            arguments.positionals[0], in: Family.schema, command: command)
+        minInterval = try ParsedArguments.parseUnsigned(
+            arguments.positionals[1], what: "<min-interval>", command: command)
+        maxInterval = try ParsedArguments.parseUnsigned(
+            arguments.positionals[2], what: "<max-interval>", command: command)
+        guard maxInterval >= minInterval, maxInterval > 0 else {
+            throw UsageError("<max-interval> must be at least 1 and at least <min-interval>", command: command)
+        }
+        node = arguments.positionals[3]
+        endpoint = try ClusterAttributeCommands.endpoint(
+            arguments, index: 4, cluster: Family.schema.id, command: command)
+        count = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
+        duration = try arguments.unsigned("duration", as: UInt32.self).map { .seconds(Int($0)) }
+    }
+
+    func run() async throws -> ExitCode {
+        let stored = try context.node(node, in: try context.openStore())
+        let path = ConcreteAttributePath(endpoint: endpoint, cluster: Family.schema.id, attribute: attribute.id)
+        let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self)
+        try await context.withController { controller in
+            await context.applyAddress(to: controller, node: stored.nodeID)
+            let subscription = try await controller.subscribe(
+                stored.nodeID, paths: [AttributePathIB(path)], minInterval: minInterval, maxInterval: maxInterval,
+                onReport: { continuation.yield(.report($0)) },
+                onEnded: { error in
+                    continuation.yield(.ended(error))
+                    continuation.finish()
+                })
+            try emit(subscription.priming, path: path, node: stored)
+            var timer: Task<Void, Never>?
+            if let duration {
+                timer = Task {
+                    try? await Task.sleep(for: duration)
+                    continuation.yield(.timeUp)
+                }
+            }
+            defer { timer?.cancel() }
+            var received = 0
+            if count == 0 { return }
+            loop: for await event in stream {
+                switch event {
+                case .report(let report):
+                    guard report.result.report(for: path) != nil else { continue }
+                    try emit(report.result, path: path, node: stored)
+                    received += 1
+                    if let count, received >= count { break loop }
+                case .ended(let error):
+                    throw error
+                case .timeUp:
+                    break loop
+                }
+            }
+            await controller.cancel(subscription)
+        }
+        return .success
+    }
+
+    private func emit(_ result: ReadResult, path: ConcreteAttributePath, node: ControllerNode) throws {
+        guard let report = result.report(for: path) else { return }
+        let name = attribute.schema?.cliName ?? "\(attribute.id)"
+        switch report.result {
+        case .failure(let status):
+            throw ControllerError.status(
+                status,
+                context: "node \(node.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name)")
+        case .success(let value):
+            if output.json {
+                let line: JSONValue = .object([
+                    ("node", node.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
+                    ("cluster", .string(Family.schema.cliName)), ("attribute", .string(name)),
+                    ("value", TLVJSON.json(value, as: attribute.schema?.type)),
+                ])
+                output.output.print(line.serialized(pretty: false))
+            } else {
+                output.output.print(
+                    "\(name) = " + (attribute.schema?.format(value) ?? ClusterValueCodec.format(value, as: nil)))
+            }
+        }
+    }
+}
+
+/// What a running `subscribe` command waits for.
+enum SubscriptionEvent: Sendable {
+    case report(SubscriptionReport)
+    case ended(ControllerError)
+    case timeUp
+}

@@ -1,0 +1,16 @@
+/// The commissioner and controller commands (docs/CLI.md), for `allCommands`.
+enum ControllerCommands {
+    static var all: [any CLICommand.Type] {
+        [
+            PairingCodeCommand.self, PairingOnNetworkCommand.self, PairingOnNetworkLongCommand.self,
+            PairingAlreadyDiscoveredCommand.self, PairingOpenCommissioningWindowCommand.self,
+            PairingUnpairCommand.self, UnpairCommand.self,
+            OnOffOnCommand.self, OnOffOffCommand.self, OnOffToggleCommand.self, OnOffOffWithEffectCommand.self,
+            LevelMoveToLevelCommand.self, LevelMoveToLevelWithOnOffCommand.self,
+            ColorMoveToColorTemperatureCommand.self, DoorLockLockCommand.self, DoorLockUnlockCommand.self,
+            DescribeCommand.self, NodesCommand.self, RenameCommand.self, RoomCommand.self, RoomsCommand.self,
+            GroupCreateCommand.self, GroupDeleteCommand.self, GroupAddCommand.self, GroupRemoveCommand.self,
+            GroupListCommand.self, GroupShowCommand.self,
+        ] + ClusterAttributeCommands.all
+    }
+}
