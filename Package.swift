@@ -57,6 +57,7 @@ let package = Package(
         .executableTarget(
             name: "MatterEmuCLI",
             dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
+                           "MatterStorage", "MatterCredentials", "MatterTransport", "MatterInteraction",
                            "MatterDevice", "MatterController", "CQREncode"]
         ),
 

@@ -246,14 +246,9 @@ extension RootNode {
     func removeFabric(_ index: UInt8) {
         log.notice("removing fabric \(index)")
         if failSafe?.addedFabric == index { failSafe?.addedFabric = nil }
+        let closing = sessions(of: index)
         forget(fabric: index)
-        node.assumeIsolated { node in
-            for parameters in node.secureSessionList {
-                if case .case(let fabric, _, _, _) = parameters.kind, fabric == index {
-                    node.removeSecureSession(.secure(localSessionID: parameters.localSessionID))
-                }
-            }
-        }
+        closeSessionsSoon(closing)
         onChange?(.fabricsChanged)
         changed(.operationalCredentials, nil)
         changed(.accessControl, nil)

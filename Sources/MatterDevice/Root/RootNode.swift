@@ -209,19 +209,13 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         guard let context = failSafe else { return }
         failSafe = nil
         log.notice("fail-safe expired (\(reason)): rolling back")
-        node.assumeIsolated { node in
-            if let session = paseSession {
-                node.removeSecureSession(session)
-                paseSession = nil
-            }
-            if let added = context.addedFabric {
-                for parameters in node.secureSessionList {
-                    if case .case(let index, _, _, _) = parameters.kind, index == added {
-                        node.removeSecureSession(.secure(localSessionID: parameters.localSessionID))
-                    }
-                }
-            }
+        var closing: [SessionID] = []
+        if let session = paseSession {
+            closing.append(session)
+            paseSession = nil
         }
+        if let added = context.addedFabric { closing += sessions(of: added) }
+        closeSessionsSoon(closing)
         if let previous = context.updatedFabric { fabrics[previous.index] = previous }
         if let added = context.addedFabric {
             fabrics[added] = nil
@@ -246,7 +240,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         breadcrumb = 0
         closeWindow()
         if let session = paseSession {
-            node.assumeIsolated { $0.removeSecureSession(session) }
+            closeSessionsSoon([session])
             paseSession = nil
         }
         rearmTimer()
@@ -255,6 +249,30 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
     }
 
     // MARK: Sessions
+
+    /// The CASE sessions of a fabric.
+    func sessions(of fabric: UInt8) -> [SessionID] {
+        node.assumeIsolated { node in
+            node.secureSessionList.compactMap { parameters in
+                if case .case(let index, _, _, _) = parameters.kind, index == fabric {
+                    return .secure(localSessionID: parameters.localSessionID)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Closes sessions once the response of the command being handled has gone out (and had time
+    /// to be acknowledged): closing them inside the handler would lose that response.
+    func closeSessionsSoon(_ sessions: [SessionID]) {
+        guard !sessions.isEmpty else { return }
+        let node = self.node!
+        node.queue.asyncAfter(deadline: .now() + .milliseconds(500)) {
+            node.assumeIsolated { node in
+                for session in sessions { node.removeSecureSession(session) }
+            }
+        }
+    }
 
     func paseEstablished(_ session: SessionID) {
         if let previous = paseSession, previous != session { node.assumeIsolated { $0.removeSecureSession(previous) } }
