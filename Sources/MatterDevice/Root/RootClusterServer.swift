@@ -20,6 +20,10 @@ final class RootClusterServer: ClusterServer, @unchecked Sendable {
     }
 
     override var acceptedCommands: [CommandInfo] { root.acceptedCommands(cluster: id) }
+
+    /// The root node reports its own events (fabrics, windows); attribute dumps of certificates and
+    /// breadcrumbs would only be noise in the change log.
+    override func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? { nil }
     override var generatedCommands: [CommandID] { root.generatedCommands(cluster: id) }
 
     override func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
