@@ -2,7 +2,8 @@
 # Builds and runs every test suite of matter-emu and exits non-zero on any failure:
 #   1. unit and loopback suites (swift test: Swift Testing),
 #   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
-#   3. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
+#   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
+#   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
 #      on that LAN (needs root; creates its venv on first use).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -51,6 +52,7 @@ suite() {
 
 if [ "$(id -u)" = 0 ]; then
     suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN
+    suite commissioner scripts/test-commissioner.sh  # our commissioner CLI against our devices
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
