@@ -94,3 +94,26 @@ check "a group command reaches every member" bash -c 'grep -q "on-off 1 → on" 
     "$WORK/light.log" "$WORK/direct.log"
 rooms=$(ctl rooms 2>/dev/null)
 check "rooms lists kitchen" bash -c 'grep -q kitchen <<<"$1"' _ "$rooms"
+
+# A device whose BasicInformation VendorID disagrees with its DAC and CD: attestation fails (5).
+$LAN exec me-h1 "$EMU" device --type dimmable-light --secured-device-port 5544 --discriminator 3600 \
+    --passcode 20202023 --vendor-id 0xFFF2 --state-dir "$WORK/vid" --factory-reset >"$WORK/vid.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do grep -q "^QR code payload" "$WORK/vid.log" && break; sleep 0.1; done
+ctl pairing onnetwork-long 9 20202023 3600 --timeout 5 >/dev/null 2>"$WORK/vid.err"
+check "VID mismatch exits 5 (attestation)" test "$?" = 5
+
+# Stop one member of the group: the group command still succeeds and names the failure; with every
+# member stopped it fails. A stopped node on its own: unreachable (7).
+kill "${pids[3]}" 2>/dev/null
+wait "${pids[3]}" 2>/dev/null
+out=$(ctl onoff off lamps --timeout 2 --json 2>/dev/null)
+status=$?
+check "group with one member down: succeeds (exit 0) and reports the failure" \
+    bash -c '[ "$1" = 0 ] && grep -q "\"failed\": 1" <<<"$2" && grep -q "\"succeeded\": 1" <<<"$2"' _ "$status" "$out"
+ctl onoff toggle direct --timeout 2 >/dev/null 2>&1
+check "a node that does not answer exits 7 (unreachable)" test "$?" = 7
+kill "${pids[0]}" 2>/dev/null
+wait "${pids[0]}" 2>/dev/null
+ctl onoff on lamps --timeout 2 >/dev/null 2>&1
+check "group with every member down: fails" test "$?" != 0
