@@ -82,6 +82,7 @@ ctl onoff toggle plug >/dev/null 2>&1
 check "onoff toggle plug: the device toggled" device_says plug "on-off 1 → on"
 ctl levelcontrol move-to-level-with-on-off 42 0 0 0 light >/dev/null 2>&1
 check "levelcontrol move-to-level-with-on-off 42: the device is at 42" device_says light "level 1: 42"
+ctl onoff on ct >/dev/null 2>&1  # colour commands act only while on (no ExecuteIfOff)
 ctl colorcontrol move-to-color-temperature 300 0 0 0 ct >/dev/null 2>&1
 check "colorcontrol move-to-color-temperature 300" device_says ct "color-temperature-mireds: 300|300"
 ctl onoff off-with-effect 0 0 light >/dev/null 2>&1
