@@ -82,6 +82,7 @@ struct DeviceCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
+        let signals = SignalWaiter()
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -116,7 +117,7 @@ struct DeviceCommand: CLICommand {
                 output.print(line)
             }
         }
-        await SignalWaiter.waitForTermination()
+        await signals.wait()
         await device.stop()
         return .success
     }

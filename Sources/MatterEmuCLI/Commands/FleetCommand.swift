@@ -69,6 +69,7 @@ struct FleetCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
+        let signals = SignalWaiter()
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -100,7 +101,7 @@ struct FleetCommand: CLICommand {
         } else {
             context.output.print(lines.joined(separator: "\n"))
         }
-        await SignalWaiter.waitForTermination()
+        await signals.wait()
         await fleet.stop()
         return .success
     }

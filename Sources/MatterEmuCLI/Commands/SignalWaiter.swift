@@ -1,36 +1,50 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 
-/// Suspends until SIGINT or SIGTERM arrives.
-enum SignalWaiter {
-    static func waitForTermination() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "matter-emu.signals")
-            let state = SignalState(continuation)
-            for signal in [SIGINT, SIGTERM] {
-                Glibc.signal(signal, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-                source.setEventHandler { state.fire() }
-                source.resume()
-                state.keep(source)
-            }
-        }
+/// Catches SIGINT and SIGTERM from the moment it is created (so a signal during start-up is not
+/// fatal) and lets a command wait for the first of them.
+final class SignalWaiter: @unchecked Sendable {
+    // @unchecked: `sources` is written once in init and only kept alive; the rest is in the Mutex.
+    private struct State {
+        var fired = false
+        var continuation: CheckedContinuation<Void, Never>?
     }
-}
 
-/// Resumes the waiter once; keeps the signal sources alive meanwhile. Used only on its queue.
-private final class SignalState: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
+    private let state = Mutex(State())
     private var sources: [any DispatchSourceSignal] = []
 
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    init() {
+        let queue = DispatchQueue(label: "matter-emu.signals")
+        for signal in [SIGINT, SIGTERM] {
+            Glibc.signal(signal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+            sources.append(source)
+        }
+    }
 
-    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-
-    func fire() {
+    private func fire() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.fired = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
         continuation?.resume()
-        continuation = nil
+    }
+
+    /// Returns once SIGINT or SIGTERM arrived (at once if one already did).
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.fired { return true }
+                state.continuation = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
     }
 }

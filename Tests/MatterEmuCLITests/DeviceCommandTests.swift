@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `matter-emu device` and `fleet`: usage errors exit 2 before anything starts; a device started on
+/// a free port prints its onboarding document (JSON) and stops cleanly on SIGTERM.
+@Suite("matter-emu device|fleet")
+struct DeviceCommandTests {
+    @Test(arguments: [
+        (["device", "--type", "toaster"], "unknown device type"),
+        (["device", "--passcode", "11111111"], "passcode 11111111 is not allowed"),
+        (["device", "--discriminator", "5000"], "out of range"),
+        (["device", "--pbkdf-iterations", "10"], "1000...100000"),
+        (["device", "--drop", "2"], "probability"),
+        (["fleet"], "--count"),
+        (["fleet", "--count", "3", "--base-port", "65535"], "leaves no room"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CLIRunner.run(arguments + ["--state-dir", directory, "--no-advertise"])
+        #expect(result.exitCode == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func deviceStartsPrintsItsCodesAndStopsOnSIGTERM() throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["device", "--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise",
+                             "--state-dir", directory, "--json"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is the onboarding document.
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+        #expect(document["event"] as? String == "started")
+        #expect((document["qrCode"] as? String)?.hasPrefix("MT:") == true)
+        #expect(document["manualCode"] as? String == "34970112332")
+        #expect(document["commissionable"] as? Bool == true)
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: directory + "/device-0.sqlite"))
+    }
+}
