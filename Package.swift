@@ -64,7 +64,8 @@ let package = Package(
         // Measurements for docs/BENCHMARKS.md (scripts/bench.sh); not part of the product.
         .executableTarget(
             name: "MatterBench",
-            dependencies: ["MatterCore", "MatterCrypto", "MatterTransport", "MatterSecureChannel"]
+            dependencies: ["MatterCore", "MatterCrypto", "MatterTransport", "MatterSecureChannel", "MatterStorage",
+                           "MatterDiscovery", "MatterDevice", "MatterController"]
         ),
 
         .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),

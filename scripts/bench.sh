@@ -30,6 +30,11 @@ trap 'rm -f "$out"' EXIT
     echo "  throughput: $count round trips spread over 1, 8 and 64 concurrent requesters."
     echo "- pase: full PASE (PBKDFParamRequest to StatusReport) between our commissioner and device, 1000"
     echo "  PBKDF2 iterations, the commissioner side timed."
+    echo "- commissioning: our commissioner commissions a fresh virtual dimmable light on ::1 by direct"
+    echo "  address (PASE, reads, fail-safe, attestation against fixtures/pki, CSR, NOC, CASE, complete),"
+    echo "  20 times; then 1000 Toggle invokes over the CASE session through the typed controller API."
+    echo "- fleet: 10, 100 and 1000 on-off lights started in one process (ports picked by the OS, a DAC"
+    echo "  issued per device, no DNS-SD); wall time to commissionable, and resident memory (VmRSS)."
     echo
     echo "## Results"
     echo
