@@ -54,6 +54,9 @@ public final class SQLiteDatabase: Sendable {
     /// Runs `body` with the connection, outside any explicit transaction (each statement is its own
     /// transaction). `body` must not call back into this database: the mutex is not reentrant.
     @discardableResult
+    // Not specialized: Swift 6.3.1's generic specializer crashes on these closure-taking
+    // functions at -O ("forwardToInit at SILValue.h:375"); SQLite dominates their cost.
+    @_semantics("optimize.sil.specialize.generic.never")
     package func withConnection<T: Sendable, E: Error>(
         _ body: (borrowing SQLiteConnection) throws(E) -> T
     ) throws(E) -> T {
@@ -66,6 +69,7 @@ public final class SQLiteDatabase: Sendable {
     /// transaction is rolled back and its error is returned as `.failure`; if SQLite fails (taking the
     /// lock, or the commit), the transaction is rolled back and a `StorageError` is thrown. `body` must
     /// not call back into this database.
+    @_semantics("optimize.sil.specialize.generic.never")  // see withConnection
     package func transactionResult<T: Sendable, E: Error>(
         _ body: (borrowing SQLiteConnection) throws(E) -> T
     ) throws(StorageError) -> Result<T, E> {
@@ -94,6 +98,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// `transactionResult` for a body that throws only `StorageError`.
     @discardableResult
+    @_semantics("optimize.sil.specialize.generic.never")
     package func transaction<T: Sendable>(_ body: (borrowing SQLiteConnection) throws(StorageError) -> T)
         throws(StorageError)
         -> T
@@ -106,6 +111,7 @@ public final class SQLiteDatabase: Sendable {
     /// Idempotent, and safe when several processes open a new file at once (the second one to take
     /// the write lock finds the work done).
     /// - Throws: `StorageError.schemaTooNew` when the file's version is above the last migration's.
+    @_semantics("optimize.sil.specialize.generic.never")
     package func migrate(_ migrations: [SQLiteMigration]) throws(StorageError) {
         let ordered = migrations.sorted { $0.version < $1.version }
         let latest = ordered.last?.version ?? 0
