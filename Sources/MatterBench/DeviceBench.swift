@@ -96,3 +96,47 @@ func fleetBench(sizes: [Int]) async throws {
         await fleet.stop()
     }
 }
+
+/// CASE between our controller and a commissioned device: full handshakes (no resumption record)
+/// and resumed ones, each timed on the initiator.
+func caseBench(count: Int) async throws {
+    let directory = try scratchDirectory("case")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var configuration = VirtualDeviceConfiguration(deviceType: "on-off-plug", storagePath: directory + "/device.sqlite",
+                                                   pkiDirectory: fixturesPKI())
+    configuration.port = 0
+    configuration.advertise = false
+    let device = try await VirtualDevice.start(configuration)
+    let store = try ControllerStore(path: directory + "/controller.sqlite")
+    let trust = try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")
+    let address = try DirectAddress(parsing: "[::1]:\(device.port)")
+    let first = try await Controller.open(ControllerConfiguration(
+        store: store, transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-case")), discovery: .none,
+        trustStore: trust))
+    _ = try await first.commission(CommissioningRequest(locator: .address(address), passcode: 20_202_021, nodeID: NodeID(1)))
+    await first.stop()
+    let clock = ContinuousClock()
+    var full: [Double] = []
+    var resumed: [Double] = []
+    for _ in 0..<count {
+        // A new controller process has no resumption record: its first CASE is a full handshake;
+        // after dropping the session, the second one resumes.
+        let controller = try await Controller.open(ControllerConfiguration(
+            store: store, transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-case")), discovery: .none,
+            trustStore: trust))
+        await controller.setAddress(address, for: NodeID(1))
+        var start = clock.now
+        try await controller.toggle(NodeID(1))
+        full.append(milliseconds(clock.now - start))
+        await controller.closeSession(NodeID(1))
+        start = clock.now
+        try await controller.toggle(NodeID(1))
+        resumed.append(milliseconds(clock.now - start))
+        await controller.stop()
+    }
+    full.sort()
+    resumed.sort()
+    print("case ::1 + first invoke: full handshake p50 \(fmt(percentile(full, 0.5))) ms, resumed p50 "
+          + "\(fmt(percentile(resumed, 0.5))) ms over \(count) (each includes one Toggle round trip)")
+    await device.stop()
+}

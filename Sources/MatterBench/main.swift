@@ -146,6 +146,7 @@ do {
     }
     if what == "pase" || what == "all" { try await paseBench(count: max(10, count / 100), iterations: 1000) }
     if what == "commissioning" || what == "all" { try await commissioningBench(count: 20) }
+    if what == "case" || what == "all" { try await caseBench(count: 30) }
     if what == "fleet" || what == "all" { try await fleetBench(sizes: [10, 100, 1000]) }
 } catch {
     StandardError.write("matter-emu-bench: \(error)\n")

@@ -1,4 +1,4 @@
-import MatterCore
+public import MatterCore
 import MatterDiscovery
 import MatterSecureChannel
 import MatterStorage
@@ -31,6 +31,10 @@ extension Controller {
         sessions[nodeID] = nil
         await node.removeSecureSession(cached.session)
     }
+
+    /// Closes the cached operational session with `nodeID` on this side; the next command opens a new
+    /// one (resumed when the node still has the resumption record).
+    public func closeSession(_ nodeID: NodeID) async { await dropSession(nodeID) }
 
     /// Runs `body` on an operational session with `nodeID`. When a cached session turns out dead
     /// (the node restarted and forgot it), the session is dropped and `body` runs once more on a new one.
