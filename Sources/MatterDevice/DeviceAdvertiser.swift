@@ -42,9 +42,6 @@ actor DeviceAdvertiser {
         Task { await self.apply() }
     }
 
-    /// What is published now, by key (for tests and status output).
-    var publishedKeys: Set<Key> { Set(published.keys) }
-
     private func apply() async {
         while true {
             let target = wished

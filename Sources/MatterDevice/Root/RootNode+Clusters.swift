@@ -34,8 +34,7 @@ extension RootNode {
 
     func acceptedCommands(cluster: ClusterID) -> [CommandInfo] {
         guard cluster != .networkCommissioning, let schema = ClusterRegistry.standard.cluster(cluster) else { return [] }
-        let skipped: Set<CommandID> = cluster == .generalDiagnostics ? [] : []
-        return schema.commands.filter { !skipped.contains($0.id) }.map(CommandInfo.init)
+        return schema.commands.map(CommandInfo.init)
     }
 
     func generatedCommands(cluster: ClusterID) -> [CommandID] {
