@@ -61,6 +61,14 @@ let package = Package(
                            "MatterDevice", "MatterController", "CQREncode"]
         ),
 
+        // Test tool for scripts/test-hostile.sh: floods a device with random, mutated and replayed
+        // datagrams and half-open PASE attempts (docs/RELIABILITY.md); not part of the product.
+        .executableTarget(
+            name: "matter-emu-hostile",
+            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterTransport"],
+            path: "Sources/MatterHostilePeer"
+        ),
+
         // Measurements for docs/BENCHMARKS.md (scripts/bench.sh); not part of the product.
         .executableTarget(
             name: "MatterBench",

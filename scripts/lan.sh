@@ -2,6 +2,7 @@
 # lan.sh - a virtual LAN of network namespaces on this machine, for DNS-SD and UDP tests (root only).
 #
 #   lan.sh up N               create hosts me-h1..me-hN on one Linux bridge and wait for their Avahi
+#                             (me is MATTER_LAN_PREFIX's default)
 #   lan.sh exec HOST CMD...   run CMD inside HOST (its network namespace and its private /run)
 #   lan.sh down               remove everything `up` made (idempotent)
 #   lan.sh status             list the hosts, their addresses and the PIDs this script started
@@ -18,11 +19,19 @@
 # Nothing touches the root namespace's interfaces, and no daemon is ever started in the root
 # namespace. `down` kills only processes that live in these namespaces, by PID file first.
 #
-# Env: MATTER_LAN_STATE (default /tmp/matter-emu-lan) holds PID files, configs and logs.
+# Env: MATTER_LAN_PREFIX (default me) names the namespaces (PREFIX-lan, PREFIX-h1..), so that two LANs
+# with different prefixes can be up at once, each isolated on its own bridge;
+# MATTER_LAN_STATE (default /tmp/matter-emu-lan, or /tmp/matter-emu-lan-PREFIX for another prefix)
+# holds PID files, configs and logs.
 set -euo pipefail
 
-STATE=${MATTER_LAN_STATE:-/tmp/matter-emu-lan}
-PREFIX=me
+PREFIX=${MATTER_LAN_PREFIX:-me}
+[[ "$PREFIX" =~ ^[a-z][a-z0-9]{0,5}$ ]] || { echo "lan.sh: MATTER_LAN_PREFIX must be 1-6 lower-case letters or digits" >&2; exit 1; }
+if [ "$PREFIX" = me ]; then
+    STATE=${MATTER_LAN_STATE:-/tmp/matter-emu-lan}
+else
+    STATE=${MATTER_LAN_STATE:-/tmp/matter-emu-lan-$PREFIX}
+fi
 BRIDGE_NS=$PREFIX-lan
 BRIDGE=$PREFIX-br0
 IFACE=lan0
