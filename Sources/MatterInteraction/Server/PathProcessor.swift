@@ -38,6 +38,13 @@ struct PathProcessor {
         dataModel.checkAccess(subject, endpoint: endpoint, cluster: cluster, privilege: privilege)
     }
 
+    /// Logs a refused concrete request (wildcard expansions skip such paths silently, as the spec says).
+    func logDenied(_ subject: SubjectDescriptor, _ operation: String, _ path: String, _ privilege: Privilege) {
+        Self.log.notice("access denied: \(subject) may not \(operation) \(path) (needs \(privilege)): UNSUPPORTED_ACCESS")
+    }
+
+    static let log = Logger(label: "access")
+
     // MARK: - Reads
 
     /// True when every request path may be expanded; otherwise the whole read or subscribe is answered
@@ -81,7 +88,9 @@ struct PathProcessor {
     /// Access first, then existence (core spec 1.4 §8.4.3.2).
     func readFailure(_ path: ConcreteAttributePath, subject: SubjectDescriptor) -> IMStatus? {
         let info = attribute(path)
-        guard allowed(subject, path.endpoint, path.cluster, info?.readPrivilege ?? .view) else {
+        let privilege = info?.readPrivilege ?? .view
+        guard allowed(subject, path.endpoint, path.cluster, privilege) else {
+            logDenied(subject, "read", "\(path)", privilege)
             return .unsupportedAccess
         }
         guard endpointExists(path.endpoint) else { return .unsupportedEndpoint }
@@ -200,7 +209,9 @@ struct PathProcessor {
         let info =
             endpointExists(path.endpoint) && clusterExists(path.endpoint, path.cluster)
             ? dataModel.events(endpoint: path.endpoint, cluster: path.cluster).first { $0.id == path.event } : nil
-        guard allowed(subject, path.endpoint, path.cluster, info?.readPrivilege ?? .view) else {
+        let privilege = info?.readPrivilege ?? .view
+        guard allowed(subject, path.endpoint, path.cluster, privilege) else {
+            logDenied(subject, "read event", "\(path)", privilege)
             return .unsupportedAccess
         }
         guard endpointExists(path.endpoint) else { return .unsupportedEndpoint }
@@ -216,7 +227,9 @@ struct PathProcessor {
     func write(_ item: AttributeDataIB, concrete path: ConcreteAttributePath, context: InteractionContext) -> StatusIB {
         let info = attribute(path)
         let subject = context.subject
-        guard allowed(subject, path.endpoint, path.cluster, info?.writePrivilege ?? .operate) else {
+        let privilege = info?.writePrivilege ?? .operate
+        guard allowed(subject, path.endpoint, path.cluster, privilege) else {
+            logDenied(subject, "write", "\(path)", privilege)
             return StatusIB(.unsupportedAccess)
         }
         guard endpointExists(path.endpoint) else { return StatusIB(.unsupportedEndpoint) }
@@ -277,7 +290,9 @@ struct PathProcessor {
             exists
             ? dataModel.acceptedCommands(endpoint: path.endpoint, cluster: path.cluster).first { $0.id == path.command }
             : nil
-        guard allowed(context.subject, path.endpoint, path.cluster, info?.privilege ?? .operate) else {
+        let privilege = info?.privilege ?? .operate
+        guard allowed(context.subject, path.endpoint, path.cluster, privilege) else {
+            logDenied(context.subject, "invoke", "\(path)", privilege)
             return status(StatusIB(.unsupportedAccess))
         }
         guard endpointExists(path.endpoint) else { return status(StatusIB(.unsupportedEndpoint)) }

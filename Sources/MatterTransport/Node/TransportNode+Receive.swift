@@ -92,6 +92,7 @@ extension TransportNode {
         }
         guard verdict == .new else {
             statistics.droppedDuplicate += 1
+            log.debug("duplicate message counter \(header.messageCounter) on \(session) dropped (replay or retransmission)")
             if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
             rearmTimer()
             return
