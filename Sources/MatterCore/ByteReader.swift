@@ -3,33 +3,37 @@
 public struct ByteReader: Sendable {
     /// The bytes being read.
     public let bytes: [UInt8]
+    /// Index of the next unread byte (stored under another name so that the integer readers can be
+    /// inlined, and specialized, in the modules that call them).
+    @usableFromInline var position: Int
     /// Index of the next unread byte.
-    public private(set) var offset: Int
+    public var offset: Int { position }
 
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
-        self.offset = offset
+        self.position = offset
     }
 
     /// Bytes not yet read.
-    public var remaining: Int { bytes.count - offset }
+    @inlinable public var remaining: Int { bytes.count - position }
     /// True when every byte has been read.
     public var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads one byte.
     public mutating func readUInt8() throws(ByteReaderError) -> UInt8 {
         guard offset < bytes.count else { throw ByteReaderError(needed: 1, offset: offset, available: 0) }
-        defer { offset += 1 }
+        defer { position += 1 }
         return bytes[offset]
     }
 
     /// Reads a little-endian unsigned integer of `T`'s width.
+    @inlinable
     public mutating func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws(ByteReaderError) -> T {
         let size = T.bitWidth / 8
-        guard remaining >= size else { throw ByteReaderError(needed: size, offset: offset, available: remaining) }
+        guard remaining >= size else { throw ByteReaderError(needed: size, offset: position, available: remaining) }
         var value: T = 0
-        for i in 0..<size { value |= T(bytes[offset + i]) << (8 * i) }
-        offset += size
+        for i in 0..<size { value |= T(bytes[position + i]) << (8 * i) }
+        position += size
         return value
     }
 
@@ -38,7 +42,7 @@ public struct ByteReader: Sendable {
         guard count >= 0, remaining >= count else {
             throw ByteReaderError(needed: count, offset: offset, available: remaining)
         }
-        defer { offset += count }
+        defer { position += count }
         return Array(bytes[offset..<offset + count])
     }
 
@@ -47,12 +51,12 @@ public struct ByteReader: Sendable {
         guard count >= 0, remaining >= count else {
             throw ByteReaderError(needed: count, offset: offset, available: remaining)
         }
-        offset += count
+        position += count
     }
 
     /// Reads every remaining byte.
     public mutating func readRest() -> [UInt8] {
-        defer { offset = bytes.count }
+        defer { position = bytes.count }
         return Array(bytes[offset...])
     }
 }
@@ -65,6 +69,12 @@ public struct ByteReaderError: Error, Equatable, Sendable, CustomStringConvertib
     public let offset: Int
     /// Bytes that were left.
     public let available: Int
+    @usableFromInline init(needed: Int, offset: Int, available: Int) {
+        self.needed = needed
+        self.offset = offset
+        self.available = available
+    }
+
     public var description: String {
         "truncated input: needed \(needed) byte(s) at offset \(offset), \(available) left"
     }

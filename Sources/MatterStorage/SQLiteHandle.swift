@@ -172,7 +172,7 @@ final class SQLiteHandle {
     // MARK: For SQLiteStatement
 
     /// Prepares one statement; throws if `sql` holds more than one.
-    func prepare(_ sql: String, operation: String) throws(StorageError) -> OpaquePointer {
+    func prepare(_ sql: String, operation: @autoclosure () -> String) throws(StorageError) -> OpaquePointer {
         var statement: OpaquePointer?
         var trailing = false
         let rc = sql.withCString { text in
@@ -182,11 +182,11 @@ final class SQLiteHandle {
             return rc
         }
         guard rc == SQLITE_OK, let statement else {
-            throw error(rc == SQLITE_OK ? SQLITE_MISUSE : rc, operation: operation)
+            throw error(rc == SQLITE_OK ? SQLITE_MISUSE : rc, operation: operation())
         }
         guard !trailing else {
             sqlite3_finalize(statement)
-            throw .invalidArgument("more than one SQL statement while \(operation)")
+            throw .invalidArgument("more than one SQL statement while \(operation())")
         }
         return statement
     }

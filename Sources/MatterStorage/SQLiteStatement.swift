@@ -5,14 +5,19 @@ internal import CSQLite
 final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: SQLiteHandle
-    /// What the statement is for, in error messages.
-    let operation: String
+    private let sql: String
+    private let explicitOperation: String?
+
+    /// What the statement is for, in error messages (described from the SQL only when needed: the
+    /// description costs more than running a small statement).
+    var operation: String { explicitOperation ?? SQLiteStatement.describe(sql, path: connection.path) }
 
     init(connection: SQLiteHandle, sql: String, operation: String?) throws(StorageError) {
-        let operation = operation ?? SQLiteStatement.describe(sql, path: connection.path)
-        self.handle = try connection.prepare(sql, operation: operation)
+        self.handle = try connection.prepare(
+            sql, operation: operation ?? SQLiteStatement.describe(sql, path: connection.path))
         self.connection = connection
-        self.operation = operation
+        self.sql = sql
+        self.explicitOperation = operation
     }
 
     deinit { sqlite3_finalize(handle) }

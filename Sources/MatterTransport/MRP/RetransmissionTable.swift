@@ -21,7 +21,12 @@ struct RetransmissionTable<Key: Hashable & Sendable>: Sendable {
     var isEmpty: Bool { entries.isEmpty }
 
     /// The earliest time something is due, if anything waits.
-    var nextDeadline: UInt64? { entries.values.map(\.nextDue).min() }
+    /// (A plain loop: a key path in this generic type is instantiated at run time on every call.)
+    var nextDeadline: UInt64? {
+        var earliest: UInt64?
+        for entry in entries.values where entry.nextDue < (earliest ?? .max) { earliest = entry.nextDue }
+        return earliest
+    }
 
     /// Records a first transmission made at `now`, due again after `wait`.
     mutating func add(_ key: Key, datagram: [UInt8], destination: UDPAddress, counter: UInt32, now: UInt64, wait: UInt64) {

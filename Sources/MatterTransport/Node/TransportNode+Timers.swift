@@ -41,26 +41,26 @@ extension TransportNode {
 
     /// The earliest time anything is due.
     var nextDeadline: UInt64? {
-        var deadline = retransmissions.nextDeadline
+        var deadline = retransmissions.nextDeadline ?? .max
         for exchange in exchanges.values {
-            for candidate in [exchange.pendingAck?.deadline, exchange.waiter != nil ? exchange.responseDeadline : nil] {
-                if let candidate { deadline = min(deadline ?? candidate, candidate) }
+            if let ack = exchange.pendingAck, ack.deadline < deadline { deadline = ack.deadline }
+            if exchange.waiter != nil, let response = exchange.responseDeadline, response < deadline {
+                deadline = response
             }
         }
-        return deadline
+        return deadline == .max ? nil : deadline
     }
 
-    /// Points the one Dispatch timer at the earliest deadline (or parks it).
+    /// Makes sure the one Dispatch timer fires no later than the earliest deadline.
+    ///
+    /// Rescheduling a Dispatch timer wakes Dispatch's manager thread, and nearly every message moves
+    /// some deadline, so the timer is only moved when something falls due before it would fire. A
+    /// timer that fires early (its deadline was acknowledged away) finds nothing due and is pointed at
+    /// the next deadline by `serviceTimers`; with nothing left it stays idle (the timer is one-shot).
     func rearmTimer() {
         guard configuration.usesDispatchTimers, !stopped else { return }
-        guard let deadline = nextDeadline else {
-            if timerDeadline != nil {
-                timer?.schedule(deadline: .distantFuture)
-                timerDeadline = nil
-            }
-            return
-        }
-        if timerDeadline == deadline { return }
+        guard let deadline = nextDeadline else { return }
+        if let armed = timerDeadline, armed <= deadline { return }
         let timer = self.timer ?? makeTimer()
         let delay = deadline > now ? deadline - now : 0
         timer.schedule(deadline: .now() + .milliseconds(Int(delay)), leeway: .milliseconds(1))
