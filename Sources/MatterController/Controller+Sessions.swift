@@ -8,7 +8,7 @@ extension Controller {
     /// An operational session with `nodeID`: the cached one, or a new CASE session (resumed when a
     /// resumption record exists). Concurrent callers for one node share one handshake.
     func session(for nodeID: NodeID) async throws(ControllerError) -> OperationalSession {
-        if let cached = sessions[nodeID], await node.secureSession(cached.session) != nil { return cached }
+        if let cached = sessions[nodeID], node.hasSecureSession(cached.session) { return cached }
         sessions[nodeID] = nil
         let task: Task<Result<OperationalSession, ControllerError>, Never>
         if let running = connecting[nodeID] {

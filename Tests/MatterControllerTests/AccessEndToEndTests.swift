@@ -83,7 +83,7 @@ struct AccessEndToEndTests {
             _ = try await peer.connect(
                 device, nodeID: node, credentials: try credentials(NodeID(112_233), issuedBy: other, for: otherFabric))
         }
-        #expect(log.contains("CASE failed", "no shared trust roots"))
+        #expect(await log.eventuallyContains("CASE failed", "no shared trust roots"))
         try await controller.toggle(node)
         #expect(await isOn(device) == true)
         await peer.stop()
@@ -110,7 +110,7 @@ struct AccessEndToEndTests {
                 credentials: try credentials(
                     NodeID(112_233), issuedBy: try fabricAuthority(fabric), for: fabric, validity: expired))
         }
-        #expect(log.contains("CASE failed", "expired"))
+        #expect(await log.eventuallyContains("CASE failed", "expired"))
 
         let foreignPeer = try await RawClient.start()
         await #expect(throws: invalidParameter) {
@@ -118,7 +118,7 @@ struct AccessEndToEndTests {
                 device, nodeID: node,
                 credentials: try credentials(NodeID(112_233), issuedBy: try foreignAuthority(fabric), for: fabric))
         }
-        #expect(log.contains("CASE failed", "authority key ID is not its issuer's"))
+        #expect(await log.eventuallyContains("CASE failed", "authority key ID is not its issuer's"))
         #expect(await device.node.secureSessionList.count == sessionsBefore)  // no half-open session
 
         try await controller.toggle(node)
@@ -191,7 +191,7 @@ struct AccessEndToEndTests {
         let strangerSession = try await stranger.connect(device, nodeID: node, credentials: operatorCredentials)
         #expect(try await stranger.client.invoke(toggle, session: strangerSession) == .status(StatusIB(.unsupportedAccess)))
         #expect(await isOn(device) == false)
-        #expect(log.contains("access denied", "0x4242", "invoke"))
+        #expect(await log.eventuallyContains("access denied", "0x4242", "invoke"))
         await stranger.stop()
 
         // The administrator grants Operate to that node.
@@ -215,8 +215,8 @@ struct AccessEndToEndTests {
             [WriteItem(path: nodeLabel, value: .utf8("owned")), WriteItem(path: acl, value: .array([]))],
             session: session)
         #expect(writes.map { $0.status.status } == [IMStatus.unsupportedAccess, .unsupportedAccess])
-        #expect(log.contains("access denied", "0x4242", "write", "manage"))
-        #expect(log.contains("access denied", "0x4242", "write", "administer"))
+        #expect(await log.eventuallyContains("access denied", "0x4242", "write", "manage"))
+        #expect(await log.eventuallyContains("access denied", "0x4242", "write", "administer"))
         let aclRead = try await peer.client.read([AttributePathIB(acl)], session: session)
         #expect(aclRead.report(for: acl).map { report in
             if case .failure(let status) = report.result { return status.status == .unsupportedAccess }
@@ -326,8 +326,17 @@ final class LogCapture: Sendable {
         return capture
     }
 
-    /// True when one line contains every fragment (case-insensitive).
-    func contains(_ fragments: String...) -> Bool {
+    /// True when one line contains every fragment (case-insensitive), waiting up to 2 s for it: the
+    /// device may log a refusal just after the peer has seen it.
+    func eventuallyContains(_ fragments: String...) async -> Bool {
+        for _ in 0..<200 {
+            if contains(fragments) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return contains(fragments)
+    }
+
+    func contains(_ fragments: [String]) -> Bool {
         lines.withLock { lines in
             lines.contains { line in fragments.allSatisfy { line.lowercased().contains($0.lowercased()) } }
         }

@@ -1,6 +1,7 @@
 public import Dispatch
 public import MatterCore
 import MatterCrypto
+import Synchronization
 
 /// One Matter node's message layer (spec chapter 4): sessions, message counters, encryption, MRP and
 /// exchanges over one datagram transport. An actor whose executor is the transport's serial queue,
@@ -35,6 +36,8 @@ public actor TransportNode {
     var unsecuredCounter: UInt32
     var unsecuredPeers: [SessionID: UnsecuredPeer] = [:]
     var secureSessions: [UInt16: SecureSession] = [:]
+    /// The keys of `secureSessions`, readable without waiting for the node (see `hasSecureSession`).
+    nonisolated let publishedSessionIDs = Mutex<Set<UInt16>>([])
     var reservedSessionIDs: Set<UInt16> = []
     var exchanges: [ExchangeKey: Exchange] = [:]
     var retransmissions = RetransmissionTable<ExchangeKey>()
@@ -156,14 +159,23 @@ public actor TransportNode {
         let counter = random.initialMessageCounter()
         reservedSessionIDs.remove(parameters.localSessionID)
         secureSessions[parameters.localSessionID] = SecureSession(parameters, initialCounter: counter, now: now)
+        publishedSessionIDs.withLock { _ = $0.insert(parameters.localSessionID) }
         return .secure(localSessionID: parameters.localSessionID)
     }
 
     /// Removes a secure session; its exchanges fail and observers are told.
     public func removeSecureSession(_ session: SessionID) {
         guard case .secure(let id) = session, secureSessions.removeValue(forKey: id) != nil else { return }
+        publishedSessionIDs.withLock { _ = $0.remove(id) }
         closeExchanges(of: session, error: .sessionNotFound(session))
         for observer in sessionClosedObservers { observer(session) }
+    }
+
+    /// True when the secure session exists. Answers from any thread without waiting for the node's
+    /// queue, so that a caller about to use a cached session does not pay two executor hops.
+    public nonisolated func hasSecureSession(_ session: SessionID) -> Bool {
+        guard case .secure(let id) = session else { return false }
+        return publishedSessionIDs.withLock { $0.contains(id) }
     }
 
     /// The parameters of a secure session, if it exists.
