@@ -109,6 +109,7 @@ extension TransportNode {
         if exchange == nil {
             if payloadHeader.isInitiator, let registered = handlers[payloadHeader.protocolID] {
                 let created = Exchange(key: key, protocolID: payloadHeader.protocolID, node: self)
+                created.openedByPeer = true
                 exchanges[key] = created
                 exchange = created
                 handler = registered
