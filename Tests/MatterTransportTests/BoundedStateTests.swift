@@ -160,3 +160,35 @@ struct BoundedStateTests {
         await node.stop()
     }
 }
+
+@Suite("Retransmission table: the earliest deadline")
+struct RetransmissionDeadlineTests {
+    @Test func theDeadlineFollowsEveryChange() {
+        var table = RetransmissionTable<Int>()
+        let nowhere = UDPAddress(ip: [127, 0, 0, 1], port: 9)
+        #expect(table.deadline() == nil)
+        table.add(1, datagram: [1], destination: nowhere, counter: 10, now: 0, wait: 300)
+        table.add(2, datagram: [2], destination: nowhere, counter: 20, now: 0, wait: 200)
+        #expect(table.deadline() == 200)
+        let acknowledged = table.acknowledge(2, counter: 20)
+        #expect(acknowledged)
+        #expect(table.deadline() == 300)
+        table.reschedule(1, nextDue: 250)
+        #expect(table.deadline() == 250)
+        let actions = table.due(at: 250)
+        #expect(actions.count == 1)
+        #expect(table.deadline() == UInt64.max)  // resent: due again once the node reschedules it
+        table.reschedule(1, nextDue: 900)
+        #expect(table.deadline() == 900)
+        table.remove(1)
+        #expect(table.deadline() == nil)
+    }
+}
+
+extension RetransmissionTable {
+    /// `nextDeadline` through a copy (its getter caches, so it is mutating).
+    func deadline() -> UInt64? {
+        var copy = self
+        return copy.nextDeadline
+    }
+}

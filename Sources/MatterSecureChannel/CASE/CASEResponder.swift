@@ -39,7 +39,8 @@ public final class CASEResponder: @unchecked Sendable {
             sigma1 = try Sigma1(decoding: message.payload)
         } catch {
             statistics.invalidRequests += 1
-            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter)
+            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter,
+                 refusal: true)
             return
         }
         let peerMRP = sigma1.sessionParameters?.mrp ?? .default
@@ -66,7 +67,8 @@ public final class CASEResponder: @unchecked Sendable {
         guard let (fabric, ipk) = match else {
             log.info("Sigma1 for a destination that matches none of our fabrics")
             statistics.noSharedTrustRoots += 1
-            fail(.noSharedTrustRoots, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.noSharedTrustRoots)
+            fail(.noSharedTrustRoots, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.noSharedTrustRoots,
+                 refusal: true)
             return
         }
         let localSessionID = node.allocateSessionID()
@@ -179,14 +181,17 @@ public final class CASEResponder: @unchecked Sendable {
     }
 
     /// Sends a failure StatusReport (when `status` is given), closes the exchange, forgets the handshake.
-    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?) {
+    /// A `refusal` (a Sigma1 refused before any handshake state) is logged at info level only: a peer
+    /// may send those by the thousand, and `statistics` counts them.
+    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?,
+              refusal: Bool = false) {
         if let status {
             let report = StatusReport(generalCode: .failure, protocolCode: status)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: report.encoded)
         }
         exchange.close()
         node.removeUnsecuredSession(exchange.session)
-        log.notice("CASE failed: \(error)")
+        log.log(refusal ? .info : .notice, "CASE failed: \(error)")
         onFailure?(error)
     }
 

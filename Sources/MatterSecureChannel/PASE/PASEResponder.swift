@@ -79,7 +79,8 @@ public final class PASEResponder: @unchecked Sendable {
         guard let credentials else {
             log.info("PASE request while the commissioning window is closed")
             statistics.refusedWindowClosed += 1
-            reject(exchange, node: node, error: .commissioningWindowClosed)
+            // Counted, not reported through `onFailure`: a peer may send these by the thousand.
+            reject(exchange, node: node, error: .commissioningWindowClosed, notify: false)
             return
         }
         let request: PBKDFParamRequest
@@ -123,15 +124,17 @@ public final class PASEResponder: @unchecked Sendable {
         }
     }
 
-    /// Sends FAILURE/INVALID_PARAMETER, closes the exchange, counts the attempt.
-    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true) {
+    /// Sends FAILURE/INVALID_PARAMETER (when `report`), closes the exchange, forgets its unsecured
+    /// session, and tells `onFailure` (when `notify`).
+    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true,
+                notify: Bool = true) {
         if report {
             let status = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: status.encoded)
         }
         exchange.close()
         node.removeUnsecuredSession(exchange.session)
-        onFailure?(error)
+        if notify { onFailure?(error) }
     }
 
     func finished(_ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false) {
