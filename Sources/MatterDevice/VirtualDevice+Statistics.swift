@@ -54,7 +54,8 @@ extension VirtualDevice {
         let root = self.root
         return await node.run { node in
             DeviceStatistics(
-                transport: node.statistics, pase: root.pase.statistics, caseEstablishment: root.caseResponder.statistics,
+                transport: node.statistics, pase: root.pase.statistics,
+                caseEstablishment: root.caseResponder.statistics,
                 secureSessions: node.secureSessionList.count, unsecuredSessions: node.unsecuredSessionCount,
                 handshakesInProgress: node.reservedSessionIDCount, openExchanges: node.openExchangeCount,
                 closingExchanges: node.closingExchangeCount, pendingRetransmissions: node.pendingRetransmissionCount)

@@ -89,7 +89,8 @@ struct HostileMix {
             // session (unhandled), the copies hit its counter window (duplicate).
             let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
                                        source: Self.nodeID(&random))
-            let payload = PayloadHeader(isInitiator: true, needsAck: true, opcode: UInt8(truncatingIfNeeded: random.next()),
+            let payload = PayloadHeader(isInitiator: true, needsAck: true,
+                                        opcode: UInt8(truncatingIfNeeded: random.next()),
                                         exchangeID: UInt16(truncatingIfNeeded: random.next()),
                                         protocolID: ProtocolID(vendorID: 0xFFF1, protocolNumber: 0x0042))
             let bytes = header.encoded + Self.encoded(payload)
@@ -146,10 +147,11 @@ struct HostileMix {
         case 0..<4:
             let opcodes: [UInt8] = [
                 SecureChannelOpcode.messageCounterSyncRequest, SecureChannelOpcode.standaloneAck,
-                SecureChannelOpcode.pbkdfParamRequest, SecureChannelOpcode.pbkdfParamResponse, SecureChannelOpcode.pake1,
-                SecureChannelOpcode.pake2, SecureChannelOpcode.pake3, SecureChannelOpcode.sigma1,
-                SecureChannelOpcode.sigma2, SecureChannelOpcode.sigma3, SecureChannelOpcode.sigma2Resume,
-                SecureChannelOpcode.statusReport, SecureChannelOpcode.icdCheckIn, UInt8(truncatingIfNeeded: random.next()),
+                SecureChannelOpcode.pbkdfParamRequest, SecureChannelOpcode.pbkdfParamResponse,
+                SecureChannelOpcode.pake1, SecureChannelOpcode.pake2, SecureChannelOpcode.pake3,
+                SecureChannelOpcode.sigma1, SecureChannelOpcode.sigma2, SecureChannelOpcode.sigma3,
+                SecureChannelOpcode.sigma2Resume, SecureChannelOpcode.statusReport, SecureChannelOpcode.icdCheckIn,
+                UInt8(truncatingIfNeeded: random.next()),
             ]
             protocolID = .secureChannel
             opcode = opcodes[Int(random.next() % UInt64(opcodes.count))]
@@ -162,8 +164,9 @@ struct HostileMix {
             opcode = UInt8(truncatingIfNeeded: random.next())
         }
         let flags = random.next()
+        let acknowledged: UInt32? = flags & 16 != 0 ? UInt32(truncatingIfNeeded: random.next()) : nil
         let payload = PayloadHeader(isInitiator: flags & 1 != 0 || flags & 6 == 0, needsAck: flags & 8 != 0,
-                                    acknowledgedCounter: flags & 16 != 0 ? UInt32(truncatingIfNeeded: random.next()) : nil,
+                                    acknowledgedCounter: acknowledged,
                                     opcode: opcode, exchangeID: UInt16(truncatingIfNeeded: random.next()),
                                     protocolID: protocolID)
         return header.encoded + Self.encoded(payload) + garbage
@@ -174,7 +177,8 @@ struct HostileMix {
         let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
                                    source: Self.nodeID(&random))
         let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.sigma1,
-                                          exchangeID: UInt16(truncatingIfNeeded: random.next()), protocolID: .secureChannel)
+                                          exchangeID: UInt16(truncatingIfNeeded: random.next()),
+                                          protocolID: .secureChannel)
         let resume = random.next() % 5 == 0
         var w = TLVWriter(capacity: 240)
         w.putStructure { w in
@@ -196,7 +200,8 @@ struct HostileMix {
         let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
                                    source: Self.nodeID(&random))
         let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true, opcode: 0x08,
-                                          exchangeID: UInt16(truncatingIfNeeded: random.next()), protocolID: .interactionModel)
+                                          exchangeID: UInt16(truncatingIfNeeded: random.next()),
+                                          protocolID: .interactionModel)
         var w = TLVWriter(capacity: 40)
         w.putStructure { w in
             w.put(false, tag: .context(0))
@@ -222,8 +227,9 @@ struct HostileMix {
     static func pbkdfParamRequestMessage(source: NodeID, counter: UInt32, exchangeID: UInt16,
                                          random: inout SeededRandom) -> [UInt8] {
         let header = MessageHeader(sessionID: 0, messageCounter: counter, source: source)
-        let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.pbkdfParamRequest,
-                                          exchangeID: exchangeID, protocolID: .secureChannel)
+        let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true,
+                                          opcode: SecureChannelOpcode.pbkdfParamRequest, exchangeID: exchangeID,
+                                          protocolID: .secureChannel)
         var w = TLVWriter(capacity: 80)
         w.putStructure { w in
             w.putBytes(MessageMutator.randomBytes(count: 32, random: &random), tag: .context(1))

@@ -7,7 +7,8 @@ struct HostileOptions {
     /// Datagrams per second; 0 sends as fast as the socket takes them.
     var rate = 2000
     var seed: UInt64 = 1
-    var weights: [HostileKind: Int] = Dictionary(uniqueKeysWithValues: HostileKind.allCases.map { ($0, $0.defaultWeight) })
+    var weights: [HostileKind: Int] =
+        Dictionary(uniqueKeysWithValues: HostileKind.allCases.map { ($0, $0.defaultWeight) })
     var halfOpenSockets = 128
     /// Seconds to keep listening for the device's answers after the last datagram.
     var linger = 1.0
@@ -57,7 +58,8 @@ struct HostileOptions {
             case "--target":
                 let text = try value(argument)
                 guard let address = UDPAddress(endpoint: text) else {
-                    throw UsageError(description: "--target: '\(text)' is not HOST:PORT, [IPv6]:PORT or [fe80::1%IFACE]:PORT")
+                    throw UsageError(
+                        description: "--target: '\(text)' is not HOST:PORT, [IPv6]:PORT or [fe80::1%IFACE]:PORT")
                 }
                 targets.append(address)
             case "--count": count = try number(argument, try value(argument))
@@ -90,6 +92,8 @@ struct HostileOptions {
         guard count > 0, rate >= 0, (1...1024).contains(halfOpenSockets) else {
             throw UsageError(description: "--count must be positive, --rate not negative, --sockets 1...1024")
         }
-        guard weights.values.contains(where: { $0 > 0 }) else { throw UsageError(description: "--mix: every weight is 0") }
+        guard weights.values.contains(where: { $0 > 0 }) else {
+            throw UsageError(description: "--mix: every weight is 0")
+        }
     }
 }

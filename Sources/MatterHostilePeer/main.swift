@@ -63,7 +63,9 @@ let rate = seconds > 0 ? Int((Double(sent) / seconds).rounded()) : sent
 let kinds = HostileKind.allCases.map { ($0.rawValue, sentByKind[$0] ?? 0) }
 let outcomes = ExpectedOutcome.allCases.map { ($0.rawValue, expected[$0] ?? 0) }
 if options.json {
-    func object(_ pairs: [(String, Int)]) -> String { "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}" }
+    func object(_ pairs: [(String, Int)]) -> String {
+        "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
     let targets = options.targets.map { "\"\($0)\"" }.joined(separator: ",")
     print("{\"sent\":\(sent),\"seconds\":\(String(format: "%.2f", seconds)),\"rate\":\(rate),\"targets\":[\(targets)],"
           + "\"seed\":\(options.seed),\"kinds\":\(object(kinds)),\"expected\":\(object(outcomes)),"

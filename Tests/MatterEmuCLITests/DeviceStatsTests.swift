@@ -8,7 +8,8 @@ struct DeviceStatsTests {
     func aBadIntervalIsAUsageError(interval: String) throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try CLIRunner.run(["device", "--stats-interval", interval, "--state-dir", directory, "--no-advertise"])
+        let result = try CLIRunner.run(["device", "--stats-interval", interval, "--state-dir", directory,
+                                        "--no-advertise"])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains("--stats-interval"), "\(result.stderr)")
     }

@@ -105,12 +105,16 @@ struct BoundedStateTests {
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
         let flooder = network.makeEndpoint(queue: DispatchQueue(label: "flooder"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address,
-                                       dispatchTimers: false) { $0.closingExchangeCapacity = 8 }
+        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b,
+                                       responderAddress: b.address, dispatchTimers: false) {
+            $0.closingExchangeCapacity = 8
+        }
         await pair.responder.setUnsolicitedHandler(EchoResponder(), for: .echo)
         // The secure reply is lost, so the responder's closed exchange waits for its acknowledgement.
         network.setInterceptor { index, bytes in index == 1 ? nil : bytes }
-        let request = Task { try? await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [1]) }
+        let request = Task {
+            try? await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [1])
+        }
         await Self.waitUntilReceived(pair.responder, 1)
         #expect(await pair.responder.closingExchangeCount == 1)
         // 20 handshake-style requests from peers that never acknowledge the echo.

@@ -28,7 +28,7 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
-        .value("stats-interval", "SECONDS", "print counters (dropped datagrams by reason, sessions, memory) every SECONDS and on exit"),
+        .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -127,7 +127,9 @@ struct DeviceCommand: CLICommand {
                 output.print(line)
             }
         }
-        let stats = statsInterval.map { DeviceStatsReporter(device: device, intervalSeconds: $0, output: output, json: json) }
+        let stats = statsInterval.map {
+            DeviceStatsReporter(device: device, intervalSeconds: $0, output: output, json: json)
+        }
         stats?.start()
         await signals.wait()
         await stats?.finish()

@@ -67,8 +67,8 @@ public final class CASEResponder: @unchecked Sendable {
         guard let (fabric, ipk) = match else {
             log.info("Sigma1 for a destination that matches none of our fabrics")
             statistics.noSharedTrustRoots += 1
-            fail(.noSharedTrustRoots, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.noSharedTrustRoots,
-                 refusal: true)
+            fail(.noSharedTrustRoots, exchange: exchange, node: node,
+                 status: StatusReport.SecureChannelCode.noSharedTrustRoots, refusal: true)
             return
         }
         let localSessionID = node.allocateSessionID()
