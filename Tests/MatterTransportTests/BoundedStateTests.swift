@@ -41,7 +41,7 @@ struct BoundedStateTests {
 
     /// A node whose timers the test drives, and a raw endpoint that sends to it and never acknowledges.
     static func nodeAndPeer(_ configure: (inout TransportNode.Configuration) -> Void)
-        async -> (TransportNode, InMemoryEndpoint, InMemoryEndpoint, ManualClock)
+        async -> (TransportNode, InMemoryEndpoint, InMemoryEndpoint, ManualClock, InMemoryNetwork)
     {
         let clock = ManualClock()
         let network = InMemoryNetwork(clock: clock)
@@ -53,7 +53,7 @@ struct BoundedStateTests {
         configure(&configuration)
         let node = TransportNode(transport: endpoint, clock: clock, configuration: configuration)
         await node.start()
-        return (node, endpoint, peer, clock)
+        return (node, endpoint, peer, clock, network)
     }
 
     static func waitUntilReceived(_ node: TransportNode, _ count: Int) async {
@@ -61,7 +61,7 @@ struct BoundedStateTests {
     }
 
     @Test func aHandshakeInFlightKeepsItsSessionWhileAFloodOfPeersComesAndGoes() async throws {
-        let (node, endpoint, peer, clock) = await Self.nodeAndPeer { $0.unsecuredSessionCapacity = 4 }
+        let (node, endpoint, peer, clock, _) = await Self.nodeAndPeer { $0.unsecuredSessionCapacity = 4 }
         let holder = HoldingResponder()
         await node.setUnsolicitedHandler(holder, for: Self.held)
         try peer.send(Self.opener(from: 1, protocolID: Self.held), to: endpoint.address)
@@ -83,7 +83,7 @@ struct BoundedStateTests {
     }
 
     @Test func whenEverySessionHoldsAnExchangeTheLeastRecentlyActiveGoes() async throws {
-        let (node, endpoint, peer, clock) = await Self.nodeAndPeer { $0.unsecuredSessionCapacity = 3 }
+        let (node, endpoint, peer, clock, _) = await Self.nodeAndPeer { $0.unsecuredSessionCapacity = 3 }
         let holder = HoldingResponder()
         await node.setUnsolicitedHandler(holder, for: Self.held)
         for source in 1...4 {
@@ -134,7 +134,7 @@ struct BoundedStateTests {
     }
 
     @Test func aRequestClosedWithoutAnswerCountsAsDroppedByItsHandler() async throws {
-        let (node, endpoint, peer, _) = await Self.nodeAndPeer { _ in }
+        let (node, endpoint, peer, _, _) = await Self.nodeAndPeer { _ in }
         await node.setUnsolicitedHandler(SilentResponder(), for: Self.silent)
         await node.setUnsolicitedHandler(EchoResponder(), for: .echo)
         try peer.send(Self.opener(from: 1, protocolID: Self.silent), to: endpoint.address)
@@ -149,7 +149,7 @@ struct BoundedStateTests {
     }
 
     @Test func aReliableMessageNobodyAcknowledgesCountsOnceGivenUp() async throws {
-        let (node, endpoint, peer, clock) = await Self.nodeAndPeer { _ in }
+        let (node, endpoint, peer, clock, _) = await Self.nodeAndPeer { _ in }
         await node.setUnsolicitedHandler(EchoResponder(), for: .echo)
         try peer.send(Self.opener(from: 1, protocolID: .echo), to: endpoint.address)
         await Self.waitUntilReceived(node, 1)
@@ -194,5 +194,43 @@ extension RetransmissionTable {
     func deadline() -> UInt64? {
         var copy = self
         return copy.nextDeadline
+    }
+}
+
+/// Answers reliably, closes the exchange and forgets the unsecured session at once, as a refused
+/// handshake does.
+final class AnswerAndForgetResponder: UnsolicitedMessageHandler, @unchecked Sendable {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+        try? exchange.send(opcode: 2, payload: [])
+        exchange.close()
+        exchange.node.assumeIsolated { node in node.removeUnsecuredSession(exchange.session) }
+    }
+}
+
+@Suite("Transport node: acknowledgements for a finished handshake")
+struct FinishedHandshakeAckTests {
+    @Test func theAckSettlesTheRetransmissionAndIsNoDrop() async throws {
+        let (node, endpoint, peer, _, network) = await BoundedStateTests.nodeAndPeer { _ in }
+        await node.setUnsolicitedHandler(AnswerAndForgetResponder(), for: .echo)
+        try peer.send(BoundedStateTests.opener(from: 5, protocolID: .echo, exchangeID: 9), to: endpoint.address)
+        await BoundedStateTests.waitUntilReceived(node, 1)
+        #expect(await node.closingExchangeCount == 1)
+        #expect(await node.unsecuredSessionCount == 0)
+        // The answer's counter, from the wire; the peer acknowledges it on the same exchange.
+        var reader = ByteReader(try #require(network.log.last).bytes)
+        let answer = try MessageHeader(from: &reader)
+        var ack = ByteWriter()
+        MessageHeader(sessionID: 0, messageCounter: 2, source: NodeID(5)).encode(into: &ack)
+        PayloadHeader(isInitiator: true, needsAck: false, acknowledgedCounter: answer.messageCounter,
+                      opcode: SecureChannelOpcode.standaloneAck, exchangeID: 9, protocolID: .secureChannel)
+            .encode(into: &ack)
+        try peer.send(ack.bytes, to: endpoint.address)
+        // And an acknowledgement of nothing we sent: that one is dropped.
+        try peer.send(ack.bytes, to: endpoint.address)
+        await BoundedStateTests.waitUntilReceived(node, 3)
+        #expect(await node.closingExchangeCount == 0)
+        #expect(await node.pendingRetransmissionCount == 0)
+        #expect(await node.statistics.droppedUnknownSession == 1)
+        await node.stop()
     }
 }
