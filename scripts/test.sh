@@ -53,6 +53,7 @@ suite() {
 if [ "$(id -u)" = 0 ]; then
     suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN
     suite commissioner scripts/test-commissioner.sh  # our commissioner CLI against our devices
+    suite hostile scripts/test-hostile.sh  # a hostile peer floods a device while a controller toggles it
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2

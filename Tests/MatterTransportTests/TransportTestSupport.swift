@@ -26,9 +26,10 @@ struct NodePair {
         initiator: any DatagramTransport, initiatorAddress: UDPAddress,
         responder: any DatagramTransport, responderAddress: UDPAddress,
         clock: any MatterClock = SystemClock(), dispatchTimers: Bool = true, seed: UInt64 = 7,
-        kind: SecureSessionKind = .pase
+        kind: SecureSessionKind = .pase, configure: (inout TransportNode.Configuration) -> Void = { _ in }
     ) async -> NodePair {
         var configuration = TransportNode.Configuration()
+        configure(&configuration)
         configuration.usesDispatchTimers = dispatchTimers
         configuration.randomSeed = seed
         let a = TransportNode(transport: initiator, clock: clock, configuration: configuration)

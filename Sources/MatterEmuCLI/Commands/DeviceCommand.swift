@@ -28,15 +28,19 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
+        .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Prints the QR code, its payload and the manual code, then one line per state change. Stop with
         Ctrl-C (SIGINT) or SIGTERM. With --json: an onboarding document, then JSON lines of events.
+        --stats-interval adds a line of counters every interval and a final one on exit ({"event":"stats",...}
+        with --json).
         """
 
     let configuration: VirtualDeviceConfiguration
     let context: CLIContext
+    let statsInterval: Double?
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         let type = arguments.value("type") ?? "dimmable-light"
@@ -77,6 +81,12 @@ struct DeviceCommand: CLICommand {
                                               delay: try probability("delay"),
                                               seed: try arguments.unsigned("fault-seed") ?? 1)
         configuration.storageNamespace = "device"
+        statsInterval = try arguments.value("stats-interval").map { text throws(UsageError) in
+            guard let seconds = Double(text), seconds >= 0.1, seconds <= 86_400 else {
+                throw UsageError("--stats-interval expects seconds, 0.1...86400, got '\(text)'", command: Self.pathString)
+            }
+            return seconds
+        }
         self.configuration = configuration
         self.context = context
     }
@@ -117,7 +127,12 @@ struct DeviceCommand: CLICommand {
                 output.print(line)
             }
         }
+        let stats = statsInterval.map {
+            DeviceStatsReporter(device: device, intervalSeconds: $0, output: output, json: json)
+        }
+        stats?.start()
         await signals.wait()
+        await stats?.finish()
         await device.stop()
         return .success
     }

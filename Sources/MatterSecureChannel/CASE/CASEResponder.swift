@@ -16,6 +16,8 @@ public final class CASEResponder: @unchecked Sendable {
     /// A CASE session was established: its ID and the peer's identity.
     public var onEstablished: ((SessionID, CASEPeer) -> Void)?
     public var onFailure: ((SecureChannelError) -> Void)?
+    /// What was asked and how it ended.
+    public private(set) var statistics = CASEStatistics()
     private let log = Logger(label: "case")
 
     public init(credentials: (any CASECredentialsProvider)?, resumption: CASEResumptionStore = CASEResumptionStore(),
@@ -26,7 +28,9 @@ public final class CASEResponder: @unchecked Sendable {
     }
 
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+        statistics.requests += 1
         guard case .unsecured = exchange.session else {
+            statistics.invalidRequests += 1
             exchange.close()
             return
         }
@@ -34,7 +38,9 @@ public final class CASEResponder: @unchecked Sendable {
         do {
             sigma1 = try Sigma1(decoding: message.payload)
         } catch {
-            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter)
+            statistics.invalidRequests += 1
+            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter,
+                 refusal: true)
             return
         }
         let peerMRP = sigma1.sessionParameters?.mrp ?? .default
@@ -60,7 +66,9 @@ public final class CASEResponder: @unchecked Sendable {
         }
         guard let (fabric, ipk) = match else {
             log.info("Sigma1 for a destination that matches none of our fabrics")
-            fail(.noSharedTrustRoots, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.noSharedTrustRoots)
+            statistics.noSharedTrustRoots += 1
+            fail(.noSharedTrustRoots, exchange: exchange, node: node,
+                 status: StatusReport.SecureChannelCode.noSharedTrustRoots, refusal: true)
             return
         }
         let localSessionID = node.allocateSessionID()
@@ -94,11 +102,13 @@ public final class CASEResponder: @unchecked Sendable {
             exchange.onFailure = { error, exchange in
                 exchange.node.assumeIsolated { node in
                     node.releaseSessionID(localSessionID)
+                    state.responder.statistics.failed += 1
                     state.responder.fail(.transport(error), exchange: exchange, node: node, status: nil)
                 }
             }
         } catch {
             node.releaseSessionID(localSessionID)
+            statistics.invalidRequests += 1
             fail(.crypto(error as? CryptoError ?? .invalidState("\(error)")), exchange: exchange, node: node,
                  status: StatusReport.SecureChannelCode.invalidParameter)
         }
@@ -140,6 +150,7 @@ public final class CASEResponder: @unchecked Sendable {
                           let report = try? StatusReport(decoding: message.payload), report.isSuccess
                     else {
                         node.releaseSessionID(localSessionID)
+                        statistics.failed += 1
                         fail(.invalidMessage("resumption not confirmed"), exchange: exchange, node: node, status: nil)
                         return
                     }
@@ -151,12 +162,14 @@ public final class CASEResponder: @unchecked Sendable {
                         peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
                     node.removeUnsecuredSession(exchange.session)
                     resumption.save(updated)
+                    statistics.resumed += 1
                     onEstablished?(session, peer)
                 }
             }
             exchange.onFailure = { [self] error, exchange in
                 exchange.node.assumeIsolated { node in
                     node.releaseSessionID(localSessionID)
+                    statistics.failed += 1
                     fail(.transport(error), exchange: exchange, node: node, status: nil)
                 }
             }
@@ -168,14 +181,17 @@ public final class CASEResponder: @unchecked Sendable {
     }
 
     /// Sends a failure StatusReport (when `status` is given), closes the exchange, forgets the handshake.
-    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?) {
+    /// A `refusal` (a Sigma1 refused before any handshake state) is logged at info level only: a peer
+    /// may send those by the thousand, and `statistics` counts them.
+    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?,
+              refusal: Bool = false) {
         if let status {
             let report = StatusReport(generalCode: .failure, protocolCode: status)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: report.encoded)
         }
         exchange.close()
         node.removeUnsecuredSession(exchange.session)
-        log.notice("CASE failed: \(error)")
+        log.log(refusal ? .info : .notice, "CASE failed: \(error)")
         onFailure?(error)
     }
 
@@ -250,10 +266,12 @@ public final class CASEResponder: @unchecked Sendable {
                 node.removeUnsecuredSession(exchange.session)
                 responder.resumption.save(.init(resumptionID: resumptionID, sharedSecret: shared,
                                                 fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
+                responder.statistics.established += 1
                 responder.onEstablished?(session, CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID,
                                                            nodeID: peer.nodeID, cats: cats))
             } catch {
                 node.releaseSessionID(localSessionID)
+                responder.statistics.failed += 1
                 let reported: Bool = if case .peerReportedFailure = error { true } else { false }
                 responder.fail(error, exchange: exchange, node: node,
                                status: reported ? nil : StatusReport.SecureChannelCode.invalidParameter)

@@ -5,7 +5,8 @@ public import MatterTransport
 /// The device side of PASE (spec 4.14.1): answers PBKDFParamRequest, Pake1 and Pake3 on the node's
 /// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
 ///
-/// One handshake at a time (others get BUSY); after `maximumFailedAttempts` failures the
+/// One handshake at a time (others get BUSY); one silent for `abandonAfterMilliseconds` is given up
+/// (counted as a failure) when the next request comes. After `maximumFailedAttempts` failures the
 /// commissioning window closes (credentials are dropped and `onWindowClosedByFailures` runs).
 /// Confined to its node's queue (hence `@unchecked Sendable`).
 public final class PASEResponder: @unchecked Sendable {
@@ -30,6 +31,8 @@ public final class PASEResponder: @unchecked Sendable {
     }
     public var localMRP: MRPParameters
     public private(set) var failedAttempts = 0
+    /// What was asked and how it ended.
+    public private(set) var statistics = PASEStatistics()
     /// A PASE session was established (its ID and the peer's address).
     public var onEstablished: ((SessionID, UDPAddress) -> Void)?
     /// A handshake failed (the device-side report of a wrong passcode, for instance).
@@ -37,7 +40,7 @@ public final class PASEResponder: @unchecked Sendable {
     /// The window closed because of too many failures.
     public var onWindowClosedByFailures: (() -> Void)?
 
-    private var inProgress: (exchange: ExchangeKey, since: UInt64)?
+    private var inProgress: (exchange: Exchange, handshake: Handshake, since: UInt64)?
 
     /// True when no handshake is in progress.
     public var isIdle: Bool { inProgress == nil }
@@ -51,20 +54,33 @@ public final class PASEResponder: @unchecked Sendable {
     /// Handles a PBKDFParamRequest that opened `exchange`.
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         let now = node.clock.nowMilliseconds()
-        if let current = inProgress, now &- current.since < Self.abandonAfterMilliseconds {
-            log.info("PASE request while another handshake runs: BUSY")
-            try? exchange.send(opcode: SecureChannelOpcode.statusReport,
-                               payload: StatusReport.busy(minimumWaitMilliseconds: 1000).encoded)
-            exchange.close()
-            return
+        statistics.requests += 1
+        if let current = inProgress {
+            guard now &- current.since >= Self.abandonAfterMilliseconds else {
+                log.info("PASE request while another handshake runs: BUSY")
+                statistics.refusedBusy += 1
+                try? exchange.send(opcode: SecureChannelOpcode.statusReport,
+                                   payload: StatusReport.busy(minimumWaitMilliseconds: 1000).encoded)
+                exchange.close()
+                node.removeUnsecuredSession(exchange.session)  // the initiator retries on a new one
+                return
+            }
+            // A half-open handshake: its session, exchange and session ID go now, not when MRP gives up.
+            log.info("PASE handshake silent for \(now &- current.since) ms: abandoned")
+            statistics.abandoned += 1
+            current.handshake.fail(.transport(.responseTimeout(milliseconds: Self.abandonAfterMilliseconds)),
+                                   on: current.exchange, node: node, report: false, abandoned: true)
         }
         guard case .unsecured = exchange.session else {
+            statistics.invalidRequests += 1
             exchange.close()  // the SDK drops PBKDFParamRequest on an encrypted session
             return
         }
         guard let credentials else {
             log.info("PASE request while the commissioning window is closed")
-            reject(exchange, node: node, error: .commissioningWindowClosed)
+            statistics.refusedWindowClosed += 1
+            // Counted, not reported through `onFailure`: a peer may send these by the thousand.
+            reject(exchange, node: node, error: .commissioningWindowClosed, notify: false)
             return
         }
         let request: PBKDFParamRequest
@@ -74,6 +90,7 @@ public final class PASEResponder: @unchecked Sendable {
             guard request.passcodeID == 0 else { throw SecureChannelError.invalidMessage("passcodeId \(request.passcodeID)") }
             responderRandom = try SecureRandom.bytes(count: 32)
         } catch {
+            statistics.invalidRequests += 1
             reject(exchange, node: node, error: error as? SecureChannelError ?? .invalidMessage("\(error)"))
             return
         }
@@ -92,12 +109,13 @@ public final class PASEResponder: @unchecked Sendable {
             try exchange.send(opcode: SecureChannelOpcode.pbkdfParamResponse, payload: responseBytes)
         } catch {
             node.releaseSessionID(localSessionID)
+            statistics.invalidRequests += 1
             reject(exchange, node: node, error: .invalidMessage("\(error)"))
             return
         }
-        inProgress = (exchange.key, now)
         let handshake = Handshake(responder: self, verifier: verifier, localSessionID: localSessionID,
                                   peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
+        inProgress = (exchange, handshake, now)
         exchange.onMessage = { message, exchange in
             exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
         }
@@ -106,20 +124,26 @@ public final class PASEResponder: @unchecked Sendable {
         }
     }
 
-    /// Sends FAILURE/INVALID_PARAMETER, closes the exchange, counts the attempt.
-    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true) {
+    /// Sends FAILURE/INVALID_PARAMETER (when `report`), closes the exchange, forgets its unsecured
+    /// session, and tells `onFailure` (when `notify`).
+    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true,
+                notify: Bool = true) {
         if report {
             let status = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: status.encoded)
         }
         exchange.close()
         node.removeUnsecuredSession(exchange.session)
-        onFailure?(error)
+        if notify { onFailure?(error) }
     }
 
-    func finished(_ exchange: Exchange, failed error: SecureChannelError?) {
-        if inProgress?.exchange == exchange.key { inProgress = nil }
-        guard let error else { return }
+    func finished(_ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false) {
+        if inProgress?.exchange === exchange { inProgress = nil }
+        guard let error else {
+            statistics.established += 1
+            return
+        }
+        if !abandoned { statistics.failed += 1 }
         log.notice("PASE failed: \(error)")
         failedAttempts += 1
         if failedAttempts >= Self.maximumFailedAttempts, credentials != nil {
@@ -197,10 +221,11 @@ public final class PASEResponder: @unchecked Sendable {
             }
         }
 
-        func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool) {
+        func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool,
+                  abandoned: Bool = false) {
             node.releaseSessionID(localSessionID)
             responder.reject(exchange, node: node, error: error, report: report)
-            responder.finished(exchange, failed: error)
+            responder.finished(exchange, failed: error, abandoned: abandoned)
         }
     }
 }

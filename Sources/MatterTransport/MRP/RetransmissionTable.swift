@@ -16,16 +16,23 @@ struct RetransmissionTable<Key: Hashable & Sendable>: Sendable {
         case giveUp(Key)
     }
 
-    private(set) var entries: [Key: Entry] = [:]
+    private(set) var entries: [Key: Entry] = [:] {
+        didSet { cachedDeadline = nil }
+    }
+    /// `nextDeadline` until the entries change (nil: not computed). The node asks after every datagram.
+    private var cachedDeadline: UInt64??
 
     var isEmpty: Bool { entries.isEmpty }
 
     /// The earliest time something is due, if anything waits.
-    /// (A plain loop: a key path in this generic type is instantiated at run time on every call.)
     var nextDeadline: UInt64? {
-        var earliest: UInt64?
-        for entry in entries.values where entry.nextDue < (earliest ?? .max) { earliest = entry.nextDue }
-        return earliest
+        mutating get {
+            if let cachedDeadline { return cachedDeadline }
+            var earliest: UInt64?
+            for entry in entries.values where earliest.map({ entry.nextDue < $0 }) ?? true { earliest = entry.nextDue }
+            cachedDeadline = .some(earliest)
+            return earliest
+        }
     }
 
     /// Records a first transmission made at `now`, due again after `wait`.

@@ -37,6 +37,12 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     var failure: TransportError?
     /// True once something arrived on this exchange: MRP then treats the peer as active.
     var heardFromPeer = false
+    /// True when a peer's message opened this exchange (it went to an unsolicited handler).
+    var openedByPeer = false
+    /// Messages this node tried to send on the exchange (standalone acknowledgements aside).
+    var sendAttempts = 0
+    /// Order in which closed exchanges started waiting for their last acknowledgement.
+    var closingOrder: UInt64 = 0
     public private(set) var isClosed = false
 
     init(key: ExchangeKey, protocolID: ProtocolID, node: TransportNode) {

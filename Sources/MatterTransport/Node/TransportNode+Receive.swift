@@ -38,15 +38,18 @@ extension TransportNode {
                     statistics.droppedUndecodable += 1
                     return
                 }
+                var settled = false
                 if let acknowledged = payloadHeader.acknowledgedCounter {
                     let key = ExchangeKey(session: session, exchangeID: payloadHeader.exchangeID,
                                           isInitiator: !payloadHeader.isInitiator)
-                    if retransmissions.acknowledge(key, counter: acknowledged) { closingExchanges[key] = nil }
+                    settled = retransmissions.acknowledge(key, counter: acknowledged)
+                    if settled { closingExchanges[key] = nil }
                 }
-                guard header.source != nil, payloadHeader.isInitiator,
-                      !(payloadHeader.protocolID == .secureChannel && payloadHeader.opcode == SecureChannelOpcode.standaloneAck)
-                else {
-                    statistics.droppedUnknownSession += 1
+                let isStandaloneAck = payloadHeader.protocolID == .secureChannel
+                    && payloadHeader.opcode == SecureChannelOpcode.standaloneAck
+                guard header.source != nil, payloadHeader.isInitiator, !isStandaloneAck else {
+                    // A standalone ack that settled a retransmission did its job; anything else is dropped.
+                    if !(settled && isStandaloneAck) { statistics.droppedUnknownSession += 1 }
                     rearmTimer()
                     return
                 }
@@ -110,6 +113,7 @@ extension TransportNode {
         if exchange == nil {
             if payloadHeader.isInitiator, let registered = handlers[payloadHeader.protocolID] {
                 let created = Exchange(key: key, protocolID: payloadHeader.protocolID, node: self)
+                created.openedByPeer = true
                 exchanges[key] = created
                 exchange = created
                 handler = registered

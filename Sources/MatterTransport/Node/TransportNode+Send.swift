@@ -7,6 +7,7 @@ extension TransportNode {
     {
         guard !stopped else { throw .stopped }
         guard !exchange.isClosed else { throw .exchangeClosed }
+        exchange.sendAttempts += 1
         if let failure = exchange.failure { throw failure }
         let key = exchange.key
         if reliable, retransmissions.entries[key] != nil { throw .messageOutstanding }

@@ -23,6 +23,7 @@ extension TransportNode {
             case .giveUp(let key):
                 let exchange = exchanges[key] ?? closingExchanges[key]
                 closingExchanges[key] = nil
+                statistics.acknowledgementsMissed += 1
                 log.info("\(key): no acknowledgement after \(MRPBackoff.maxTransmissions) transmissions")
                 exchange?.fail(.noAcknowledgement(transmissions: MRPBackoff.maxTransmissions))
             }

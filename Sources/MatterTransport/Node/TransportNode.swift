@@ -13,8 +13,12 @@ public actor TransportNode {
         public var localMRP = MRPParameters.default
         /// Secure sessions kept at most; the least recently active is evicted for a new one.
         public var secureSessionCapacity = 64
-        /// Unsecured peers (handshakes in flight) kept at most.
+        /// Unsecured peers (handshakes in flight) kept at most. A new peer evicts the least recently
+        /// active one without an open exchange (else the least recently active one).
         public var unsecuredSessionCapacity = 64
+        /// Closed exchanges whose last reliable message is still retransmitted, at most; beyond that
+        /// the oldest, those on unsecured sessions first, stop being retransmitted.
+        public var closingExchangeCapacity = 64
         /// True: timers run on real Dispatch timers. False: tests call `serviceTimers()` themselves
         /// after moving a `ManualClock`.
         public var usesDispatchTimers = true
@@ -194,12 +198,30 @@ public actor TransportNode {
     public var reservedSessionIDCount: Int { reservedSessionIDs.count }
 
     func insertUnsecured(_ id: SessionID, _ peer: UnsecuredPeer) {
-        if unsecuredPeers.count >= configuration.unsecuredSessionCapacity,
-           let oldest = unsecuredPeers.min(by: { $0.value.lastActivity < $1.value.lastActivity })?.key
+        if unsecuredPeers[id] == nil, unsecuredPeers.count >= configuration.unsecuredSessionCapacity,
+           let victim = unsecuredEvictionCandidate()
         {
-            removeUnsecuredSession(oldest)
+            statistics.unsecuredSessionsEvicted += 1
+            removeUnsecuredSession(victim)
         }
         unsecuredPeers[id] = peer
+    }
+
+    /// The unsecured session a new one replaces: the least recently active among those with no open
+    /// exchange (so a flood of one-message peers cannot push out a handshake in flight), else the
+    /// least recently active of all.
+    func unsecuredEvictionCandidate() -> SessionID? {
+        var busy = Set<SessionID>()
+        for key in exchanges.keys {
+            if case .unsecured = key.session { busy.insert(key.session) }
+        }
+        var idle: (SessionID, UInt64)?
+        var any: (SessionID, UInt64)?
+        for (id, peer) in unsecuredPeers {
+            if any.map({ peer.lastActivity < $0.1 }) ?? true { any = (id, peer.lastActivity) }
+            if !busy.contains(id), idle.map({ peer.lastActivity < $0.1 }) ?? true { idle = (id, peer.lastActivity) }
+        }
+        return (idle ?? any)?.0
     }
 
     func closeExchanges(of session: SessionID, error: TransportError) {
@@ -253,10 +275,51 @@ public actor TransportNode {
         // A reliable message still in flight keeps being retransmitted until acknowledged or given up;
         // the exchange itself no longer delivers anything.
         exchanges[exchange.key] = nil
+        if exchange.openedByPeer, exchange.sendAttempts == 0 { statistics.droppedByHandler += 1 }
         exchange.markClosed()
-        if retransmissions.entries[exchange.key] != nil { closingExchanges[exchange.key] = exchange }
+        if retransmissions.entries[exchange.key] != nil {
+            closingCount += 1
+            exchange.closingOrder = closingCount
+            closingExchanges[exchange.key] = exchange
+            trimClosingExchanges()
+        }
+    }
+
+    /// Keeps at most `closingExchangeCapacity` closed exchanges waiting for their last acknowledgement.
+    /// Beyond that the oldest is no longer retransmitted: one on an unsecured session first (refused or
+    /// failed handshakes, what a flood of requests that never acknowledge leaves behind).
+    func trimClosingExchanges() {
+        while closingExchanges.count > configuration.closingExchangeCapacity {
+            var victim: Exchange?
+            for exchange in closingExchanges.values {
+                guard let current = victim else {
+                    victim = exchange
+                    continue
+                }
+                let rank = (exchange.session.isUnsecured ? 0 : 1, exchange.closingOrder)
+                let currentRank = (current.session.isUnsecured ? 0 : 1, current.closingOrder)
+                if rank < currentRank { victim = exchange }
+            }
+            guard let victim else { return }
+            closingExchanges[victim.key] = nil
+            retransmissions.remove(victim.key)
+            statistics.retransmissionsAbandoned += 1
+        }
     }
 
     /// Closed exchanges whose last reliable message still awaits its acknowledgement.
     var closingExchanges: [ExchangeKey: Exchange] = [:]
+    /// Exchanges that entered `closingExchanges` so far (their order).
+    var closingCount: UInt64 = 0
+
+    // MARK: Occupancy
+
+    /// Exchanges open now (either role).
+    public var openExchangeCount: Int { exchanges.count }
+
+    /// Closed exchanges whose last reliable message still awaits its acknowledgement.
+    public var closingExchangeCount: Int { closingExchanges.count }
+
+    /// Reliable messages awaiting an acknowledgement (open and closing exchanges).
+    public var pendingRetransmissionCount: Int { retransmissions.entries.count }
 }

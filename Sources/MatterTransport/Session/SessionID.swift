@@ -8,6 +8,12 @@ public enum SessionID: Hashable, Sendable, CustomStringConvertible {
     /// A secure unicast session, by the session ID this node allocated.
     case secure(localSessionID: UInt16)
 
+    /// True for the unsecured session of a handshake.
+    public var isUnsecured: Bool {
+        if case .unsecured = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .unsecured(let peer, let node): "unsecured(\(peer), \(node))"

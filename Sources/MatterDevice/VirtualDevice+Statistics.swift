@@ -1,0 +1,64 @@
+public import MatterSecureChannel
+public import MatterTransport
+
+/// A snapshot of a device's counters (what arrived, what was dropped and why, how handshakes ended)
+/// and of the state peers can make it hold (sessions, exchanges, retransmissions).
+public struct DeviceStatistics: Sendable, CustomStringConvertible {
+    public var transport: TransportStatistics
+    public var pase: PASEStatistics
+    public var caseEstablishment: CASEStatistics
+    /// Secure sessions (PASE and CASE).
+    public var secureSessions: Int
+    /// Unsecured sessions: handshakes in flight, or peers heard once.
+    public var unsecuredSessions: Int
+    /// Session IDs reserved by handshakes between their first answer and their end.
+    public var handshakesInProgress: Int
+    public var openExchanges: Int
+    /// Closed exchanges whose last reliable message awaits its acknowledgement.
+    public var closingExchanges: Int
+    public var pendingRetransmissions: Int
+
+    /// Every counter by a stable camel-case name, in a fixed order (for JSON and scripts).
+    public var counters: [(name: String, value: Int)] {
+        let t = transport
+        return [
+            ("received", t.datagramsReceived), ("sent", t.datagramsSent), ("retransmitted", t.retransmissions),
+            ("standaloneAcks", t.standaloneAcksSent), ("droppedUndecodable", t.droppedUndecodable),
+            ("droppedUnknownSession", t.droppedUnknownSession), ("droppedUnauthenticated", t.droppedUnauthenticated),
+            ("droppedDuplicate", t.droppedDuplicate), ("droppedUnhandled", t.droppedUnhandled),
+            ("droppedUnsupported", t.droppedUnsupported), ("droppedByHandler", t.droppedByHandler),
+            ("droppedTotal", t.totalDropped), ("unsecuredSessionsEvicted", t.unsecuredSessionsEvicted),
+            ("retransmissionsAbandoned", t.retransmissionsAbandoned), ("unacknowledged", t.acknowledgementsMissed),
+            ("paseRequests", pase.requests), ("paseRefusedWindowClosed", pase.refusedWindowClosed),
+            ("paseRefusedBusy", pase.refusedBusy), ("paseInvalid", pase.invalidRequests), ("paseFailed", pase.failed),
+            ("paseAbandoned", pase.abandoned), ("paseEstablished", pase.established),
+            ("caseRequests", caseEstablishment.requests), ("caseInvalid", caseEstablishment.invalidRequests),
+            ("caseNoSharedTrustRoots", caseEstablishment.noSharedTrustRoots), ("caseFailed", caseEstablishment.failed),
+            ("caseEstablished", caseEstablishment.established), ("caseResumed", caseEstablishment.resumed),
+            ("secureSessions", secureSessions), ("unsecuredSessions", unsecuredSessions),
+            ("handshakesInProgress", handshakesInProgress), ("openExchanges", openExchanges),
+            ("closingExchanges", closingExchanges), ("pendingRetransmissions", pendingRetransmissions),
+        ]
+    }
+
+    public var description: String {
+        "\(transport); PASE \(pase); CASE \(caseEstablishment); sessions: secure \(secureSessions), "
+            + "unsecured \(unsecuredSessions), handshakes \(handshakesInProgress); exchanges: open \(openExchanges), "
+            + "closing \(closingExchanges); retransmissions pending \(pendingRetransmissions)"
+    }
+}
+
+extension VirtualDevice {
+    /// The device's counters and occupancy now.
+    public func statistics() async -> DeviceStatistics {
+        let root = self.root
+        return await node.run { node in
+            DeviceStatistics(
+                transport: node.statistics, pase: root.pase.statistics,
+                caseEstablishment: root.caseResponder.statistics,
+                secureSessions: node.secureSessionList.count, unsecuredSessions: node.unsecuredSessionCount,
+                handshakesInProgress: node.reservedSessionIDCount, openExchanges: node.openExchangeCount,
+                closingExchanges: node.closingExchangeCount, pendingRetransmissions: node.pendingRetransmissionCount)
+        }
+    }
+}
