@@ -28,6 +28,8 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
+        .value("mrp-idle-interval", "MS", "MRP idle retransmission interval the device advertises (SII, default 500)"),
+        .value("mrp-active-interval", "MS", "MRP active retransmission interval the device advertises (SAI, default 300)"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -76,6 +78,18 @@ struct DeviceCommand: CLICommand {
         configuration.faults = FaultInjection(drop: try probability("drop"), duplicate: try probability("duplicate"),
                                               delay: try probability("delay"),
                                               seed: try arguments.unsigned("fault-seed") ?? 1)
+        configuration.mrp.idleInterval = try arguments.unsigned("mrp-idle-interval") ?? configuration.mrp.idleInterval
+        configuration.mrp.activeInterval =
+            try arguments.unsigned("mrp-active-interval") ?? configuration.mrp.activeInterval
+        for (name, value) in [("idle", configuration.mrp.idleInterval), ("active", configuration.mrp.activeInterval)]
+        where !(1...3_600_000).contains(value) {
+            throw UsageError("--mrp-\(name)-interval must be 1...3600000 ms", command: Self.pathString)
+        }
+        if let point = try TestKillHook.requestedPoint(
+            known: DeviceCheckpoint.allCases.map(\.rawValue), command: Self.pathString)
+        {
+            configuration.checkpoint = { reached in if reached.rawValue == point { TestKillHook.die(at: point) } }
+        }
         configuration.storageNamespace = "device"
         self.configuration = configuration
         self.context = context
