@@ -5,8 +5,11 @@ public import MatterTransport
 /// The device side of PASE (spec 4.14.1): answers PBKDFParamRequest, Pake1 and Pake3 on the node's
 /// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
 ///
-/// One handshake at a time (others get BUSY); after `maximumFailedAttempts` failures the
-/// commissioning window closes (credentials are dropped and `onWindowClosedByFailures` runs).
+/// One handshake at a time (others get BUSY), except that a new PBKDFParamRequest from the peer
+/// address of the handshake in progress replaces it: that initiator started over, having given up on
+/// it (its retransmissions ran out while our answer was acknowledged, so we would wait for its next
+/// message until the abandonment timeout). After `maximumFailedAttempts` failures the commissioning
+/// window closes (credentials are dropped and `onWindowClosedByFailures` runs).
 /// Confined to its node's queue (hence `@unchecked Sendable`).
 public final class PASEResponder: @unchecked Sendable {
     /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
@@ -37,7 +40,7 @@ public final class PASEResponder: @unchecked Sendable {
     /// The window closed because of too many failures.
     public var onWindowClosedByFailures: (() -> Void)?
 
-    private var inProgress: (exchange: ExchangeKey, since: UInt64)?
+    private var inProgress: (exchange: ExchangeKey, peer: UDPAddress, since: UInt64, abandon: (SessionID) -> Void)?
 
     /// True when no handshake is in progress.
     public var isIdle: Bool { inProgress == nil }
@@ -51,6 +54,10 @@ public final class PASEResponder: @unchecked Sendable {
     /// Handles a PBKDFParamRequest that opened `exchange`.
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         let now = node.clock.nowMilliseconds()
+        if let current = inProgress, current.peer == message.peerAddress {
+            log.info("PASE: \(message.peerAddress) started over; abandoning its previous handshake")
+            current.abandon(exchange.session)
+        }
         if let current = inProgress, now &- current.since < Self.abandonAfterMilliseconds {
             log.info("PASE request while another handshake runs: BUSY")
             try? exchange.send(opcode: SecureChannelOpcode.statusReport,
@@ -95,9 +102,11 @@ public final class PASEResponder: @unchecked Sendable {
             reject(exchange, node: node, error: .invalidMessage("\(error)"))
             return
         }
-        inProgress = (exchange.key, now)
         let handshake = Handshake(responder: self, verifier: verifier, localSessionID: localSessionID,
                                   peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
+        inProgress = (exchange.key, message.peerAddress, now, { [unowned node] newSession in
+            node.assumeIsolated { node in handshake.abandon(on: exchange, keeping: newSession, node: node) }
+        })
         exchange.onMessage = { message, exchange in
             exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
         }
@@ -117,9 +126,9 @@ public final class PASEResponder: @unchecked Sendable {
         onFailure?(error)
     }
 
-    func finished(_ exchange: Exchange, failed error: SecureChannelError?) {
+    func finished(_ exchange: Exchange, failed error: SecureChannelError?, counts: Bool = true) {
         if inProgress?.exchange == exchange.key { inProgress = nil }
-        guard let error else { return }
+        guard let error, counts else { return }
         log.notice("PASE failed: \(error)")
         failedAttempts += 1
         if failedAttempts >= Self.maximumFailedAttempts, credentials != nil {
@@ -195,6 +204,15 @@ public final class PASEResponder: @unchecked Sendable {
             } catch {
                 fail(.invalidMessage("\(error)"), on: exchange, node: node, report: true)
             }
+        }
+
+        /// Ends the handshake because its initiator started a new one (on `newSession`, kept); not a
+        /// failed attempt.
+        func abandon(on exchange: Exchange, keeping newSession: SessionID, node: isolated TransportNode) {
+            node.releaseSessionID(localSessionID)
+            exchange.close()
+            if exchange.session != newSession { node.removeUnsecuredSession(exchange.session) }
+            responder.finished(exchange, failed: .transport(.exchangeClosed), counts: false)
         }
 
         func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool) {
