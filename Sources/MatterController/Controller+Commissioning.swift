@@ -39,13 +39,21 @@ extension Controller {
             do {
                 return try await commissionOnce(request, nodeID: nodeID, target: target, timeline: timeline)
             } catch {
-                guard attempt < attempts, error.underlying.category == .unreachable else { throw error }
+                // Again from PASE only when the device answered PASE and then fell silent (a device
+                // that does not answer PASE, after its own retries, is not there).
+                guard attempt < attempts, error.underlying.category == .unreachable, !Self.failed(error, at: .pase)
+                else { throw error }
                 attempt += 1
                 log.notice(
                     "\(error.underlying); commissioning node \(nodeID.rawValue) again from PASE "
                         + "(attempt \(attempt) of \(attempts))")
             }
         }
+    }
+
+    static func failed(_ error: ControllerError, at stage: CommissioningStage) -> Bool {
+        if case .commissioning(let failed, _) = error { return failed == stage }
+        return false
     }
 
     /// One run from PASE to the store; what it left on the device is undone when it fails.
@@ -57,6 +65,7 @@ extension Controller {
             try await establishPASE(target, passcode: request.passcode, pbkdf: request.pbkdf)
         }
         let progressState = CommissioningProgress(nodeID: nodeID, pase: pase)
+        defer { progressState.lock?.release() }
         do {
             return try await runCommissioning(
                 request, nodeID: nodeID, target: target, state: progressState,
@@ -159,6 +168,11 @@ extension Controller {
             attestationSkipped: request.skipAttestation, name: request.name, room: request.room)
         state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
             () throws(ControllerError) in
+            // The record's lock says "a live commissioning owns it" to every other process.
+            guard let lock = CommissioningLock.acquire(storePath: store.database.path, nodeID: nodeID.rawValue) else {
+                throw .invalidArgument("node \(nodeID.rawValue) is being commissioned by another process")
+            }
+            state.lock = lock
             do throws(StorageError) { try pendingStore().save(pending) } catch { throw .storage(error) }
             state.pendingRecorded = true
             timeline.reached(.pendingRecorded)
@@ -775,6 +789,8 @@ final class CommissioningProgress {
     var failSafeArmed = false
     /// An interrupted-commissioning record was written (AddNOC may have reached the device).
     var pendingRecorded = false
+    /// The record's lock, held while this commissioning runs.
+    var lock: CommissioningLock?
     var fabricIndex: UInt8?
     var caseSession: Controller.OperationalSession?
     var completed = false

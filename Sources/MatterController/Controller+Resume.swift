@@ -20,6 +20,8 @@ public struct ResumedCommissioning: Sendable, Equatable {
         case rolledBack
         /// The device did not answer; the record stays for the next try.
         case unreachable(String)
+        /// A commissioning in progress in another process (or in this one) owns the record: left alone.
+        case inProgress
         /// Something else failed; the record stays.
         case failed(ControllerError)
     }
@@ -43,7 +45,9 @@ extension Controller {
     /// write: CASE with the device on our fabric, then CommissioningComplete. If the device has our
     /// fabric (pending under its fail-safe, or committed already), the commissioning is finished and
     /// the node stored; if it does not (CASE finds no shared root), the record is dropped: the device
-    /// rolled back and is commissionable again. A device that does not answer keeps its record.
+    /// rolled back and is commissionable again. A device that does not answer keeps its record. A
+    /// record whose commissioning is still running (in any process sharing the store: it holds the
+    /// record's lock) is left alone.
     public func resumeInterruptedCommissionings() async -> [ResumedCommissioning] {
         let records: [PendingCommissioning]
         do { records = try pendingStore().all() } catch {
@@ -57,13 +61,21 @@ extension Controller {
         return outcomes
     }
 
-    private func resume(_ record: PendingCommissioning) async -> ResumedCommissioning.Outcome {
-        let nodeID = record.nodeID
+    private func resume(_ listed: PendingCommissioning) async -> ResumedCommissioning.Outcome {
+        let nodeID = listed.nodeID
+        guard let lock = CommissioningLock.acquire(storePath: store.database.path, nodeID: nodeID.rawValue) else {
+            return .inProgress
+        }
+        defer { lock.release() }
+        let record: PendingCommissioning
         do {
             if try store.node(nodeID) != nil {
                 try pendingStore().remove(nodeID)
                 return .alreadyStored
             }
+            // Settled meanwhile by its own commissioning (which removed it after undoing its work)?
+            guard let current = try pendingStore().record(nodeID) else { return .rolledBack }
+            record = current
         } catch {
             return .failed(.storage(error))
         }

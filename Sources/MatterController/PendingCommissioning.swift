@@ -89,6 +89,12 @@ struct PendingCommissioningStore: Sendable {
         try store.set(PendingCommissioning.key(record.nodeID), to: record.encoded(), namespace: PendingCommissioning.namespace)
     }
 
+    /// The record of `nodeID`, if any.
+    func record(_ nodeID: NodeID) throws(StorageError) -> PendingCommissioning? {
+        try store.get(PendingCommissioning.key(nodeID), namespace: PendingCommissioning.namespace)
+            .flatMap(PendingCommissioning.init(decoding:))
+    }
+
     func remove(_ nodeID: NodeID) throws(StorageError) {
         try store.remove(PendingCommissioning.key(nodeID), namespace: PendingCommissioning.namespace)
     }

@@ -66,6 +66,8 @@ struct PairingResumeCommand: CLICommand {
                     "interrupted commissioning of node \(node): rolled back on the device (commissionable again); forgotten")
             case .unreachable(let why):
                 output.output.progress("interrupted commissioning of node \(node): device unreachable, kept (\(why))")
+            case .inProgress:
+                output.output.progress("commissioning of node \(node): still running in another process, left alone")
             case .failed(let error):
                 output.output.progress("interrupted commissioning of node \(node): \(error), kept")
             }
@@ -78,6 +80,7 @@ struct PairingResumeCommand: CLICommand {
         case .alreadyStored: "already-stored"
         case .rolledBack: "rolled-back"
         case .unreachable: "unreachable"
+        case .inProgress: "in-progress"
         case .failed: "failed"
         }
     }
