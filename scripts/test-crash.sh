@@ -53,8 +53,8 @@ start_device() {
     DEVICE_PID=$!
     pids+=("$DEVICE_PID")
     for i in $(seq 1 100); do
-        DEVICE_PORT=$(sed -n 's/^Device .* on UDP port \([0-9]*\),.*/\1/p' "$dir/device.log" | tail -1)
-        [ -n "$DEVICE_PORT" ] && [ "$(grep -c '^Device ' "$dir/device.log")" -ge "$START_COUNT" ] && return 0
+        DEVICE_PORT=$(sed -n 's/^Device .* on UDP port \([0-9]*\),.*/\1/p' "$dir/device.log" 2>/dev/null | tail -1)
+        [ -n "$DEVICE_PORT" ] && [ "$(grep -c '^Device ' "$dir/device.log" 2>/dev/null)" -ge "$START_COUNT" ] && return 0
         kill -0 "$DEVICE_PID" 2>/dev/null || break
         sleep 0.1
     done
