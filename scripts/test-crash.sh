@@ -84,6 +84,11 @@ has_node() { ctl nodes --json 2>/dev/null | grep -q "\"node\" *: *$1\b"; }
 # commissionable again (and a fresh commissioning works); the stores stay readable.
 verify() {
     local name=$1 node=$2 nodes outcome state fabrics
+    if command -v sqlite3 >/dev/null; then
+        check "$name: both SQLite files pass PRAGMA integrity_check" bash -c \
+            '[ "$(sqlite3 "$1" "PRAGMA integrity_check")" = ok ] && [ "$(sqlite3 "$2" "PRAGMA integrity_check")" = ok ]' \
+            _ "$DIR/ctl/controller.sqlite" "$DIR/device.sqlite"
+    fi
     nodes=$(ctl nodes --json 2>"$DIR/nodes.err")
     check "$name: the controller's store is readable" test $? = 0
     if grep -q "\"node\" *: *$node\b" <<<"$nodes"; then
