@@ -76,7 +76,7 @@ wait_exit() {
     STATUS=$?
 }
 
-ctl() { "$EMU" "$@" --state-dir "$DIR/ctl"; }
+ctl() { timeout 180 "$EMU" "$@" --state-dir "$DIR/ctl"; }
 
 has_node() { ctl nodes --json 2>/dev/null | grep -q "\"node\" *: *$1\b"; }
 
@@ -100,6 +100,8 @@ verify() {
         ctl pairing already-discovered "$node" "$PASSCODE" ::1 "$DEVICE_PORT" >"$DIR/again.out" 2>"$DIR/again.err"
         check "$name: not commissioned, so commissionable again: a fresh commissioning succeeds" test $? = 0 ||
             tail -4 "$DIR/again.err"
+        grep -q "busy with another PASE handshake" "$DIR/again.err" &&
+            echo "crash: $name: the fresh commissioning waited for the device to drop the dead one's PASE handshake"
     fi
     ctl onoff toggle "$node" --address "[::1]:$DEVICE_PORT" >/dev/null 2>"$DIR/toggle.err"
     check "$name ($outcome): onoff toggle works" test $? = 0 || tail -2 "$DIR/toggle.err"
@@ -206,6 +208,9 @@ for run in "${RANDOM_RUNS[@]}"; do
     # A random moment: once the commissioner printed a random number of its 18 stages (a few more
     # may finish before the kill lands: on loopback a stage takes a few milliseconds).
     target=$((RANDOM % 17 + 1))
+    # The last run kills the commissioner right after discovery: most likely in the middle of PASE,
+    # which leaves the device waiting for a dead initiator (it answers others BUSY for up to 30 s).
+    [ "$run" = "${RANDOM_RUNS[-1]}" ] && target=1
     for _ in $(seq 1 2000); do
         [ "$(grep -c '^  ok' "$DIR/pair.err" 2>/dev/null)" -ge "$target" ] && break
         kill -0 "$pairing" 2>/dev/null || break

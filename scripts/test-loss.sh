@@ -69,7 +69,8 @@ run_one() {
         return
     fi
     t0=$(now_ms)
-    "$EMU" pairing already-discovered 1 "$PASSCODE" ::1 "$port" --state-dir "$dir/ctl" >"$dir/pair.out" 2>"$dir/pair.err"
+    timeout 300 "$EMU" pairing already-discovered 1 "$PASSCODE" ::1 "$port" --state-dir "$dir/ctl" \
+        >"$dir/pair.out" 2>"$dir/pair.err"
     local status=$?
     t1=$(now_ms)
     # Commissioning latency: the stages' own total (discovery to store), without process start-up.
@@ -80,11 +81,11 @@ run_one() {
         for i in $(seq 1 $COMMANDS); do
             if [ $((i % 2)) = 1 ]; then value=on; want=true; else value=off; want=false; fi
             t0=$(now_ms)
-            "$EMU" onoff "$value" 1 --state-dir "$dir/ctl" >/dev/null 2>>"$dir/commands.err"
+            timeout 120 "$EMU" onoff "$value" 1 --state-dir "$dir/ctl" >/dev/null 2>>"$dir/commands.err"
             status=$?
             t1=$(now_ms)
             local state
-            state=$("$EMU" onoff read on-off 1 --state-dir "$dir/ctl" 2>>"$dir/commands.err")
+            state=$(timeout 120 "$EMU" onoff read on-off 1 --state-dir "$dir/ctl" 2>>"$dir/commands.err")
             [ $status = 0 ] && [ "$state" = "$want" ] && status=1 || status=0
             echo "command $status $((t1 - t0))" >>"$dir/result"
         done

@@ -383,22 +383,21 @@ extension Controller {
     }
 
     /// PASE with the first address that answers. A handshake lost to silence is tried again (every
-    /// address, ``ControllerConfiguration/interactionRetries`` more rounds); a device busy with
-    /// another handshake is asked again after the wait it gave.
+    /// address, ``ControllerConfiguration/interactionRetries`` more rounds). A device busy with another
+    /// handshake is asked again after the wait it gives, for up to `Self.busyPatience`: a handshake
+    /// whose initiator died (a crashed commissioner) blocks the device until its 30 s timeout.
     private func establishPASE(
         _ target: CommissionableTarget, passcode: UInt32, pbkdf: PBKDFParameters?
     ) async throws(ControllerError) -> PASESession {
         var silent: [String] = []
-        var busy: UInt16?
-        for round in 0...max(0, configuration.interactionRetries) {
-            if round > 0 {
-                log.info("PASE: no answer (\(silent.last ?? "busy")); trying again (\(round) of \(configuration.interactionRetries))")
+        var busySince: UInt64?
+        var round = 0
+        while round <= max(0, configuration.interactionRetries) {
+            if round > 0, busySince == nil {
+                log.info("PASE: no answer (\(silent.last ?? "")); trying again (\(round) of \(configuration.interactionRetries))")
             }
-            if let wait = busy {
-                try? await Task.sleep(for: .milliseconds(Int(max(wait, 500))))
-                busy = nil
-            }
-            for address in target.addresses {
+            var busy: UInt16?
+            addresses: for address in target.addresses {
                 do {
                     let result = try await PASEInitiator.establish(
                         node: node, peer: address, passcode: passcode, pbkdf: pbkdf, localMRP: configuration.localMRP,
@@ -417,11 +416,16 @@ extension Controller {
                     case .wrongPasscode:
                         throw .pase("wrong setup passcode")
                     case .busy(let wait):
-                        if round < configuration.interactionRetries {
-                            busy = wait
-                            break
+                        let since = busySince ?? now
+                        if busySince == nil {
+                            busySince = since
+                            log.notice("the device is busy with another PASE handshake; asking again for up to \(Self.busyPatience)")
                         }
-                        throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
+                        guard now &- since < UInt64(Self.busyPatience.components.seconds) * 1000 else {
+                            throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
+                        }
+                        busy = wait
+                        break addresses
                     case .commissioningWindowClosed:
                         throw .pase("the device's commissioning window is closed")
                     case .peerReportedFailure(let report):
@@ -434,11 +438,19 @@ extension Controller {
                 } catch {
                     throw .internalFailure("\(error)")
                 }
-                if busy != nil { break }
             }
+            if let wait = busy {
+                try? await Task.sleep(for: .milliseconds(Int(max(wait, 500))))
+                continue  // a busy answer is an answer: not a round lost to silence
+            }
+            round += 1
         }
         throw .unreachable("the device did not answer PASE (" + silent.joined(separator: "; ") + ")")
     }
+
+    /// How long a commissioning keeps asking a device busy with another PASE handshake (its own
+    /// timeout for an abandoned handshake is 30 s).
+    static let busyPatience: Duration = .seconds(40)
 
     // MARK: Commands over PASE
 
