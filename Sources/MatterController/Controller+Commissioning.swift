@@ -394,7 +394,9 @@ extension Controller {
         var round = 0
         while round <= max(0, configuration.interactionRetries) {
             if round > 0, busySince == nil {
-                log.info("PASE: no answer (\(silent.last ?? "")); trying again (\(round) of \(configuration.interactionRetries))")
+                log.info(
+                    "PASE: no answer (\(silent.last ?? "")); trying again "
+                        + "(\(round) of \(configuration.interactionRetries))")
             }
             var busy: UInt16?
             addresses: for address in target.addresses {
@@ -419,7 +421,9 @@ extension Controller {
                         let since = busySince ?? now
                         if busySince == nil {
                             busySince = since
-                            log.notice("the device is busy with another PASE handshake; asking again for up to \(Self.busyPatience)")
+                            log.notice(
+                                "the device is busy with another PASE handshake; asking again for up to "
+                                    + "\(Self.busyPatience)")
                         }
                         guard now &- since < UInt64(Self.busyPatience.components.seconds) * 1000 else {
                             throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
@@ -611,8 +615,11 @@ extension Controller {
                     .root(.operationalCredentials, .OperationalCredentials.addTrustedRootCertificate),
                     fields: [.field(0, rcac)], session: session, context: "AddTrustedRootCertificate")
             } catch {
-                guard isRetry, case .status(let status, _) = error, status.status == .constraintError else { throw error }
-                let path = ConcreteAttributePath.root(.operationalCredentials, .OperationalCredentials.trustedRootCertificates)
+                guard isRetry, case .status(let status, _) = error, status.status == .constraintError else {
+                    throw error
+                }
+                let path = ConcreteAttributePath.root(
+                    .operationalCredentials, .OperationalCredentials.trustedRootCertificates)
                 let result = try await read(
                     [AttributePathIB(path)], session: session, fabricFiltered: false,
                     context: "reading TrustedRootCertificates")

@@ -83,8 +83,8 @@ extension Controller {
                         node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
                         resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
                         timeout: configuration.responseTimeout)
-                    log.debug(
-                        "CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
+                    let resumed = result.resumed ? " (resumed)" : ""
+                    log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(resumed)")
                     rememberAddress(candidate.address, for: nodeID)
                     return .success(OperationalSession(session: result.session, address: candidate.address))
                 } catch {

@@ -86,7 +86,8 @@ struct PendingCommissioningStore: Sendable {
     }
 
     func save(_ record: PendingCommissioning) throws(StorageError) {
-        try store.set(PendingCommissioning.key(record.nodeID), to: record.encoded(), namespace: PendingCommissioning.namespace)
+        try store.set(
+            PendingCommissioning.key(record.nodeID), to: record.encoded(), namespace: PendingCommissioning.namespace)
     }
 
     /// The record of `nodeID`, if any.

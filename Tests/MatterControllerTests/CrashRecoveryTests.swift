@@ -149,7 +149,7 @@ struct CrashRecoveryTests {
         await device.stop()
     }
 
-    @Test("killed after CommissioningComplete, before the store write: resuming sees the committed fabric, stores the node")
+    @Test("killed after CommissioningComplete, before the store write: resuming stores the node")
     func resumeAfterCommissioningComplete() async throws {
         let device = try await VirtualDevices.start(in: directory, name: "lamp")
         let point = "commissioning-complete"

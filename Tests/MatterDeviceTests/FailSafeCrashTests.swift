@@ -3,7 +3,7 @@ import Foundation
 import MatterClusters
 import MatterController
 import MatterCore
-import MatterDevice
+@testable import MatterDevice
 import MatterStorage
 import MatterTLV
 import MatterTransport
@@ -96,7 +96,7 @@ struct FailSafeCrashTests {
         await device.stop()
     }
 
-    @Test("a fail-safe holding one commissioner's new fabric is busy for another PASE session, which cannot roll it back")
+    @Test("a fail-safe holding a commissioner's new fabric is busy for another PASE session, which cannot roll it back")
     func addNOCReassociatesTheFailSafe() async throws {
         let workspace = try DeviceCommissioningTests.Workspace()
         let device = try await DeviceCommissioningTests.device(workspace)
@@ -123,5 +123,43 @@ struct FailSafeCrashTests {
         await first.stop()
         await second.stop()
         await device.stop()
+    }
+}
+
+/// A commit that cannot be written must not be acknowledged.
+@Suite("Device commit that cannot be written")
+struct UnwritableCommitTests {
+    /// Makes the device's SQLite connection refuse writes (`PRAGMA query_only`), or accept them again.
+    static func setReadOnly(_ device: VirtualDevice, _ readOnly: Bool) throws {
+        try device.root.persistence.store.database.withConnection { connection throws(StorageError) in
+            try connection.execute("PRAGMA query_only = \(readOnly ? "ON" : "OFF")")
+        }
+    }
+
+    @Test("CommissioningComplete fails when the fabric cannot be persisted; nothing is stored, the device rolls back")
+    func commitFailureIsReported() async throws {
+        let workspace = try DeviceCommissioningTests.Workspace()
+        let device = try await DeviceCommissioningTests.device(workspace)
+        let controller = try await FailSafeCrashTests.controller(workspace, name: "controller")
+        let request = CommissioningRequest(
+            locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
+            nodeID: NodeID(9))
+        try Self.setReadOnly(device, true)
+        let error = await #expect(throws: ControllerError.self) { try await controller.commission(request) }
+        if case .commissioning(let stage, _)? = error { #expect(stage == .commissioningComplete) }
+        #expect(try controller.store.node(NodeID(9)) == nil)
+        #expect(await device.fabrics().isEmpty)
+        #expect(await device.isCommissionable())
+
+        // Writable again: the same device commissions, and its fabric is on disk.
+        try Self.setReadOnly(device, false)
+        _ = try await controller.commission(request)
+        #expect(await device.fabrics().map(\.nodeID) == [NodeID(9)])
+        let port = device.port
+        await device.stop()
+        let restarted = try await DeviceCommissioningTests.device(workspace, port: port)
+        #expect(await restarted.fabrics().map(\.nodeID) == [NodeID(9)])
+        await controller.stop()
+        await restarted.stop()
     }
 }

@@ -28,8 +28,8 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
-        .value("mrp-idle-interval", "MS", "MRP idle retransmission interval the device advertises (SII, default 500)"),
-        .value("mrp-active-interval", "MS", "MRP active retransmission interval the device advertises (SAI, default 300)"),
+        .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
+        .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """

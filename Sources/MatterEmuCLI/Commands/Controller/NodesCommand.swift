@@ -23,7 +23,8 @@ struct NodesCommand: CLICommand {
         let interrupted = try Controller.interruptedCommissionings(in: store)
         if !interrupted.isEmpty {
             output.output.progress(
-                "note: interrupted commissioning of node " + interrupted.map { "\($0.rawValue)" }.joined(separator: ", ")
+                "note: interrupted commissioning of node "
+                    + interrupted.map { "\($0.rawValue)" }.joined(separator: ", ")
                     + " (not a node yet): 'matter-emu pairing resume' finishes or forgets it")
         }
         if output.json {

@@ -47,10 +47,10 @@ struct PairingResumeCommand: CLICommand {
     /// One line per record on stderr, or (`asJSON`) one JSON document on stdout.
     static func report(_ outcomes: [ResumedCommissioning], to output: CLIContext, asJSON: Bool) {
         if asJSON {
-            output.output.printJSON(
-                .object([
-                    ("resumed", .array(outcomes.map { .object([("node", $0.nodeID.json), ("outcome", .string(name($0.outcome)))]) }))
-                ]))
+            let entries: [JSONValue] = outcomes.map {
+                .object([("node", $0.nodeID.json), ("outcome", .string(name($0.outcome)))])
+            }
+            output.output.printJSON(.object([("resumed", .array(entries))]))
             return
         }
         if outcomes.isEmpty { output.output.progress("no interrupted commissioning") }
@@ -63,7 +63,8 @@ struct PairingResumeCommand: CLICommand {
                 output.output.progress("interrupted commissioning of node \(node): the node was stored already")
             case .rolledBack:
                 output.output.progress(
-                    "interrupted commissioning of node \(node): rolled back on the device (commissionable again); forgotten")
+                    "interrupted commissioning of node \(node): rolled back on the device "
+                        + "(commissionable again); forgotten")
             case .unreachable(let why):
                 output.output.progress("interrupted commissioning of node \(node): device unreachable, kept (\(why))")
             case .inProgress:
