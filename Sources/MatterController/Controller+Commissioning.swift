@@ -96,6 +96,7 @@ extension Controller {
             }
         }
         state.failSafeArmed = true
+        state.armedAt = now
         let regulatory = info.regulatoryChoice
         try await timeline.run(
             .configureRegulatory,
@@ -158,6 +159,7 @@ extension Controller {
                 throw .internalFailure("issuing the NOC: \(error)")
             }
         }
+        await extendFailSafeIfNeeded(state, expiry: expiry)
         try await timeline.run(.addTrustedRootCertificate) { () throws(ControllerError) in
             try await addTrustedRootCertificate(session: pase)
         }
@@ -180,6 +182,7 @@ extension Controller {
                 try await addNOC(noc, nodeID: nodeID, session: pase, isRetry: isRetry)
             }
         }
+        await extendFailSafeIfNeeded(state, expiry: expiry)
         let operational = try await timeline.run(
             .findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }
         ) {
@@ -208,6 +211,21 @@ extension Controller {
         state.stored = true
         return CommissioningResult(
             node: stored, operationalAddress: operationalSession.address.description, events: timeline.events)
+    }
+
+    /// Re-arms the fail-safe over PASE when half its time is gone (lost messages and their retries
+    /// slow commissioning down), as the SDK's commissioner may before CASE; a failure is ignored (the
+    /// device caps the total at MaxCumulativeFailsafeSeconds anyway).
+    private func extendFailSafeIfNeeded(_ state: CommissioningProgress, expiry: UInt16) async {
+        guard let armedAt = state.armedAt, now &- armedAt > UInt64(expiry) * 500 else { return }
+        do {
+            try await armFailSafe(
+                expiry, breadcrumb: CommissioningStage.armFailSafe.sdkBreadcrumb, session: state.pase.session)
+            state.armedAt = now
+            log.info("re-armed the fail-safe for \(expiry) s")
+        } catch {
+            log.info("could not re-arm the fail-safe: \(error)")
+        }
     }
 
     /// Writes the node row, then removes its interrupted-commissioning record (a crash in between
@@ -806,6 +824,8 @@ final class CommissioningProgress {
     let nodeID: NodeID
     let pase: PASESession
     var failSafeArmed = false
+    /// When the fail-safe was last armed (clock milliseconds).
+    var armedAt: UInt64?
     /// An interrupted-commissioning record was written (AddNOC may have reached the device).
     var pendingRecorded = false
     /// The record's lock, held while this commissioning runs.
