@@ -4,7 +4,9 @@
 #   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
 #   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
 #   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
-#      on that LAN (needs root; creates its venv on first use).
+#      on that LAN (needs root; creates its venv on first use),
+#   5. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
+#      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +34,7 @@ if [ "$unit_status" != 0 ] && [ "$unit_failed" = 0 ]; then unit_failed=1; fi
 unit_passed=$((unit_total - unit_failed))
 [ "$unit_passed" -ge 0 ] || unit_passed=0
 
-# suite NAME SCRIPT: runs a root-only suite whose last line is `NAME: N passed, N failed`.
+# suite NAME SCRIPT: runs a suite script whose last line is `NAME: N passed, N failed`.
 extra_passed=0
 extra_failed=0
 suite() {
@@ -49,6 +51,9 @@ suite() {
     extra_passed=$((extra_passed + p))
     extra_failed=$((extra_failed + f))
 }
+
+suite crash scripts/test-crash.sh  # kill -9 at each commissioning stage: no half-added fabric or node
+suite loss scripts/test-loss.sh  # commissioning and commands through 10 % / 30 % packet loss
 
 if [ "$(id -u)" = 0 ]; then
     suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN

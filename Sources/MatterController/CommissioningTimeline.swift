@@ -5,12 +5,20 @@ import MatterCore
 final class CommissioningTimeline {
     private let clock: any MatterClock
     private let progress: @Sendable (CommissioningEvent) -> Void
+    private let checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)?
     private(set) var events: [CommissioningEvent] = []
 
-    init(clock: any MatterClock, progress: @escaping @Sendable (CommissioningEvent) -> Void) {
+    init(
+        clock: any MatterClock, progress: @escaping @Sendable (CommissioningEvent) -> Void,
+        checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)? = nil
+    ) {
         self.clock = clock
         self.progress = progress
+        self.checkpoint = checkpoint
     }
+
+    /// Calls the test hook (``ControllerConfiguration/checkpoint``) at `point`.
+    func reached(_ point: CommissioningCheckpoint) { checkpoint?(point) }
 
     /// Runs `body` as `stage`: a `started` event, then `succeeded` (with `detail` of the result) or
     /// `failed`. A failure is rethrown wrapped with its stage.
@@ -25,6 +33,7 @@ final class CommissioningTimeline {
             emit(
                 CommissioningEvent(
                     stage: stage, outcome: .succeeded(detail: detail(value)), durationMilliseconds: elapsed(start)))
+            reached(.after(stage))
             return value
         } catch {
             let wrapped: ControllerError =
@@ -39,6 +48,7 @@ final class CommissioningTimeline {
     /// Records a stage that did not run.
     func skip(_ stage: CommissioningStage, reason: String) {
         emit(CommissioningEvent(stage: stage, outcome: .skipped(reason: reason), durationMilliseconds: 0))
+        reached(.after(stage))
     }
 
     private func elapsed(_ start: UInt64) -> UInt64 {

@@ -18,19 +18,54 @@ extension Controller {
     /// (ArmFailSafe 0) so it rolls back and is commissionable again. The node is written to the store
     /// only after CommissioningComplete succeeded, in one transaction; if that write fails, the new
     /// fabric is removed from the device again.
+    ///
+    /// Lost messages: a request the device did not answer is sent again (see
+    /// ``ControllerConfiguration/interactionRetries``); when the device stops answering altogether (it
+    /// restarted, losing its PASE session and whatever its fail-safe held), commissioning starts again
+    /// from PASE (``ControllerConfiguration/commissioningAttempts``). A crash of this process between
+    /// AddNOC and the store write leaves a record that ``resumeInterruptedCommissionings()`` settles.
     public func commission(
         _ request: CommissioningRequest, progress: @escaping @Sendable (CommissioningEvent) -> Void = { _ in }
     ) async throws(ControllerError) -> CommissioningResult {
         let nodeID = try prepareNodeID(request)
-        let timeline = CommissioningTimeline(clock: configuration.clock, progress: progress)
+        let timeline = CommissioningTimeline(
+            clock: configuration.clock, progress: progress, checkpoint: configuration.checkpoint)
         let target = try await timeline.run(.discovery, detail: { $0.description }) { () throws(ControllerError) in
             try await discoverCommissionable(request.locator)
         }
+        let attempts = max(1, configuration.commissioningAttempts)
+        var attempt = 1
+        while true {
+            do {
+                return try await commissionOnce(request, nodeID: nodeID, target: target, timeline: timeline)
+            } catch {
+                // Again from PASE only when the device answered PASE and then fell silent (a device
+                // that does not answer PASE, after its own retries, is not there).
+                guard attempt < attempts, error.underlying.category == .unreachable, !Self.failed(error, at: .pase)
+                else { throw error }
+                attempt += 1
+                log.notice(
+                    "\(error.underlying); commissioning node \(nodeID.rawValue) again from PASE "
+                        + "(attempt \(attempt) of \(attempts))")
+            }
+        }
+    }
+
+    static func failed(_ error: ControllerError, at stage: CommissioningStage) -> Bool {
+        if case .commissioning(let failed, _) = error { return failed == stage }
+        return false
+    }
+
+    /// One run from PASE to the store; what it left on the device is undone when it fails.
+    private func commissionOnce(
+        _ request: CommissioningRequest, nodeID: NodeID, target: CommissionableTarget, timeline: CommissioningTimeline
+    ) async throws(ControllerError) -> CommissioningResult {
         let pase = try await timeline.run(.pase, detail: { "secure session with \($0.address)" }) {
             () throws(ControllerError) in
             try await establishPASE(target, passcode: request.passcode, pbkdf: request.pbkdf)
         }
         let progressState = CommissioningProgress(nodeID: nodeID, pase: pase)
+        defer { progressState.lock?.release() }
         do {
             return try await runCommissioning(
                 request, nodeID: nodeID, target: target, state: progressState,
@@ -49,31 +84,46 @@ extension Controller {
     ) async throws(ControllerError) -> CommissioningResult {
         let pase = state.pase.session
         let info = try await timeline.run(.readCommissioningInfo, detail: { $0.description }) {
-            () throws(ControllerError) in try await readCommissioningInfo(pase)
+            () throws(ControllerError) in
+            try await retrying("reading commissioning info") { _ throws(ControllerError) in
+                try await readCommissioningInfo(pase)
+            }
         }
         let expiry = info.failSafeExpiryLengthSeconds > 0 ? info.failSafeExpiryLengthSeconds : 60
         try await timeline.run(.armFailSafe, detail: { _ in "armed for \(expiry) s" }) { () throws(ControllerError) in
-            try await armFailSafe(expiry, breadcrumb: CommissioningStage.armFailSafe.sdkBreadcrumb, session: pase)
+            try await retrying("ArmFailSafe") { _ throws(ControllerError) in
+                try await armFailSafe(expiry, breadcrumb: CommissioningStage.armFailSafe.sdkBreadcrumb, session: pase)
+            }
         }
         state.failSafeArmed = true
+        state.armedAt = now
         let regulatory = info.regulatoryChoice
         try await timeline.run(
             .configureRegulatory,
             detail: { _ in "\(Self.regulatoryName(regulatory)), country \(self.configuration.countryCode)" }
         ) {
-            () throws(ControllerError) in try await setRegulatoryConfig(regulatory, session: pase)
+            () throws(ControllerError) in
+            try await retrying("SetRegulatoryConfig") { _ throws(ControllerError) in
+                try await setRegulatoryConfig(regulatory, session: pase)
+            }
         }
         let pai = try await timeline.run(.paiCertificate, detail: { "\($0.count) bytes" }) {
             () throws(ControllerError) in
-            try await certificateChain(type: 2, name: "PAI", session: pase)
+            try await retrying("CertificateChainRequest(PAI)") { _ throws(ControllerError) in
+                try await certificateChain(type: 2, name: "PAI", session: pase)
+            }
         }
         let dac = try await timeline.run(.dacCertificate, detail: { "\($0.count) bytes" }) {
             () throws(ControllerError) in
-            try await certificateChain(type: 1, name: "DAC", session: pase)
+            try await retrying("CertificateChainRequest(DAC)") { _ throws(ControllerError) in
+                try await certificateChain(type: 1, name: "DAC", session: pase)
+            }
         }
         let attestationNonce = try Self.random(32)
         let attestation = try await timeline.run(.attestationRequest) { () throws(ControllerError) in
-            try await requestAttestation(nonce: attestationNonce, session: pase)
+            try await retrying("AttestationRequest") { _ throws(ControllerError) in
+                try await requestAttestation(nonce: attestationNonce, session: pase)
+            }
         }
         let challenge = state.pase.attestationChallenge
         let verifier: DeviceAttestationVerifier
@@ -96,7 +146,10 @@ extension Controller {
             dacKey = verified.dacPublicKey
         }
         let operationalKey = try await timeline.run(.csrRequest) { () throws(ControllerError) in
-            try await requestCSR(session: pase, challenge: challenge, dacKey: dacKey, verifier: verifier)
+            // A repeated CSRRequest makes the device generate a new key; the NOC is for the last one.
+            try await retrying("CSRRequest") { _ throws(ControllerError) in
+                try await requestCSR(session: pase, challenge: challenge, dacKey: dacKey, verifier: verifier)
+            }
         }
         let noc = try await timeline.run(
             .issueNOC, detail: { _ in "node \(nodeID.rawValue) on fabric \(self.fabricID)" }
@@ -106,14 +159,30 @@ extension Controller {
                 throw .internalFailure("issuing the NOC: \(error)")
             }
         }
+        await extendFailSafeIfNeeded(state, expiry: expiry)
         try await timeline.run(.addTrustedRootCertificate) { () throws(ControllerError) in
-            _ = try await invoke(
-                .root(.operationalCredentials, .OperationalCredentials.addTrustedRootCertificate),
-                fields: [.field(0, identity.credentials.rcac)], session: pase, context: "AddTrustedRootCertificate")
+            try await addTrustedRootCertificate(session: pase)
         }
+        // From AddNOC on, the device may hold our fabric: record that before sending it, so a crash
+        // of this process leaves a record to resume instead of a fabric nobody knows about.
+        let pending = PendingCommissioning(
+            nodeID: nodeID, vendorID: info.vendorID, productID: info.productID, address: state.pase.address.description,
+            attestationSkipped: request.skipAttestation, name: request.name, room: request.room)
         state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
-            () throws(ControllerError) in try await addNOC(noc, session: pase)
+            () throws(ControllerError) in
+            // The record's lock says "a live commissioning owns it" to every other process.
+            guard let lock = CommissioningLock.acquire(storePath: store.database.path, nodeID: nodeID.rawValue) else {
+                throw .invalidArgument("node \(nodeID.rawValue) is being commissioned by another process")
+            }
+            state.lock = lock
+            do throws(StorageError) { try pendingStore().save(pending) } catch { throw .storage(error) }
+            state.pendingRecorded = true
+            timeline.reached(.pendingRecorded)
+            return try await retrying("AddNOC") { isRetry throws(ControllerError) in
+                try await addNOC(noc, nodeID: nodeID, session: pase, isRetry: isRetry)
+            }
         }
+        await extendFailSafeIfNeeded(state, expiry: expiry)
         let operational = try await timeline.run(
             .findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }
         ) {
@@ -124,44 +193,74 @@ extension Controller {
         }
         state.caseSession = caseSession
         try await timeline.run(.commissioningComplete) { () throws(ControllerError) in
-            let fields = try await invoke(
-                .root(.generalCommissioning, .GeneralCommissioning.commissioningComplete),
-                expecting: .GeneralCommissioning.commissioningCompleteResponse, session: caseSession.session,
-                context: "CommissioningComplete")
-            try Self.checkCommissioningErrorCode(fields, command: "CommissioningComplete")
+            state.caseSession = try await completeCommissioning(
+                nodeID, session: caseSession, candidates: operational)
         }
         state.completed = true
-        sessions[nodeID] = caseSession
+        let operationalSession = state.caseSession ?? caseSession
+        sessions[nodeID] = operationalSession
         await node.removeSecureSession(pase)
         let deviceTypes = try await timeline.run(.readDeviceTypes, detail: { $0.summary }) {
             () throws(ControllerError) in
-            await readDeviceTypes(caseSession.session)
+            await readDeviceTypes(operationalSession.session)
         }
-        let stored = ControllerNode(
-            nodeID: nodeID, name: request.name, room: request.room, vendorID: info.vendorID, productID: info.productID,
-            deviceTypes: deviceTypes.list, lastAddress: caseSession.address.description,
-            attestationSkipped: request.skipAttestation)
+        let stored = pending.node(deviceTypes: deviceTypes.list, address: operationalSession.address.description)
         try await timeline.run(.storeNode, detail: { _ in "node \(nodeID.rawValue)" }) { () throws(ControllerError) in
-            do throws(StorageError) { try store.addNode(stored) } catch { throw .storage(error) }
+            try storeCommissionedNode(stored, timeline: timeline)
         }
         state.stored = true
         return CommissioningResult(
-            node: stored, operationalAddress: caseSession.address.description, events: timeline.events)
+            node: stored, operationalAddress: operationalSession.address.description, events: timeline.events)
+    }
+
+    /// Re-arms the fail-safe over PASE when half its time is gone (lost messages and their retries
+    /// slow commissioning down), as the SDK's commissioner may before CASE; a failure is ignored (the
+    /// device caps the total at MaxCumulativeFailsafeSeconds anyway).
+    private func extendFailSafeIfNeeded(_ state: CommissioningProgress, expiry: UInt16) async {
+        guard let armedAt = state.armedAt, now &- armedAt > UInt64(expiry) * 500 else { return }
+        do {
+            try await armFailSafe(
+                expiry, breadcrumb: CommissioningStage.armFailSafe.sdkBreadcrumb, session: state.pase.session)
+            state.armedAt = now
+            log.info("re-armed the fail-safe for \(expiry) s")
+        } catch {
+            log.info("could not re-arm the fail-safe: \(error)")
+        }
+    }
+
+    /// Writes the node row, then removes its interrupted-commissioning record (a crash in between
+    /// leaves a record whose node exists: resuming it just removes it).
+    func storeCommissionedNode(_ stored: ControllerNode, timeline: CommissioningTimeline?) throws(ControllerError) {
+        do throws(StorageError) { try store.addNode(stored) } catch { throw .storage(error) }
+        timeline?.reached(.nodeStored)
+        do {
+            try pendingStore().remove(stored.nodeID)
+        } catch {
+            log.warning("cannot remove the commissioning record of node \(stored.nodeID.rawValue): \(error)")
+        }
     }
 
     /// Undoes what a failed commissioning left on the device: disarms the fail-safe (which rolls back
     /// the root certificate and NOC), or removes the fabric when CommissioningComplete had already
-    /// succeeded; then forgets the sessions.
+    /// succeeded; then forgets the sessions. The interrupted-commissioning record is removed once the
+    /// device confirmed; otherwise it stays, for ``resumeInterruptedCommissionings()`` to settle.
     private func abandon(_ state: CommissioningProgress) async {
+        var undone = false
         if state.completed, !state.stored, let caseSession = state.caseSession {
             do {
                 try await removeFabric(state.fabricIndex, session: caseSession.session, nodeID: state.nodeID)
                 log.info("removed our fabric from node \(state.nodeID.rawValue) again")
+                undone = true
             } catch {
                 log.warning("could not remove our fabric from node \(state.nodeID.rawValue): \(error)")
             }
         } else if state.failSafeArmed {
-            await disarmFailSafe(session: state.caseSession?.session ?? state.pase.session)
+            undone = await disarmFailSafe(session: state.caseSession?.session ?? state.pase.session)
+        }
+        if state.pendingRecorded, undone {
+            do { try pendingStore().remove(state.nodeID) } catch {
+                log.warning("cannot remove the commissioning record of node \(state.nodeID.rawValue): \(error)")
+            }
         }
         await node.removeSecureSession(state.pase.session)
         if let caseSession = state.caseSession, !state.stored {
@@ -172,7 +271,8 @@ extension Controller {
 
     /// ArmFailSafe(0), waiting at most `Self.disarmWait` for the answer: a device may drop the
     /// session as it disarms and never answer, and the request is on its way (MRP keeps sending it).
-    private func disarmFailSafe(session: SessionID) async {
+    /// True when the device confirmed.
+    private func disarmFailSafe(session: SessionID) async -> Bool {
         let (answers, answer) = AsyncStream.makeStream(of: Result<Void, ControllerError>?.self)
         Task {
             do throws(ControllerError) {
@@ -191,11 +291,14 @@ extension Controller {
         timer.cancel()
         answer.finish()
         switch outcome {
-        case .success?: log.info("disarmed the device's fail-safe")
+        case .success?:
+            log.info("disarmed the device's fail-safe")
+            return true
         case .failure(let error)?:
             log.warning("could not disarm the device's fail-safe (it expires on its own): \(error)")
         case nil: log.info("sent ArmFailSafe(0); no answer yet (the device may drop the session as it disarms)")
         }
+        return false
     }
 
     /// How long a failed commissioning waits for the device to confirm the disarm.
@@ -297,45 +400,79 @@ extension Controller {
             addresses: addresses, mrp: MRPParameters(found.sessionParameters), isDirect: false)
     }
 
+    /// PASE with the first address that answers. A handshake lost to silence is tried again (every
+    /// address, ``ControllerConfiguration/interactionRetries`` more rounds). A device busy with another
+    /// handshake is asked again after the wait it gives, for up to `Self.busyPatience`: a handshake
+    /// whose initiator died (a crashed commissioner) blocks the device until its 30 s timeout.
     private func establishPASE(
         _ target: CommissionableTarget, passcode: UInt32, pbkdf: PBKDFParameters?
     ) async throws(ControllerError) -> PASESession {
         var silent: [String] = []
-        for address in target.addresses {
-            do {
-                let result = try await PASEInitiator.establish(
-                    node: node, peer: address, passcode: passcode, pbkdf: pbkdf, localMRP: configuration.localMRP,
-                    peerMRP: target.mrp, timeout: configuration.responseTimeout)
-                guard let parameters = await node.secureSession(result.session) else {
-                    throw ControllerError.internalFailure("the PASE session vanished")
-                }
-                return PASESession(
-                    session: result.session, address: address,
-                    attestationChallenge: parameters.keys.attestationChallenge)
-            } catch let error as SecureChannelError {
-                switch error {
-                case .transport(let transport):
-                    silent.append("\(address): \(transport)")
-                    continue
-                case .wrongPasscode:
-                    throw .pase("wrong setup passcode")
-                case .busy(let wait):
-                    throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
-                case .commissioningWindowClosed:
-                    throw .pase("the device's commissioning window is closed")
-                case .peerReportedFailure(let report):
-                    throw .pase("the device refused the handshake (\(report))")
-                default:
-                    throw .pase(error.description)
-                }
-            } catch let error as ControllerError {
-                throw error
-            } catch {
-                throw .internalFailure("\(error)")
+        var busySince: UInt64?
+        var round = 0
+        while round <= max(0, configuration.interactionRetries) {
+            if round > 0, busySince == nil {
+                log.info(
+                    "PASE: no answer (\(silent.last ?? "")); trying again "
+                        + "(\(round) of \(configuration.interactionRetries))")
             }
+            var busy: UInt16?
+            addresses: for address in target.addresses {
+                do {
+                    let result = try await PASEInitiator.establish(
+                        node: node, peer: address, passcode: passcode, pbkdf: pbkdf, localMRP: configuration.localMRP,
+                        peerMRP: target.mrp, timeout: configuration.responseTimeout)
+                    guard let parameters = await node.secureSession(result.session) else {
+                        throw ControllerError.internalFailure("the PASE session vanished")
+                    }
+                    return PASESession(
+                        session: result.session, address: address,
+                        attestationChallenge: parameters.keys.attestationChallenge)
+                } catch let error as SecureChannelError {
+                    switch error {
+                    case .transport(let transport):
+                        silent.append("\(address): \(transport)")
+                        continue
+                    case .wrongPasscode:
+                        throw .pase("wrong setup passcode")
+                    case .busy(let wait):
+                        let since = busySince ?? now
+                        if busySince == nil {
+                            busySince = since
+                            log.notice(
+                                "the device is busy with another PASE handshake; asking again for up to "
+                                    + "\(Self.busyPatience)")
+                        }
+                        guard now &- since < UInt64(Self.busyPatience.components.seconds) * 1000 else {
+                            throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
+                        }
+                        busy = wait
+                        break addresses
+                    case .commissioningWindowClosed:
+                        throw .pase("the device's commissioning window is closed")
+                    case .peerReportedFailure(let report):
+                        throw .pase("the device refused the handshake (\(report))")
+                    default:
+                        throw .pase(error.description)
+                    }
+                } catch let error as ControllerError {
+                    throw error
+                } catch {
+                    throw .internalFailure("\(error)")
+                }
+            }
+            if let wait = busy {
+                try? await Task.sleep(for: .milliseconds(Int(max(wait, 500))))
+                continue  // a busy answer is an answer: not a round lost to silence
+            }
+            round += 1
         }
         throw .unreachable("the device did not answer PASE (" + silent.joined(separator: "; ") + ")")
     }
+
+    /// How long a commissioning keeps asking a device busy with another PASE handshake (its own
+    /// timeout for an abandoned handshake is 30 s).
+    static let busyPatience: Duration = .seconds(40)
 
     // MARK: Commands over PASE
 
@@ -485,16 +622,55 @@ extension Controller {
         }
     }
 
+    /// AddTrustedRootCertificate with our RCAC. A repeat the device refuses with CONSTRAINT_ERROR
+    /// (one root per fail-safe) is fine when the device lists our root: the first request got through
+    /// and only its answer was lost.
+    private func addTrustedRootCertificate(session: SessionID) async throws(ControllerError) {
+        let rcac = identity.credentials.rcac
+        try await retrying("AddTrustedRootCertificate") { isRetry throws(ControllerError) in
+            do throws(ControllerError) {
+                _ = try await invoke(
+                    .root(.operationalCredentials, .OperationalCredentials.addTrustedRootCertificate),
+                    fields: [.field(0, rcac)], session: session, context: "AddTrustedRootCertificate")
+            } catch {
+                guard isRetry, case .status(let status, _) = error, status.status == .constraintError else {
+                    throw error
+                }
+                let path = ConcreteAttributePath.root(
+                    .operationalCredentials, .OperationalCredentials.trustedRootCertificates)
+                let result = try await read(
+                    [AttributePathIB(path)], session: session, fabricFiltered: false,
+                    context: "reading TrustedRootCertificates")
+                let roots = result.report(for: path)?.value?.members?.compactMap(\.bytes) ?? []
+                guard roots.contains(rcac) else { throw error }
+                log.info("AddTrustedRootCertificate: the first request had been accepted (its answer was lost)")
+            }
+        }
+    }
+
     /// AddNOC with the raw IPK epoch key, our node ID as CaseAdminSubject and our vendor ID; returns the
-    /// fabric index the device reported (if it did).
-    private func addNOC(_ noc: MatterCertificate, session: SessionID) async throws(ControllerError) -> UInt8? {
-        let fields = try await invoke(
-            .root(.operationalCredentials, .OperationalCredentials.addNOC),
-            fields: [
-                .field(0, noc.tlvEncoded), .field(2, identity.fabric.ipkEpochKey),
-                .field(3, controllerNodeID.rawValue), .field(4, UInt64(OperationalIdentity.adminVendorID.rawValue)),
-            ],
-            expecting: .OperationalCredentials.nocResponse, session: session, context: "AddNOC")
+    /// fabric index the device reported (if it did). A repeat (`isRetry`) the device refuses with
+    /// CONSTRAINT_ERROR (one AddNOC per fail-safe) is fine when the device lists our fabric with this
+    /// node ID: the first request got through and only its answer was lost.
+    private func addNOC(
+        _ noc: MatterCertificate, nodeID: NodeID, session: SessionID, isRetry: Bool
+    ) async throws(ControllerError) -> UInt8? {
+        let fields: TLVElement
+        do throws(ControllerError) {
+            fields = try await invoke(
+                .root(.operationalCredentials, .OperationalCredentials.addNOC),
+                fields: [
+                    .field(0, noc.tlvEncoded), .field(2, identity.fabric.ipkEpochKey),
+                    .field(3, controllerNodeID.rawValue), .field(4, UInt64(OperationalIdentity.adminVendorID.rawValue)),
+                ],
+                expecting: .OperationalCredentials.nocResponse, session: session, context: "AddNOC")
+        } catch {
+            guard isRetry, case .status(let status, _) = error, status.status == .constraintError,
+                let index = try await ourFabricIndex(nodeID, session: session)
+            else { throw error }
+            log.info("AddNOC: the first request had been accepted (its answer was lost); fabric index \(index)")
+            return index
+        }
         try Self.checkNOCStatus(fields, command: "AddNOC")
         return fields[context: 1]?.uint.flatMap { UInt8(exactly: $0) }
     }
@@ -521,29 +697,43 @@ extension Controller {
         }
     }
 
-    private func establishCommissioningCASE(
+    /// CASE with the new node on the first candidate that answers; a handshake lost to silence is
+    /// tried again (``ControllerConfiguration/interactionRetries`` more rounds). A device that no longer
+    /// has our fabric (it restarted before committing it) fails with `notOnFabric` at once.
+    func establishCommissioningCASE(
         _ nodeID: NodeID, candidates: [(address: UDPAddress, mrp: MRPParameters)]
     ) async throws(ControllerError) -> OperationalSession {
         var failures: [String] = []
-        for candidate in candidates {
-            do {
-                let result = try await CASEInitiator.establish(
-                    node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
-                    resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
-                    timeout: configuration.responseTimeout)
-                return OperationalSession(session: result.session, address: candidate.address)
-            } catch {
-                failures.append("\(candidate.address): \(Self.caseFailure(error))")
+        for round in 0...max(0, configuration.interactionRetries) {
+            if round > 0 { log.info("CASE with node \(nodeID.rawValue): no answer; trying again") }
+            for candidate in candidates {
+                do {
+                    let result = try await CASEInitiator.establish(
+                        node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
+                        resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
+                        timeout: configuration.responseTimeout)
+                    return OperationalSession(session: result.session, address: candidate.address)
+                } catch {
+                    failures.append("\(candidate.address): \(Self.caseFailure(error))")
+                    if error == .noSharedTrustRoots {
+                        throw .notOnFabric("CASE failed: " + failures.joined(separator: "; "))
+                    }
+                    if case .transport = error { continue }
+                    if case .busy = error { continue }
+                    throw .unreachable("CASE failed: " + failures.joined(separator: "; "))
+                }
             }
         }
         throw .unreachable("CASE failed: " + failures.joined(separator: "; "))
     }
 
-    private func readDeviceTypes(_ session: SessionID) async -> DeviceTypeReading {
+    func readDeviceTypes(_ session: SessionID) async -> DeviceTypeReading {
         do {
-            let result = try await read(
-                [AttributePathIB(cluster: .descriptor, attribute: .Descriptor.deviceTypeList)], session: session,
-                context: "reading device types")
+            let result = try await retrying("reading device types") { _ throws(ControllerError) in
+                try await read(
+                    [AttributePathIB(cluster: .descriptor, attribute: .Descriptor.deviceTypeList)], session: session,
+                    context: "reading device types")
+            }
             return DeviceTypeReading(list: Self.deviceTypes(in: result), failure: nil)
         } catch {
             return DeviceTypeReading(list: [], failure: error.description)
@@ -634,6 +824,12 @@ final class CommissioningProgress {
     let nodeID: NodeID
     let pase: PASESession
     var failSafeArmed = false
+    /// When the fail-safe was last armed (clock milliseconds).
+    var armedAt: UInt64?
+    /// An interrupted-commissioning record was written (AddNOC may have reached the device).
+    var pendingRecorded = false
+    /// The record's lock, held while this commissioning runs.
+    var lock: CommissioningLock?
     var fabricIndex: UInt8?
     var caseSession: Controller.OperationalSession?
     var completed = false

@@ -19,7 +19,8 @@ extension Controller {
         let schema = ClusterRegistry.standard.cluster(cluster)?.command(command)
         let path = ConcreteCommandPath(endpoint: endpoint, cluster: cluster, command: command)
         let context = Self.context(nodeID, endpoint, cluster, commandName: schema?.name ?? "\(command)")
-        return try await withSession(nodeID) { session throws(ControllerError) in
+        let idempotent = Self.idempotentCommands[cluster]?.contains(command) ?? false
+        return try await withSession(nodeID, idempotent: idempotent) { session throws(ControllerError) in
             try await invoke(
                 path, fields: fields, session: session, timed: timed ?? schema?.requiresTimedInvoke ?? false,
                 context: context)
@@ -102,7 +103,7 @@ extension Controller {
     public func read(
         _ nodeID: NodeID, paths: [AttributePathIB], fabricFiltered: Bool = true
     ) async throws(ControllerError) -> ReadResult {
-        try await withSession(nodeID) { session throws(ControllerError) in
+        try await withSession(nodeID, idempotent: true) { session throws(ControllerError) in
             try await read(paths, session: session, fabricFiltered: fabricFiltered, context: "node \(nodeID.rawValue)")
         }
     }
@@ -135,7 +136,7 @@ extension Controller {
         let timedWrite =
             timed ?? ClusterRegistry.standard.cluster(cluster)?.attribute(attribute)?.requiresTimedWrite ?? false
         let context = Self.context(nodeID, endpoint, cluster, attributeName: Self.attributeName(cluster, attribute))
-        let results = try await withSession(nodeID) { session throws(ControllerError) in
+        let results = try await withSession(nodeID, idempotent: true) { session throws(ControllerError) in
             do throws(InteractionError) {
                 return try await client.write(
                     [WriteItem(path: path, value: value)], session: session,
@@ -198,6 +199,15 @@ extension Controller {
     }
 
     // MARK: Helpers
+
+    /// Commands whose repeat leaves the node as one would: sent again when the node did not answer
+    /// (Toggle, Step and Move commands are not: a lost answer may hide that the first one acted).
+    static let idempotentCommands: [ClusterID: Set<CommandID>] = [
+        .onOff: [.OnOff.on, .OnOff.off, .OnOff.offWithEffect],
+        .levelControl: [.LevelControl.moveToLevel, .LevelControl.moveToLevelWithOnOff],
+        .colorControl: [.ColorControl.moveToColorTemperature],
+        .doorLock: [.DoorLock.lockDoor, .DoorLock.unlockDoor],
+    ]
 
     static func numbers(in value: TLVValue?) -> Set<UInt64> {
         Set((value?.members ?? []).compactMap(\.uint))

@@ -38,18 +38,29 @@ extension Controller {
 
     /// Runs `body` on an operational session with `nodeID`. When a cached session turns out dead
     /// (the node restarted and forgot it), the session is dropped and `body` runs once more on a new one.
+    /// When `body` is safe to repeat (`idempotent`: a read, a write, On, Off...), a request the node
+    /// did not answer is sent again, ``ControllerConfiguration/interactionRetries`` more times at most:
+    /// first on the same session when it was just established, else on a new one.
     func withSession<T: Sendable>(
-        _ nodeID: NodeID, _ body: (SessionID) async throws(ControllerError) -> T
+        _ nodeID: NodeID, idempotent: Bool = false, _ body: (SessionID) async throws(ControllerError) -> T
     ) async throws(ControllerError) -> T {
-        let wasCached = sessions[nodeID] != nil
-        let first = try await session(for: nodeID)
-        do {
-            return try await body(first.session)
-        } catch  where wasCached && error.category == .unreachable {
-            log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
-            await dropSession(nodeID, ifCurrent: first.session)
-            let second = try await session(for: nodeID)
-            return try await body(second.session)
+        var reused = sessions[nodeID] != nil
+        var current = try await session(for: nodeID)
+        var retries = idempotent ? max(0, configuration.interactionRetries) : (reused ? 1 : 0)
+        while true {
+            do throws(ControllerError) {
+                return try await body(current.session)
+            } catch where retries > 0 && error.category == .unreachable {
+                retries -= 1
+                if reused {
+                    log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")
+                    await dropSession(nodeID, ifCurrent: current.session)
+                    current = try await session(for: nodeID)
+                } else {
+                    log.info("node \(nodeID.rawValue) did not answer (\(error)); sending the request again")
+                    reused = true
+                }
+            }
         }
     }
 
@@ -63,19 +74,27 @@ extension Controller {
         }
         var failures: [String] = []
         var notOnFabric = false
-        for candidate in candidates {
-            do {
-                let result = try await CASEInitiator.establish(
-                    node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
-                    resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
-                    timeout: configuration.responseTimeout)
-                log.debug(
-                    "CASE with node \(nodeID.rawValue) at \(candidate.address)\(result.resumed ? " (resumed)" : "")")
-                rememberAddress(candidate.address, for: nodeID)
-                return .success(OperationalSession(session: result.session, address: candidate.address))
-            } catch {
-                if error == .noSharedTrustRoots { notOnFabric = true }
-                failures.append("\(candidate.address): \(Self.caseFailure(error))")
+        // A handshake lost to silence is tried again, every address, `interactionRetries` more rounds.
+        rounds: for round in 0...max(0, configuration.interactionRetries) {
+            if round > 0 { log.info("CASE with node \(nodeID.rawValue): no answer; trying again") }
+            for candidate in candidates {
+                do {
+                    let result = try await CASEInitiator.establish(
+                        node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
+                        resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
+                        timeout: configuration.responseTimeout)
+                    let resumed = result.resumed ? " (resumed)" : ""
+                    log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(resumed)")
+                    rememberAddress(candidate.address, for: nodeID)
+                    return .success(OperationalSession(session: result.session, address: candidate.address))
+                } catch {
+                    if error == .noSharedTrustRoots { notOnFabric = true }
+                    failures.append("\(candidate.address): \(Self.caseFailure(error))")
+                    switch error {
+                    case .transport, .busy: continue
+                    default: break rounds
+                    }
+                }
             }
         }
         let message = "CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")

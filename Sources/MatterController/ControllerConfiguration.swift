@@ -43,6 +43,19 @@ public struct ControllerConfiguration: Sendable {
     public var defaultPeerMRP: MRPParameters = .default
     /// The country code sent with SetRegulatoryConfig.
     public var countryCode = "XX"
+    /// How many more times a request the node did not answer (MRP gave up, or no response in time)
+    /// is sent again, and a PASE or CASE handshake tried again. Only requests that are safe to repeat
+    /// are: reads, writes, idempotent commands (On, Off, MoveToLevel...; never Toggle) and the
+    /// commissioning commands, whose repeats are checked on the device (a repeated
+    /// AddTrustedRootCertificate, AddNOC or CommissioningComplete that the device had already
+    /// accepted counts as done once the device shows the root, the fabric, or the committed fabric).
+    public var interactionRetries = 2
+    /// How many times commissioning is run from PASE on when the device stopped answering in the
+    /// middle (it restarted, or its session was lost): the earlier attempt is disarmed first.
+    public var commissioningAttempts = 3
+    /// Test hook: called in the controller's isolation at each ``CommissioningCheckpoint``. Crash
+    /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
+    public var checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)?
 
     /// A configuration with the default timeouts and intervals.
     public init(

@@ -56,13 +56,18 @@ extension VirtualDevice {
         } catch {
             throw .startup("cannot bind UDP port \(configuration.port): \(error)")
         }
-        let node = TransportNode(transport: transport, clock: clock)
+        var nodeConfiguration = TransportNode.Configuration()
+        nodeConfiguration.localMRP = configuration.mrp
+        let node = TransportNode(transport: transport, clock: clock, configuration: nodeConfiguration)
         let root = try RootNode(
             configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
                                  basicCredentials: credentials, attestation: attestation,
                                  interfaceName: configuration.interface ?? "eth0"),
             persistence: persistence, clock: clock, resumption: CASEResumptionStore())
         root.node = node
+        root.pase.localMRP = configuration.mrp
+        root.caseResponder.localMRP = configuration.mrp
+        root.checkpoint = configuration.checkpoint
 
         var information = preset.defaultInformation
         information.vendorID = vendorID

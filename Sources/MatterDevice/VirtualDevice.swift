@@ -116,7 +116,9 @@ public final class VirtualDevice: Sendable {
     func advertise() {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
-        let mrp = MRPAdvertisement.standard
+        let local = configuration.mrp
+        let mrp = MRPAdvertisement(idleInterval: local.idleInterval, activeInterval: local.activeInterval,
+                                   activeThreshold: local.activeThreshold)
         if root.window.isOpen, root.paseSession == nil {
             let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
             records[.commissionable] = .commissionable(CommissionableAdvertisement(

@@ -34,6 +34,13 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
     /// fleet issues one DAC per device).
     public var attestation: DeviceAttestationCredentials?
+    /// The reliability intervals the device advertises (`SII`/`SAI`/`SAT` in DNS-SD, and its session
+    /// parameters in PASE and CASE): peers retransmit to it at these intervals. The spec defaults
+    /// unless changed (a peer-chosen value is spec-conformant; the MRP constants stay the spec's).
+    public var mrp = MRPParameters.default
+    /// Test hook: called on the device's queue at each ``DeviceCheckpoint`` of commissioning. Crash
+    /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
+    public var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?
 
     public init(deviceType: String, storagePath: String, pkiDirectory: String) {
         self.deviceType = deviceType

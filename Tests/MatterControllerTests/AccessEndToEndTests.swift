@@ -318,7 +318,7 @@ final class LogCapture: Sendable {
 
     static func start() throws -> LogCapture {
         let capture = LogCapture()
-        Logger.configuration.level = min(capture.previousLevel, .notice)
+        Logger.configuration.level = min(capture.previousLevel, .info)
         Logger.configuration.setSink { [capture] line in
             capture.lines.withLock { $0.append(line) }
             StandardError.write(line + "\n")

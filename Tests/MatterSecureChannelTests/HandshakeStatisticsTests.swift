@@ -28,12 +28,12 @@ struct HandshakeStatisticsTests {
         return (pair, network, clock)
     }
 
-    /// Sends a PBKDFParamRequest and nothing after it.
-    static func stallHandshake(_ pair: PASEPair) async throws {
-        let stalled = await pair.commissioner.openUnsecuredSession(to: pair.deviceAddress)
+    /// Sends a PBKDFParamRequest from `node` and nothing after it.
+    static func stallHandshake(_ pair: PASEPair, from node: TransportNode) async throws {
+        let stalled = await node.openUnsecuredSession(to: pair.deviceAddress)
         let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
                                         hasPBKDFParameters: false, sessionParameters: nil)
-        _ = try await pair.commissioner.run { node in
+        _ = try await node.run { node in
             Result { () throws(TransportError) in
                 let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
                 try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
@@ -47,7 +47,10 @@ struct HandshakeStatisticsTests {
 
     @Test func aHalfOpenHandshakeIsAbandonedAfterThePASETimeoutAndFreesItsState() async throws {
         let (pair, network, clock) = try await Self.pasePair()
-        try await Self.stallHandshake(pair)
+        // Another initiator (another address: the same one starting over would replace its handshake).
+        let other = TransportNode(transport: network.makeEndpoint(queue: DispatchQueue(label: "other")))
+        await other.start()
+        try await Self.stallHandshake(pair, from: other)
         while network.log.count < 2 { await Task.yield() }  // PBKDFParamRequest, PBKDFParamResponse
         #expect(await pair.device.reservedSessionIDCount == 1)
         #expect(await pair.device.unsecuredSessionCount == 1)
@@ -61,6 +64,7 @@ struct HandshakeStatisticsTests {
         #expect(await pair.device.reservedSessionIDCount == 0)
         #expect(await pair.device.unsecuredSessionCount == 0)
         #expect(await pair.device.openExchangeCount == 0)
+        await other.stop()
         await pair.stop()
     }
 

@@ -89,20 +89,69 @@ struct PASETests {
         await pair.stop()
     }
 
-    @Test func aSecondHandshakeMeanwhileGetsBusy() async throws {
-        let (pair, network) = try await Self.inMemory()
-        // Start a handshake by hand and stop after PBKDFParamRequest.
-        let stalled = await pair.commissioner.openUnsecuredSession(to: pair.deviceAddress)
+    /// Sends a PBKDFParamRequest from `node` to the device and nothing more: a handshake left hanging.
+    static func stallHandshake(from node: TransportNode, to device: UDPAddress) async throws {
+        let stalled = await node.openUnsecuredSession(to: device)
         let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
                                         hasPBKDFParameters: false, sessionParameters: nil)
-        _ = try await pair.commissioner.run { node in
+        _ = try await node.run { node in
             Result { () throws(TransportError) in
                 let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
                 try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
             }
         }.get()
+    }
+
+    @Test func aSecondHandshakeMeanwhileGetsBusy() async throws {
+        let (pair, network) = try await Self.inMemory()
+        // Another initiator starts a handshake and stops after PBKDFParamRequest.
+        let other = TransportNode(transport: network.makeEndpoint(queue: DispatchQueue(label: "other")))
+        await other.start()
+        try await Self.stallHandshake(from: other, to: pair.deviceAddress)
         while network.log.count < 2 { await Task.yield() }
         await #expect(throws: SecureChannelError.busy(retryAfterMilliseconds: 1000)) { try await pair.establish() }
+        await other.stop()
+        await pair.stop()
+    }
+
+    @Test func theSameInitiatorStartingOverReplacesItsStalledHandshake() async throws {
+        let (pair, network) = try await Self.inMemory()
+        // The commissioner gave up on a handshake the device still waits on (its answer was acknowledged).
+        try await Self.stallHandshake(from: pair.commissioner, to: pair.deviceAddress)
+        while network.log.count < 2 { await Task.yield() }
+        _ = try await pair.establish()
+        #expect(await pair.device.secureSessionList.count == 1)
+        #expect(await pair.device.reservedSessionIDCount == 0)  // the stalled handshake's ID was released
+        #expect(await pair.device.run { _ in pair.responder.failedAttempts } == 0)  // not a failed attempt
+        await pair.stop()
+    }
+
+    /// Runs a handshake as far as Pake2 (the point where a passcode guess can be tested offline) and
+    /// leaves it there.
+    static func stallAfterPake2(from node: isolated TransportNode, to device: UDPAddress, passcode: UInt32)
+        async throws
+    {
+        let session = node.openUnsecuredSession(to: device)
+        let exchange = try node.openExchange(on: session, protocolID: .secureChannel)
+        let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 9, count: 32), initiatorSessionID: 78,
+                                        hasPBKDFParameters: false, sessionParameters: nil).encoded()
+        let reply = try await exchange.request(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request)
+        let pbkdf = try #require(try PBKDFParamResponse(decoding: reply.payload).pbkdf)
+        let prover = try Spake2PlusProver(context: try PASEContext.hash(request: request, response: reply.payload),
+                                          passcode: passcode, salt: pbkdf.salt, iterations: Int(pbkdf.iterations))
+        let pake2 = try await exchange.request(opcode: SecureChannelOpcode.pake1,
+                                               payload: PakeMessages.pake1(pA: try prover.makeShare()))
+        #expect(pake2.isMessage(.secureChannel, SecureChannelOpcode.pake2))
+    }
+
+    @Test func startingOverAfterPake2StillCountsAsAFailedAttempt() async throws {
+        let (pair, _) = try await Self.inMemory()
+        // A guess made (wrong passcode), Pake2 seen, then a new handshake from the same address: the
+        // replaced one must count, or restarting would allow unlimited guesses.
+        try await Self.stallAfterPake2(from: pair.commissioner, to: pair.deviceAddress, passcode: 11_111_112)
+        _ = try await pair.establish()
+        #expect(await pair.device.run { _ in pair.responder.failedAttempts } == 1)
+        #expect(await pair.device.reservedSessionIDCount == 0)
         await pair.stop()
     }
 

@@ -39,7 +39,9 @@ extension RootNode {
         }
         guard entries.count <= Self.entriesPerFabric else { throw StatusIB(.resourceExhausted) }
         accessControl.replaceEntries(fabric: index, with: entries)
+        checkpoint?(.aclWritten)
         persistACL(index)
+        checkpoint?(.aclPersisted)
         changed(.accessControl, AttributeID(0x0000))
     }
 

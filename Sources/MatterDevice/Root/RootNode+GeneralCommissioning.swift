@@ -40,6 +40,7 @@ extension RootNode {
             if code == CommissioningErrorCode.ok, seconds > 0 {
                 breadcrumb = crumb
                 changed(.generalCommissioning, AttributeID.GeneralCommissioning.breadcrumb)
+                checkpoint?(.armFailSafe)
             }
             return Field.response(CommandID.GeneralCommissioning.armFailSafeResponse, [(0, Field.uint(code)), (1, .utf8(""))])
         case CommandID.GeneralCommissioning.setRegulatoryConfig:
@@ -68,7 +69,10 @@ extension RootNode {
             }
             if code == CommissioningErrorCode.ok {
                 log.notice("commissioning complete on fabric \(fabric)")
-                commitFailSafe()
+                checkpoint?(.commissioningCompleteReceived)
+                // A commit that could not be written is a failure: the fail-safe stays armed and rolls back.
+                guard commitFailSafe() else { throw StatusIB(.failure) }
+                checkpoint?(.fabricCommitted)
             }
             return Field.response(CommandID.GeneralCommissioning.commissioningCompleteResponse,
                                   [(0, Field.uint(code)), (1, .utf8(""))])

@@ -89,6 +89,7 @@ extension RootNode {
             context0.csrKey = key
             context0.csrSession = context.session
             failSafe = context0
+            checkpoint?(.csrRequest)
             let elements = NOCSRElements(csr: csr.derEncoded, csrNonce: nonce).tlvEncoded
             let signature = try sign(elements, session: context.session)
             return Field.response(C.csrResponse, [(0, .bytes(elements)), (1, .bytes(signature))])
@@ -106,6 +107,7 @@ extension RootNode {
             context0.pendingRoot = rcac
             failSafe = context0
             changed(.operationalCredentials, AttributeID(0x0004))
+            checkpoint?(.addTrustedRootCertificate)
             return nil
         case C.addNOC:
             return Field.response(C.nocResponse, try addNOC(fields, context: context))
@@ -123,7 +125,7 @@ extension RootNode {
             }
             fabric.label = label
             fabrics[index] = fabric
-            if failSafe?.addedFabric != index { persist(fabric: index) }
+            if failSafe?.addedFabric != index { persist(fabrics: [index]) }
             changed(.operationalCredentials, AttributeID(0x0001))
             return Field.response(C.nocResponse, [(0, Field.uint(NOCStatus.ok)), (1, Field.uint(index))])
         case C.removeFabric:
@@ -200,12 +202,17 @@ extension RootNode {
                                targets: []),
         ])
         context0.addedFabric = index
+        // AddNOC re-associates the fail-safe with the new fabric (spec 11.10.7.2.1): from now on only
+        // that fabric (its CASE sessions, or the PASE session bound to it) may re-arm, disarm or
+        // complete it; any other session, including a second PASE session, gets BusyWithOtherAdmin.
+        context0.fabricIndex = index
         context0.csrKey = nil
         failSafe = context0
         log.notice("AddNOC: fabric \(index) (fabric ID \(identity.fabricID), node ID \(identity.nodeID)) pending commit")
         onChange?(.fabricsChanged)
         changed(.operationalCredentials, nil)
         changed(.accessControl, nil)
+        checkpoint?(.addNOC)
         return [(0, Field.uint(NOCStatus.ok)), (1, Field.uint(index))]
     }
 

@@ -44,6 +44,8 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
     var onChange: ((Change) -> Void)?
     /// Called when a cluster attribute of the root node changed (data version bumps).
     var onAttributesChanged: (([(ClusterID, AttributeID?)]) -> Void)?
+    /// Test hook for crash-consistency tests (`VirtualDeviceConfiguration.checkpoint`).
+    var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?
 
     /// Every fabric, committed or pending (the pending one is `failSafe.addedFabric`).
     var fabrics: [UInt8: DeviceFabric] = [:]
@@ -120,14 +122,21 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         TLVElement(.array(accessControl.entries(fabric: index).map { TLVElement($0.tlvValue()) })).encoded()
     }
 
-    /// Persists a fabric and its ACL together.
-    func persist(fabric index: UInt8) {
-        guard let fabric = fabrics[index] else { return }
+    /// Persists fabrics and their ACLs together, in one transaction; false (logged) when that failed.
+    @discardableResult
+    func persist(fabrics indices: [UInt8]) -> Bool {
+        var sets: [(String, [UInt8])] = []
+        for index in indices {
+            guard let fabric = fabrics[index] else { continue }
+            sets.append((DevicePersistence.fabricKey(index), fabric.encoded()))
+            sets.append((DevicePersistence.aclKey(index), aclBytes(index)))
+        }
         do {
-            try persistence.commit(sets: [(DevicePersistence.fabricKey(index), fabric.encoded()),
-                                          (DevicePersistence.aclKey(index), aclBytes(index))])
+            try persistence.commit(sets: sets)
+            return true
         } catch {
-            log.error("could not persist fabric \(index): \(error)")
+            log.error("could not persist fabrics \(indices): \(error)")
+            return false
         }
     }
 
@@ -231,12 +240,14 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         changed(.accessControl, nil)
     }
 
-    /// CommissioningComplete: commit and disarm (spec 11.10.7.6).
-    func commitFailSafe() {
-        guard let context = failSafe else { return }
+    /// CommissioningComplete: commit and disarm (spec 11.10.7.6). The fabric the fail-safe added (or
+    /// the one UpdateNOC changed) is written in one transaction first: if that write fails, nothing is
+    /// committed, the fail-safe stays armed (its expiry rolls the changes back) and this returns false.
+    func commitFailSafe() -> Bool {
+        guard let context = failSafe else { return false }
+        let written = [context.addedFabric, context.updatedFabric?.index].compactMap { $0 }
+        if !written.isEmpty, !persist(fabrics: written) { return false }
         failSafe = nil
-        if let added = context.addedFabric { persist(fabric: added) }
-        if let updated = context.updatedFabric { persist(fabric: updated.index) }
         breadcrumb = 0
         closeWindow()
         if let session = paseSession {
@@ -246,6 +257,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         rearmTimer()
         onChange?(.fabricsChanged)
         changed(.generalCommissioning, nil)
+        return true
     }
 
     // MARK: Sessions
@@ -280,6 +292,7 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         // PASE arms the fail-safe for 60 s without a fabric (SDK CommissioningWindowManager).
         if failSafe == nil { _ = armFailSafe(seconds: configuration.failSafeExpirySeconds, fabricIndex: nil, session: session) }
         onChange?(.paseSessionChanged)
+        checkpoint?(.paseEstablished)
     }
 
     func sessionClosed(_ session: SessionID) {

@@ -29,6 +29,8 @@ struct DeviceCommand: CLICommand {
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
+        .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
+        .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -80,6 +82,18 @@ struct DeviceCommand: CLICommand {
         configuration.faults = FaultInjection(drop: try probability("drop"), duplicate: try probability("duplicate"),
                                               delay: try probability("delay"),
                                               seed: try arguments.unsigned("fault-seed") ?? 1)
+        configuration.mrp.idleInterval = try arguments.unsigned("mrp-idle-interval") ?? configuration.mrp.idleInterval
+        configuration.mrp.activeInterval =
+            try arguments.unsigned("mrp-active-interval") ?? configuration.mrp.activeInterval
+        for (name, value) in [("idle", configuration.mrp.idleInterval), ("active", configuration.mrp.activeInterval)]
+        where !(1...3_600_000).contains(value) {
+            throw UsageError("--mrp-\(name)-interval must be 1...3600000 ms", command: Self.pathString)
+        }
+        if let point = try TestKillHook.requestedPoint(
+            known: DeviceCheckpoint.allCases.map(\.rawValue), command: Self.pathString)
+        {
+            configuration.checkpoint = { reached in if reached.rawValue == point { TestKillHook.die(at: point) } }
+        }
         configuration.storageNamespace = "device"
         statsInterval = try arguments.value("stats-interval").map { text throws(UsageError) in
             guard let seconds = Double(text), seconds >= 0.1, seconds <= 86_400 else {

@@ -6,8 +6,12 @@ public import MatterTransport
 /// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
 ///
 /// One handshake at a time (others get BUSY); one silent for `abandonAfterMilliseconds` is given up
-/// (counted as a failure) when the next request comes. After `maximumFailedAttempts` failures the
-/// commissioning window closes (credentials are dropped and `onWindowClosedByFailures` runs).
+/// (counted as a failure) when the next request comes. A new PBKDFParamRequest from the peer address
+/// of the handshake in progress replaces it: that initiator started over, having given up on it (its
+/// retransmissions ran out while our answer was acknowledged). A replaced handshake that got as far
+/// as Pake2 still counts as a failed attempt, since the initiator could test one passcode guess
+/// against it. After `maximumFailedAttempts` failures the commissioning window closes (credentials
+/// are dropped and `onWindowClosedByFailures` runs).
 /// Confined to its node's queue (hence `@unchecked Sendable`).
 public final class PASEResponder: @unchecked Sendable {
     /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
@@ -40,7 +44,7 @@ public final class PASEResponder: @unchecked Sendable {
     /// The window closed because of too many failures.
     public var onWindowClosedByFailures: (() -> Void)?
 
-    private var inProgress: (exchange: Exchange, handshake: Handshake, since: UInt64)?
+    private var inProgress: (exchange: Exchange, handshake: Handshake, peer: UDPAddress, since: UInt64)?
 
     /// True when no handshake is in progress.
     public var isIdle: Bool { inProgress == nil }
@@ -55,6 +59,11 @@ public final class PASEResponder: @unchecked Sendable {
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         let now = node.clock.nowMilliseconds()
         statistics.requests += 1
+        if let current = inProgress, current.peer == message.peerAddress {
+            log.info("PASE: \(message.peerAddress) started over; abandoning its previous handshake")
+            statistics.abandoned += 1
+            current.handshake.abandon(on: current.exchange, keeping: exchange.session, node: node)
+        }
         if let current = inProgress {
             guard now &- current.since >= Self.abandonAfterMilliseconds else {
                 log.info("PASE request while another handshake runs: BUSY")
@@ -115,7 +124,7 @@ public final class PASEResponder: @unchecked Sendable {
         }
         let handshake = Handshake(responder: self, verifier: verifier, localSessionID: localSessionID,
                                   peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
-        inProgress = (exchange, handshake, now)
+        inProgress = (exchange, handshake, message.peerAddress, now)
         exchange.onMessage = { message, exchange in
             exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
         }
@@ -137,13 +146,16 @@ public final class PASEResponder: @unchecked Sendable {
         if notify { onFailure?(error) }
     }
 
-    func finished(_ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false) {
+    /// `counts` false: not a failed attempt (a handshake its initiator replaced before any guess).
+    func finished(_ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false,
+                  counts: Bool = true) {
         if inProgress?.exchange === exchange { inProgress = nil }
         guard let error else {
             statistics.established += 1
             return
         }
         if !abandoned { statistics.failed += 1 }
+        guard counts else { return }
         log.notice("PASE failed: \(error)")
         failedAttempts += 1
         if failedAttempts >= Self.maximumFailedAttempts, credentials != nil {
@@ -219,6 +231,15 @@ public final class PASEResponder: @unchecked Sendable {
             } catch {
                 fail(.invalidMessage("\(error)"), on: exchange, node: node, report: true)
             }
+        }
+
+        /// Ends the handshake because its initiator started a new one (on `newSession`, which stays). It
+        /// counts as a failed attempt only if Pake2 went out (a passcode guess could be tested).
+        func abandon(on exchange: Exchange, keeping newSession: SessionID, node: isolated TransportNode) {
+            node.releaseSessionID(localSessionID)
+            exchange.close()
+            if exchange.session != newSession { node.removeUnsecuredSession(exchange.session) }
+            responder.finished(exchange, failed: .transport(.exchangeClosed), abandoned: true, counts: sentPake2)
         }
 
         func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool,

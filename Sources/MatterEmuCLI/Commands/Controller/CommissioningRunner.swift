@@ -33,6 +33,8 @@ struct CommissioningRunner {
     let room: String?
     let trustStore: PAATrustStore?
     let skipAttestation: Bool
+    /// The test hook's kill point (`MATTER_EMU_TEST_KILL_AT`), if any.
+    let killPoint: String?
 
     init(_ arguments: ParsedArguments, _ output: CLIContext, command: String, nodeID: String) throws {
         context = try ControllerContext(arguments, command: command)
@@ -54,6 +56,8 @@ struct CommissioningRunner {
             trustStore = nil
         }
         skipAttestation = arguments.has("skip-attestation")
+        killPoint = try TestKillHook.requestedPoint(
+            known: CommissioningCheckpoint.allCases.map(\.description), command: command)
     }
 
     /// Parses a setup passcode argument.
@@ -77,8 +81,21 @@ struct CommissioningRunner {
             )
         }
         let sink = output.output
-        let result = try await context.withController(trustStore: trustStore) { controller in
-            try await controller.commission(request) { event in Self.printEvent(event, to: sink) }
+        var checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)?
+        if let point = killPoint {
+            checkpoint = { reached in if reached.description == point { TestKillHook.die(at: point) } }
+        }
+        let cli = output
+        let result: CommissioningResult = try await context.withController(
+            trustStore: trustStore, checkpoint: checkpoint
+        ) { (controller: Controller) async throws -> CommissioningResult in
+            // First settle what a crashed earlier run left between AddNOC and its store write.
+            let interrupted = try Controller.interruptedCommissionings(in: controller.store)
+            if !interrupted.isEmpty {
+                let outcomes = await controller.resumeInterruptedCommissionings()
+                PairingResumeCommand.report(outcomes, to: cli, asJSON: false)
+            }
+            return try await controller.commission(request) { event in Self.printEvent(event, to: sink) }
         }
         report(result)
         return .success

@@ -4,7 +4,7 @@ enum ControllerCommands {
         [
             PairingCodeCommand.self, PairingOnNetworkCommand.self, PairingOnNetworkLongCommand.self,
             PairingAlreadyDiscoveredCommand.self, PairingOpenCommissioningWindowCommand.self,
-            PairingUnpairCommand.self, UnpairCommand.self,
+            PairingUnpairCommand.self, UnpairCommand.self, PairingResumeCommand.self,
             OnOffOnCommand.self, OnOffOffCommand.self, OnOffToggleCommand.self, OnOffOffWithEffectCommand.self,
             LevelMoveToLevelCommand.self, LevelMoveToLevelWithOnOffCommand.self,
             ColorMoveToColorTemperatureCommand.self, DoorLockLockCommand.self, DoorLockUnlockCommand.self,

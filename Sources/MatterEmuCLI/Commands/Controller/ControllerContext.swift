@@ -55,7 +55,8 @@ struct ControllerContext {
 
     /// Opens a controller on a UDP socket on any port, runs `body`, and stops it whatever happens.
     func withController<T>(
-        trustStore: PAATrustStore? = nil, _ body: (Controller) async throws -> T
+        trustStore: PAATrustStore? = nil, checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)? = nil,
+        _ body: (Controller) async throws -> T
     ) async throws -> T {
         let store = try openStore()
         let endpoint: UDPEndpoint
@@ -71,6 +72,7 @@ struct ControllerContext {
             }
         }
         var configuration = ControllerConfiguration(store: store, transport: endpoint, trustStore: trust)
+        configuration.checkpoint = checkpoint
         if let timeout {
             configuration.discoveryTimeout = timeout
             configuration.resolveTimeout = timeout

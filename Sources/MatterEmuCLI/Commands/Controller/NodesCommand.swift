@@ -20,6 +20,13 @@ struct NodesCommand: CLICommand {
         let store = try context.openStore()
         let nodes: [ControllerNode]
         do { nodes = try store.nodes() } catch { throw ControllerError.storage(error) }
+        let interrupted = try Controller.interruptedCommissionings(in: store)
+        if !interrupted.isEmpty {
+            output.output.progress(
+                "note: interrupted commissioning of node "
+                    + interrupted.map { "\($0.rawValue)" }.joined(separator: ", ")
+                    + " (not a node yet): 'matter-emu pairing resume' finishes or forgets it")
+        }
         if output.json {
             output.output.printJSON(.object([("nodes", .array(nodes.map(Self.json)))]))
         } else if nodes.isEmpty {

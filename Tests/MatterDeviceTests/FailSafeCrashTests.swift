@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import MatterClusters
+import MatterController
+import MatterCore
+@testable import MatterDevice
+import MatterStorage
+import MatterTLV
+import MatterTransport
+import Synchronization
+import Testing
+
+/// Crash consistency of the device's commissioning state: what survives a restart in the middle of
+/// commissioning, and who may touch a fail-safe that holds another commissioner's fabric.
+///
+/// A commissioner "crashes" here by freezing in its ``ControllerConfiguration/checkpoint`` hook (its
+/// queue blocks, so it sends nothing more, as a killed process), and is released at the end.
+@Suite("Device fail-safe across crashes", .serialized)
+struct FailSafeCrashTests {
+    /// Blocks whoever waits until released (or 60 s pass).
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        private let reached = Mutex(false)
+        var wasReached: Bool { reached.withLock { $0 } }
+        func block() {
+            reached.withLock { $0 = true }
+            _ = semaphore.wait(timeout: .now() + 60)
+        }
+        func release() { semaphore.signal() }
+    }
+
+    static func controller(
+        _ workspace: DeviceCommissioningTests.Workspace, name: String, freezeAt point: CommissioningCheckpoint? = nil,
+        gate: Gate? = nil
+    ) async throws -> Controller {
+        let store = try ControllerStore(path: workspace.path + "/\(name).sqlite")
+        let endpoint = try UDPEndpoint(queue: DispatchQueue(label: "test.\(name)"))
+        var configuration = ControllerConfiguration(
+            store: store, transport: endpoint, discovery: .none,
+            trustStore: try DefaultPAATrustStore.load(directory: DeviceCommissioningTests.pki + "/paa-trust-store"))
+        configuration.interactionRetries = 0
+        configuration.commissioningAttempts = 1
+        configuration.responseTimeout = 3_000
+        if let point, let gate {
+            configuration.checkpoint = { reached in if reached == point { gate.block() } }
+        }
+        return try await Controller.open(configuration)
+    }
+
+    /// Starts a commissioning of `device` by `controller` that freezes at its checkpoint; returns once frozen.
+    static func commissionUntilFrozen(
+        _ controller: Controller, _ device: VirtualDevice, nodeID: NodeID, gate: Gate
+    ) async throws -> Task<CommissioningResult, any Error> {
+        let address = try DeviceCommissioningTests.address(device.port)
+        let task = Task {
+            try await controller.commission(
+                CommissioningRequest(locator: .address(address), passcode: 20_202_021, nodeID: nodeID))
+        }
+        for _ in 0..<500 where !gate.wasReached { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(gate.wasReached)
+        return task
+    }
+
+    @Test("a restart after AddNOC, before CommissioningComplete, comes back without the fabric and commissionable")
+    func restartRollsBackThePendingFabric() async throws {
+        let workspace = try DeviceCommissioningTests.Workspace()
+        var device = try await DeviceCommissioningTests.device(workspace)
+        let port = device.port
+        let gate = Gate()
+        let first = try await Self.controller(workspace, name: "first", freezeAt: .after(.addNOC), gate: gate)
+        let frozen = try await Self.commissionUntilFrozen(first, device, nodeID: NodeID(1), gate: gate)
+        #expect(await device.fabrics().isEmpty)  // pending, not committed
+
+        // The device dies with our fabric pending under its fail-safe, and starts again on its file.
+        await device.stop()
+        device = try await DeviceCommissioningTests.device(workspace, port: port)
+        #expect(await device.fabrics().isEmpty)
+        #expect(await device.isCommissionable())
+
+        // Commissionable for real: another commissioner gets it, and it has exactly that one fabric.
+        let second = try await Self.controller(workspace, name: "second")
+        _ = try await second.commission(
+            CommissioningRequest(
+                locator: .address(try DeviceCommissioningTests.address(port)), passcode: 20_202_021, nodeID: NodeID(2)))
+        #expect(await device.fabrics().map(\.nodeID) == [NodeID(2)])
+        let count = try await second.readAttribute(
+            NodeID(2), endpoint: .root, cluster: .operationalCredentials,
+            attribute: .OperationalCredentials.commissionedFabrics)
+        #expect(count == .value(.unsigned(1)))
+
+        gate.release()
+        _ = await frozen.result  // the first commissioning now fails: its fabric is gone
+        #expect(try first.store.node(NodeID(1)) == nil)
+        await first.stop()
+        await second.stop()
+        await device.stop()
+    }
+
+    @Test("a fail-safe holding a commissioner's new fabric is busy for another PASE session, which cannot roll it back")
+    func addNOCReassociatesTheFailSafe() async throws {
+        let workspace = try DeviceCommissioningTests.Workspace()
+        let device = try await DeviceCommissioningTests.device(workspace)
+        let gate = Gate()
+        let first = try await Self.controller(workspace, name: "first", freezeAt: .after(.addNOC), gate: gate)
+        let frozen = try await Self.commissionUntilFrozen(first, device, nodeID: NodeID(1), gate: gate)
+
+        // A second commissioner opens its own PASE session: the fail-safe is the first one's, whose
+        // AddNOC tied it to its new fabric, so ArmFailSafe answers BusyWithOtherAdmin.
+        let second = try await Self.controller(workspace, name: "second")
+        let error = await #expect(throws: ControllerError.self) {
+            try await second.commission(
+                CommissioningRequest(
+                    locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
+                    nodeID: NodeID(2)))
+        }
+        #expect(error.map { "\($0)" }?.contains("BusyWithOtherAdmin") == true)
+
+        // Its failure did not disarm the first commissioner's fail-safe: that one completes.
+        gate.release()
+        let result = try await frozen.value
+        #expect(result.node.nodeID == NodeID(1))
+        #expect(await device.fabrics().map(\.nodeID) == [NodeID(1)])
+        await first.stop()
+        await second.stop()
+        await device.stop()
+    }
+}
+
+/// A commit that cannot be written must not be acknowledged.
+@Suite("Device commit that cannot be written")
+struct UnwritableCommitTests {
+    /// Makes the device's SQLite connection refuse writes (`PRAGMA query_only`), or accept them again.
+    static func setReadOnly(_ device: VirtualDevice, _ readOnly: Bool) throws {
+        try device.root.persistence.store.database.withConnection { connection throws(StorageError) in
+            try connection.execute("PRAGMA query_only = \(readOnly ? "ON" : "OFF")")
+        }
+    }
+
+    @Test("CommissioningComplete fails when the fabric cannot be persisted; nothing is stored, the device rolls back")
+    func commitFailureIsReported() async throws {
+        let workspace = try DeviceCommissioningTests.Workspace()
+        let device = try await DeviceCommissioningTests.device(workspace)
+        let controller = try await FailSafeCrashTests.controller(workspace, name: "controller")
+        let request = CommissioningRequest(
+            locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
+            nodeID: NodeID(9))
+        try Self.setReadOnly(device, true)
+        let error = await #expect(throws: ControllerError.self) { try await controller.commission(request) }
+        if case .commissioning(let stage, _)? = error { #expect(stage == .commissioningComplete) }
+        #expect(try controller.store.node(NodeID(9)) == nil)
+        #expect(await device.fabrics().isEmpty)
+        #expect(await device.isCommissionable())
+
+        // Writable again: the same device commissions, and its fabric is on disk.
+        try Self.setReadOnly(device, false)
+        _ = try await controller.commission(request)
+        #expect(await device.fabrics().map(\.nodeID) == [NodeID(9)])
+        let port = device.port
+        await device.stop()
+        let restarted = try await DeviceCommissioningTests.device(workspace, port: port)
+        #expect(await restarted.fabrics().map(\.nodeID) == [NodeID(9)])
+        await controller.stop()
+        await restarted.stop()
+    }
+}
