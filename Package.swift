@@ -105,7 +105,7 @@ if Context.environment["MATTER_EMU_FUZZ"] != nil {
         ("fuzz-onboarding", "Onboarding", ["MatterOnboarding"]),
         ("fuzz-certificate", "Certificate", ["MatterTLV", "MatterCredentials"]),
         ("fuzz-x509", "X509", ["MatterCredentials"]),
-        ("fuzz-im", "Interaction", ["MatterTLV", "MatterInteraction"]),
+        ("fuzz-im", "Interaction", ["MatterTLV", "MatterClusters", "MatterInteraction"]),
         ("fuzz-securechannel", "SecureChannel", ["MatterCrypto", "MatterTransport", "MatterSecureChannel"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))

@@ -1,5 +1,7 @@
 import FuzzSupport
+import MatterClusters
 import MatterInteraction
+import MatterTLV
 
 @main
 enum FuzzInteraction {
@@ -23,7 +25,20 @@ public func fuzzInteraction(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     check(InvokeRequestMessage.self, bytes)
     check(InvokeResponseMessage.self, bytes)
     check(TimedRequestMessage.self, bytes)
+    // What the controller prints for a report: each value formatted as its attribute's schema type.
+    if let report = try? ReportDataMessage(decoding: bytes) {
+        for case .data(let data) in report.attributeReports { _ = format(data.data, at: data.path) }
+    }
+    if let write = try? WriteRequestMessage(decoding: bytes) {
+        for request in write.writeRequests { _ = format(request.data, at: request.path) }
+    }
     return 0
+}
+
+private func format(_ value: TLVValue, at path: AttributePathIB) -> String {
+    let schema = path.cluster.flatMap { ClusterRegistry.standard.cluster($0) }
+    let attribute = path.attribute.flatMap { schema?.attribute($0) }
+    return ClusterValueCodec.format(value, as: attribute?.type)
 }
 
 private func check<M: InteractionMessage & Equatable>(_ type: M.Type, _ bytes: [UInt8]) {
