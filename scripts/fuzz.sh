@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Fuzzes matter-emu's decoders with libFuzzer for a bounded time (docs/RELIABILITY.md).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default $FUZZ_SECONDS or 10); all targets by default:
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#       SECONDS per target (default $FUZZ_SECONDS or 10); TARGETs default to all of
 #       tlv message onboarding certificate x509 im securechannel
 #
 # The targets live in Fuzz/ and are declared in Package.swift only when MATTER_EMU_FUZZ is set, so a plain
-# `swift build`/`swift test` never sees them. They are built here with `-sanitize=fuzzer,address` in their own
-# scratch path (.build/fuzz, so the normal build's cache is untouched), with `-enable-testing` because some
-# decoders are internal and reached with `@testable import`. Each target runs on a copy of its seed corpus
-# (fixtures/fuzz/<target>/, never modified); the grown corpora and any crash artifacts stay in a work directory
-# under /tmp, printed at the end. A crash, a timeout (-timeout) or an out-of-memory (-rss_limit_mb) fails the
-# target; its reproducer's path and hex are printed. Reproduce one with `<binary> <reproducer>`.
+# `swift build`/`swift test` never sees them. They are built here with `-sanitize=fuzzer,address` (warnings are
+# errors) in their own scratch path (.build/fuzz, so the normal build's cache is untouched), with `-enable-testing`
+# because some decoders are internal and reached with `@testable import`. Each target runs on a copy of its seed
+# corpus (fixtures/fuzz/<target>/, never modified); the grown corpora and any crash artifacts stay in a work
+# directory under /tmp, printed at the end. A crash, a broken round-trip invariant, a timeout (-timeout) or an
+# out-of-memory (-rss_limit_mb) fails the target; its reproducer's path and hex are printed. Replay one with
+# `<binary> <reproducer>`.
 #
 # Environment: FUZZ_CONFIGURATION=release|debug (default release: about 3x the executions per second of debug),
 # FUZZ_SCRATCH (scratch path, default .build/fuzz), FUZZ_WORK (work directory, default a new /tmp/matter-emu-fuzz.*),
@@ -41,9 +43,10 @@ for target in "${targets[@]}"; do
 done
 
 export MATTER_EMU_FUZZ=1
-build_flags=(-c "$configuration" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
+build_flags=(-c "$configuration" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+             -Xswiftc -warnings-as-errors)
 bin=$(swift build "${build_flags[@]}" --show-bin-path)
-echo "fuzz: building ${#targets[@]} targets ($configuration, -sanitize=fuzzer,address) into $bin" >&2
+echo "fuzz: building ${#targets[@]} target(s) ($configuration, -sanitize=fuzzer,address) into $bin" >&2
 build_failed=()
 for target in "${targets[@]}"; do
     log="$work/build-$target.log"
@@ -77,7 +80,8 @@ for target in "${targets[@]}"; do
     # globals (the cluster schema tables) as leaked, since references kept in enum payloads use spare pointer
     # bits it cannot follow; memory growth is still caught by -rss_limit_mb.
     # shellcheck disable=SC2086  # FUZZ_ARGS holds several flags
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$bin/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -detect_leaks=0 \
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$bin/fuzz-$target" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -detect_leaks=0 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1
     status=$?
     runs=$(stat number_of_executed_units "$log")

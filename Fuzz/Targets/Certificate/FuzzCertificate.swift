@@ -28,8 +28,11 @@ public func fuzzCertificate(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         if let der = try? certificate.derEncoded {
             do {
                 let back = try MatterCertificate(der: der)
-                fuzzCheck(sameDecoded(back, certificate),
-                          "TLV → DER → TLV changed the certificate:\n  tlv  \(hex(certificate.tlvEncoded))\n  back \(hex(back.tlvEncoded))")
+                fuzzCheck(sameDecoded(back, certificate), """
+                    TLV → DER → TLV changed the certificate:
+                      tlv  \(hex(certificate.tlvEncoded))
+                      back \(hex(back.tlvEncoded))
+                    """)
             } catch .certificateTooLarge {
                 // The DER limit (600) is checked on its own: a 400-byte TLV can expand past it.
             } catch {

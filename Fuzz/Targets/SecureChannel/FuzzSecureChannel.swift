@@ -55,8 +55,9 @@ public func fuzzSecureChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     }
     for expectsResumptionID in [true, false] {
         let name = expectsResumptionID ? "TBEData2" : "TBEData3"
-        guard let tbe = try? SigmaSignedData.decodeEncrypted(bytes, name: name,
-                                                              expectsResumptionID: expectsResumptionID) else { continue }
+        guard let tbe = try? SigmaSignedData.decodeEncrypted(
+            bytes, name: name, expectsResumptionID: expectsResumptionID)
+        else { continue }
         let again = tbe.data.toBeEncrypted(signature: tbe.signature, resumptionID: tbe.resumptionID)
         let second = try? SigmaSignedData.decodeEncrypted(again, name: name, expectsResumptionID: expectsResumptionID)
         fuzzCheck(second?.data.noc == tbe.data.noc && second?.data.icac == tbe.data.icac
