@@ -95,6 +95,30 @@ let package = Package(
     ]
 )
 
+// libFuzzer targets (Fuzz/, run by scripts/fuzz.sh), declared only when MATTER_EMU_FUZZ is set: they link only
+// with `-sanitize=fuzzer` (the libFuzzer runtime), in the scratch path scripts/fuzz.sh keeps for them, so a plain
+// `swift build` never sees them. Living in this package lets them reach internal decoders with `@testable import`.
+if Context.environment["MATTER_EMU_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, folder: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-tlv", "TLV", ["MatterTLV"]),
+        ("fuzz-message", "Message", ["MatterTransport"]),
+        ("fuzz-onboarding", "Onboarding", ["MatterOnboarding"]),
+        ("fuzz-certificate", "Certificate", ["MatterTLV", "MatterCredentials"]),
+        ("fuzz-x509", "X509", ["MatterCredentials"]),
+        ("fuzz-im", "Interaction", ["MatterTLV", "MatterClusters", "MatterInteraction"]),
+        ("fuzz-securechannel", "SecureChannel", ["MatterCrypto", "MatterTransport", "MatterSecureChannel"]),
+    ]
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))
+    for fuzz in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: fuzz.name, dependencies: ["MatterCore", "FuzzSupport"] + fuzz.dependencies,
+            path: "Fuzz/Targets/\(fuzz.folder)"
+        ))
+        package.products.append(.executable(name: fuzz.name, targets: [fuzz.name]))
+    }
+}
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -5,8 +5,10 @@
 #   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
 #   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
 #      on that LAN (needs root; creates its venv on first use),
-#   5. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
-#      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone).
+#   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
+#   6. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
+#      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone),
+#   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +65,7 @@ if [ "$(id -u)" = 0 ]; then
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
 fi
+FUZZ_SECONDS=${FUZZ_SECONDS:-8} suite fuzz scripts/fuzz.sh  # libFuzzer on the decoders, ~8 s per target (no root)
 
 echo "total: $((unit_passed + extra_passed)) passed, $((unit_failed + extra_failed)) failed"
 [ "$unit_status" = 0 ] && [ "$extra_failed" = 0 ]
