@@ -34,6 +34,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
     /// fleet issues one DAC per device).
     public var attestation: DeviceAttestationCredentials?
+    /// Wraps the device's transport before its node uses it (after `faults`), e.g. to time the
+    /// handling of each datagram as `matter-emu-bench` does; nil uses the socket as it is.
+    public var transportWrapper: (@Sendable (any DatagramTransport) -> any DatagramTransport)?
 
     public init(deviceType: String, storagePath: String, pkiDirectory: String) {
         self.deviceType = deviceType
