@@ -118,9 +118,9 @@ func fleetBench(size: Int) async throws {
           + "\(after / 1024) MiB (+\(fmt(perDevice)) kB per device)")
     figure("fleet-start-\(size)", "fleet of \(size): start-up to commissionable (loopback, no DNS-SD)",
            median: elapsed, unit: "ms")
-    figure("fleet-rss-\(size)", "fleet of \(size): resident memory of the process", median: Double(after) / 1024,
-           unit: "MiB")
-    figure("fleet-rss-per-device-\(size)", "fleet of \(size): resident memory per device", median: perDevice, unit: "kB")
+    figure("fleet-rss-\(size)", "fleet of \(size): resident memory of the process", median: Double(after) * 1024 / 1e6,
+           unit: "MB")
+    figure("fleet-rss-per-device-\(size)", "fleet of \(size): resident memory per device", median: perDevice, unit: "KiB")
     await fleet.stop()
 }
 

@@ -217,9 +217,9 @@ func lanFleet(_ options: Options) async throws {
     report("lan-fleet: \(count) devices, started in \(fmt((started - start) * 1000)) ms; resident \(after / 1024) MiB "
            + "after advertising (\(fmt(Double(after - before) / Double(count))) kB per device)")
     figure("lan-fleet-rss-\(count)", "fleet of \(count) advertised on the LAN: resident memory",
-           median: Double(after) / 1024, unit: "MiB")
+           median: Double(after) * 1024 / 1e6, unit: "MB")
     figure("lan-fleet-rss-per-device-\(count)", "fleet of \(count) advertised on the LAN: per device",
-           median: Double(after - before) / Double(count), unit: "kB")
+           median: Double(after - before) / Double(count), unit: "KiB")
     await fleet.stop()
 }
 
@@ -256,6 +256,11 @@ func lanBrowse(_ options: Options) async throws {
            median: (all ?? Double(timeout.components.seconds) * 1000) / 1000, unit: "s")
 
     if let readyPath = options.string("commission-ready") {
+        // The fleet writes it once its last device has started (the browse may finish just before).
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: readyPath) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(100))
         let devices = try LANDevice.load(readyPath)
         guard let device = devices.dropFirst(devices.count / 2).first else { return }
         let directory = try scratchDirectory("lan-browse")

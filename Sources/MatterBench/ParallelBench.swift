@@ -98,10 +98,13 @@ func parallelBench(_ options: Options) async throws {
     var first = 0
     var batches: [(concurrency: Int, first: Int)] = []
     for (concurrency, count) in [(1, sequential), (8, batch), (32, batch)] {
+        let cpu = processCPUSeconds()
         let round = await commissionRound(controller, fleet: fleet, first: first, count: count, concurrency: concurrency)
+        let used = processCPUSeconds() - cpu
         report("parallel: \(round.latency.count) of \(count) commissioned with \(concurrency) in parallel in "
                + "\(fmt(round.wall)) ms: \(fmt(round.rate)) commissionings/s, each p50 \(fmt(round.latency.p(0.5))) ms, "
-               + "p95 \(fmt(round.latency.p(0.95))) ms; \(round.failures.count) failed")
+               + "p95 \(fmt(round.latency.p(0.95))) ms; \(round.failures.count) failed; process CPU "
+               + "\(fmt(used * 1000 / Double(max(1, count)))) ms per commissioning, \(fmt(used / (round.wall / 1000))) cores busy")
         for failure in round.failures.prefix(5) { report("parallel:   failure: \(failure)") }
         figure("commissioning-rate-\(concurrency)",
                "commissionings/s, \(concurrency) in parallel (\(count) of a fleet of \(size), one controller)",
@@ -128,6 +131,7 @@ func parallelBench(_ options: Options) async throws {
         }
         var samples = Samples()
         var failed = 0
+        var errors: [String: Int] = [:]
         for _ in 0..<toggles {
             start = clock.now
             let result = try await controller.forEachMember(of: name) { controller, member throws(ControllerError) in
@@ -135,6 +139,10 @@ func parallelBench(_ options: Options) async throws {
             }
             samples.add(clock.now - start)
             failed += result.failures.count
+            for failure in result.failures { errors["\(failure.error.map { "\($0)" } ?? "?")", default: 0] += 1 }
+        }
+        for (error, count) in errors.sorted(by: { $0.value > $1.value }).prefix(3) {
+            report("parallel:   \(count) × \(error)")
         }
         report("parallel: group toggle of \(batch) (fan-out over their CASE sessions): first \(fmt(samples.values[0])) ms, "
                + "p50 \(fmt(samples.p(0.5))) ms, p95 \(fmt(samples.p(0.95))) ms over \(toggles); \(failed) member failures")
