@@ -40,6 +40,7 @@ func loopbackController(_ directory: String, label: String = "bench-controller")
 func commissioningBench(count: Int, invokes: Int) async throws {
     let clock = ContinuousClock()
     var commissioning = Samples()
+    var stages: [CommissioningStage: Samples] = [:]
     for index in 0..<count {
         let directory = try scratchDirectory("commissioning")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -49,17 +50,24 @@ func commissioningBench(count: Int, invokes: Int) async throws {
         configuration.advertise = false
         let device = try await VirtualDevice.start(configuration)
         let controller = try await loopbackController(directory)
+        let stageClock = StageClock()
         let start = clock.now
         _ = try await controller.commission(CommissioningRequest(
             locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")), passcode: 20_202_021,
-            nodeID: NodeID(1)))
+            nodeID: NodeID(1)), progress: { stageClock.observe($0) })
         commissioning.add(clock.now - start)
+        for stage in CommissioningStage.allCases {
+            if let d = stageClock.duration(stage) { stages[stage, default: Samples()].add(d) }
+        }
         if index == 0 { try await invokeBench(controller, count: invokes) }
         await controller.stop()
         await device.stop()
     }
     report("commissioning ::1 direct address (our commissioner, our device, 1000 PBKDF2 iterations): "
           + "p50 \(fmt(commissioning.p(0.5))) ms, p95 \(fmt(commissioning.p(0.95))) ms over \(count)")
+    report("commissioning ::1 direct address, stage p50s (ms): " + CommissioningStage.allCases.compactMap { stage in
+        stages[stage].map { "\(stage.name) \(fmt($0.p(0.5)))" }
+    }.joined(separator: ", "))
     figure("commissioning-direct", "full commissioning ::1, direct address (\(count) runs)",
            median: commissioning.p(0.5), tail: commissioning.p(0.95), unit: "ms")
 }

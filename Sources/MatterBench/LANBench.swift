@@ -176,6 +176,12 @@ func lanCommission(_ options: Options) async throws {
         stageTotals[stage].map { "\(stage.name) \(fmt($0.p(0.5)))" }
     }.joined(separator: ", ")
     report("lan: with discovery, stage p50s (ms): \(stageLine)")
+    if let path = options.string("stages") {
+        var medians: [String: Double] = [:]
+        for (stage, samples) in stageTotals { medians[stage.rawValue] = samples.p(0.5) }
+        medians["total"] = discovered.p(0.5)
+        try writeJSON(medians, to: path)
+    }
     figure("lan-commissioning-discovery", "full commissioning on the LAN, with discovery (\(discovered.count) runs)",
            median: discovered.p(0.5), tail: discovered.p(0.95), unit: "ms")
     figure("lan-commissioning-direct", "full commissioning on the LAN, direct address, same run (\(direct.count) runs)",

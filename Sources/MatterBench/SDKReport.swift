@@ -31,10 +31,32 @@ struct SDKRun {
     }
 }
 
-/// `sdk-report --sdk FILE --timing FILE --ready FILE`: for each stage of the SDK's commissionings,
-/// the SDK's wall time beside the time our device spent handling the datagrams that arrived during
-/// that stage (medians over the runs). Prints `sdktable` lines (a Markdown table) and figures.
+/// Our commissioner's stages that do what an SDK stage does (the SDK's names as in its log).
+let ourStages: [String: [String]] = [
+    "discovery (DNS-SD)": ["discovery"], "PASE (SecurePairing)": ["pase"],
+    "ReadCommissioningInfo": ["readCommissioningInfo"], "ArmFailSafe": ["armFailSafe"],
+    "ConfigRegulatory": ["configureRegulatory"], "SendPAICertificateRequest": ["paiCertificate"],
+    "SendDACCertificateRequest": ["dacCertificate"], "SendAttestationRequest": ["attestationRequest"],
+    "AttestationVerification": ["attestationVerification"], "SendOpCertSigningRequest": ["csrRequest"],
+    "GenerateNOCChain": ["issueNOC"], "SendTrustedRootCert": ["addTrustedRootCertificate"],
+    "SendNOC": ["addNOC"], "kFindOperationalForStayActive": ["findOperational", "caseSession"],
+    "SendComplete": ["commissioningComplete"],
+]
+
+/// `sdk-report --sdk FILE --timing FILE --ready FILE [--ours FILE]`: for each stage of the SDK's
+/// commissionings, the SDK's wall time beside the time our device spent handling the datagrams that
+/// arrived during that stage (medians over the runs), and with `--ours` (from `lan-commission
+/// --stages`) our commissioner's time for the same stage in the same run. Prints `sdktable` lines (a
+/// Markdown table) and figures.
 func sdkReport(_ options: Options) throws {
+    let ours = try options.string("ours").flatMap { try readJSON($0) as? [String: Double] } ?? [:]
+    func our(_ name: String) -> String {
+        if name == "whole" { return ours["total"].map(fmt) ?? "" }
+        guard let stages = ourStages[name] else { return "" }
+        let values = stages.compactMap { ours[$0] }
+        guard values.count == stages.count else { return "" }
+        return fmt(values.reduce(0, +))
+    }
     let runs = try SDKRun.load(try options.required("sdk"))
     let devices = try LANDevice.load(try options.required("ready"))
     guard let timing = (try readJSON(try options.required("timing")) as? [String: Any])?["devices"] as? [String: Any]
@@ -92,15 +114,16 @@ func sdkReport(_ options: Options) throws {
         totalBusy.add(whole.busy)
         totalMessages.add(Double(whole.count))
     }
-    emit("sdktable\t| stage (SDK's names) | SDK wall time, ms | our device handling, ms | datagrams to the device |")
-    emit("sdktable\t|---|---:|---:|---:|")
+    emit("sdktable\t| stage (SDK's names) | SDK wall time, ms | our device handling, ms | datagrams to the device "
+         + "| our commissioner, same stage, ms |")
+    emit("sdktable\t|---|---:|---:|---:|---:|")
     for name in order {
         guard let w = wall[name], let b = busy[name], let m = messages[name] else { continue }
-        emit("sdktable\t| \(name) | \(fmt(w.p(0.5))) | \(fmt(b.p(0.5))) | \(Int(m.p(0.5))) |")
+        emit("sdktable\t| \(name) | \(fmt(w.p(0.5))) | \(fmt(b.p(0.5))) | \(Int(m.p(0.5))) | \(our(name)) |")
     }
     let share = totalWall.p(0.5) > 0 ? totalBusy.p(0.5) / totalWall.p(0.5) * 100 : 0
     emit("sdktable\t| **whole commissioning** | **\(fmt(totalWall.p(0.5)))** | **\(fmt(totalBusy.p(0.5)))** "
-          + "(\(fmt(share)) %) | \(Int(totalMessages.p(0.5))) |")
+          + "(\(fmt(share)) %) | \(Int(totalMessages.p(0.5))) | \(our("whole")) |")
     report("sdk: the SDK's controller commissioned our device \(totalWall.count) times: p50 \(fmt(totalWall.p(0.5))) ms, "
            + "p95 \(fmt(totalWall.p(0.95))) ms; our device handled its datagrams for \(fmt(totalBusy.p(0.5))) ms of it "
            + "(\(fmt(share)) %)")

@@ -15,8 +15,9 @@ writable /data (the SDK's storage path); scripts/interop-chip.sh does both.
 """
 import argparse
 import asyncio
-import logging
 import json
+import logging
+import os
 import pathlib
 import re
 import sys
@@ -97,6 +98,11 @@ async def bench(ctrl, args):
             runs.append({"discriminator": discriminator, "ok": False, "error": repr(error)})
             check(f"bench commission {discriminator}", False, repr(error))
     pathlib.Path(args.bench_json).write_text(json.dumps({"runs": runs}))
+    # Leave now, with the SDK's stack still running: tearing it down (or letting the interpreter do
+    # it after the event loop closed) can crash in its native code.
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.stderr.flush()
+    os._exit(0 if failed == 0 and passed > 0 else 1)
 
 
 async def main(args):
