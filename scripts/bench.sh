@@ -21,11 +21,11 @@ LAN=./scripts/lan.sh
 if [ "$quick" = 1 ]; then
     round_trips=1000 pase_runs=10 commissionings=5 invokes=1000 case_runs=10 cli_runs=10
     parallel_args=(--fleet 300 --sequential 10 --batch 100 --toggles 5)
-    lan_runs=4 sdk_runs=2 lan_fleet=300
+    lan_runs=4 sdk_runs=2 lan_fleet=300 split_count=100
 else
     round_trips=5000 pase_runs=30 commissionings=20 invokes=5000 case_runs=30 cli_runs=20
     parallel_args=(--fleet 1000 --sequential 20 --batch 100 --toggles 10)
-    lan_runs=15 sdk_runs=5 lan_fleet=1000
+    lan_runs=15 sdk_runs=5 lan_fleet=1000 split_count=200
 fi
 
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
@@ -68,6 +68,18 @@ run commissioning commissioning "$commissionings" --invokes "$invokes"
 run case case "$case_runs"
 for size in 10 100 1000; do run "fleet-$size" fleet "$size"; done
 run parallel parallel "${parallel_args[@]}"
+
+# The same with the devices in another process: the controller's own CPU per commissioning.
+echo "bench: split" >&2
+"$bench" serve-fleet --count "$split_count" --commissionings "$split_count" --ready "$work/serve-ready.json" \
+    >"$work/serve.out" 2>"$work/serve.log" &
+pids+=($!)
+serve_pid=$!
+for _ in $(seq 1 600); do [ -s "$work/serve-ready.json" ] && break; sleep 0.1; done
+run split split-commission --ready "$work/serve-ready.json" --count "$split_count" --concurrency 32
+kill -TERM "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" 2>/dev/null || true
+tee -a "$out" <"$work/serve.out" | { grep -v '^figure' >&2 || true; }
 
 # One-shot CLI: `matter-emu onoff toggle` as a new process each time (start, CASE, invoke, exit).
 echo "bench: one-shot CLI" >&2
@@ -325,6 +337,10 @@ does not count in the next. Our commissioner is \`MatterController.Controller\`,
   parallel, then another ${parallel_args[5]} with 32 (commissionings per second, and each one's own time). The
   ${parallel_args[5]} of the 8-wide round then form a controller group, toggled ${parallel_args[7]} times
   (\`forEachMember\`: one Toggle per member at once, over their CASE sessions).
+- **split**: the same, with the fleet ($split_count on-off lights) in a second process and the controller
+  commissioning all of them 32 at a time: each process's CPU per commissioning. The controller's runs
+  on its one serial queue (its actor's executor), so 1000 / that is one controller's ceiling in
+  commissionings per second, however many cores the machine has.
 - **virtual LAN** (root only): \`scripts/lan.sh up 2\` gives hosts h1 and h2 on one bridge, each with its
   own avahi-daemon. On h1, \`lan-devices\` runs $((2 * lan_runs + sdk_runs)) dimmable lights advertised through
   Avahi. From h2 our commissioner commissions $lan_runs of them by long discriminator (browse

@@ -153,3 +153,79 @@ func parallelBench(_ options: Options) async throws {
     await controller.stop()
     await fleet.stop()
 }
+
+/// `serve-fleet --count N --ready FILE [--commissionings K]`: a fleet of N on-off lights on loopback
+/// (no DNS-SD) for a controller in another process; writes their ports and passcodes to FILE, runs
+/// until SIGTERM, then reports the CPU its devices used meanwhile (per commissioning, given K).
+func serveFleet(_ options: Options) async throws {
+    let count = options.int("count", 100)
+    let readyPath = try options.required("ready")
+    let directory = try scratchDirectory("serve-fleet")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: count)],
+                                            storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
+    configuration.basePort = 0
+    configuration.advertise = false
+    let fleet = try await Fleet.start(configuration)
+    let rows: [[String: Any]] = fleet.devices.enumerated().map { index, device in
+        ["index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
+         "passcode": Int(device.configuration.passcode)]
+    }
+    try writeJSON(["devices": rows], to: readyPath)
+    let cpu = processCPUSeconds()
+    await waitForTermination()
+    let used = processCPUSeconds() - cpu
+    let commissionings = options.int("commissionings", count)
+    report("split: the devices' process used \(fmt(used * 1000)) ms CPU, \(fmt(used * 1000 / Double(commissionings))) ms "
+           + "per commissioning")
+    figure("split-device-cpu", "  devices' CPU per commissioning (their own process)",
+           median: used * 1000 / Double(commissionings), unit: "ms")
+    await fleet.stop()
+}
+
+/// `split-commission --ready FILE --count N --concurrency C`: one controller commissions N devices
+/// of a `serve-fleet` in another process, C at a time, and reports its own CPU per commissioning: the
+/// work on the controller's one queue, which bounds one controller's rate whatever the cores.
+func splitCommission(_ options: Options) async throws {
+    let devices = try LANDevice.load(try options.required("ready"))
+    let count = min(options.int("count", 100), devices.count)
+    let concurrency = options.int("concurrency", 32)
+    let directory = try scratchDirectory("split")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let controller = try await loopbackController(directory)
+    let clock = ContinuousClock()
+    let dispenser = IndexDispenser(from: 0, count: count)
+    let cpu = processCPUSeconds()
+    let start = clock.now
+    let failures = await withTaskGroup(of: Int.self) { group in
+        for _ in 0..<concurrency {
+            group.addTask {
+                var failed = 0
+                while let index = dispenser.take() {
+                    let device = devices[index]
+                    do {
+                        _ = try await controller.commission(CommissioningRequest(
+                            locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")),
+                            passcode: device.passcode, nodeID: NodeID(UInt64(index + 1))))
+                    } catch {
+                        failed += 1
+                    }
+                }
+                return failed
+            }
+        }
+        return await group.reduce(0, +)
+    }
+    let wall = milliseconds(clock.now - start) / 1000
+    let used = processCPUSeconds() - cpu
+    let perCommissioning = used * 1000 / Double(count)
+    report("split: one controller, devices in another process: \(count - failures) of \(count) commissioned, "
+           + "\(concurrency) in parallel, in \(fmt(wall * 1000)) ms (\(fmt(Double(count) / wall)) per s); the controller "
+           + "used \(fmt(perCommissioning)) ms CPU per commissioning (\(fmt(used / wall)) cores busy), so one controller "
+           + "tops out near \(fmt(1000 / perCommissioning)) commissionings/s")
+    figure("split-commission-rate", "commissionings/s, \(concurrency) in parallel, devices in another process",
+           median: (Double(count) / wall * 10).rounded() / 10, unit: "/s")
+    figure("split-controller-cpu", "  controller's CPU per commissioning (its one queue)", median: perCommissioning,
+           unit: "ms")
+    await controller.stop()
+}
