@@ -1,71 +1,363 @@
 #!/usr/bin/env bash
-# Measures matter-emu on this machine (release build) and writes docs/BENCHMARKS.md.
-# Usage: scripts/bench.sh [round-trips]   (default 5000). Loopback only; nothing leaves the machine.
+# bench.sh - measures matter-emu on this machine (release build) and writes docs/BENCHMARKS.md: the
+# machine, the date, the method, a results table (median, tail, aim, met?) and the raw lines.
+#
+#   scripts/bench.sh            the full run (a few minutes)
+#   scripts/bench.sh --quick    smaller counts, for trying the script out (the doc says so)
+#
+# Run after scripts/setup.sh. The loopback parts run as any user. The virtual-LAN parts (discovery
+# with real Avahi, a fleet of 1,000 advertised and browsed from another host, the connectedhomeip
+# Python controller commissioning our device) need root, scripts/lan.sh and the SDK venv; without
+# them they are skipped and the doc says so. Env: MATTER_LAN_PREFIX (default bench) names the LAN,
+# CHIP_VENV (default /opt/matter-emu/chipvenv) the SDK controller's venv. Nothing leaves the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=${1:-5000}
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+export MATTER_LAN_PREFIX=${MATTER_LAN_PREFIX:-bench}
+CHIP_VENV=${CHIP_VENV:-/opt/matter-emu/chipvenv}
+LAN=./scripts/lan.sh
 
+if [ "$quick" = 1 ]; then
+    round_trips=1000 pase_runs=10 commissionings=5 invokes=1000 case_runs=10 cli_runs=10
+    parallel_args=(--fleet 300 --sequential 10 --batch 100 --toggles 5)
+    lan_runs=4 sdk_runs=2 lan_fleet=300 split_count=100
+else
+    round_trips=5000 pase_runs=30 commissionings=20 invokes=5000 case_runs=30 cli_runs=20
+    parallel_args=(--fleet 1000 --sequential 20 --batch 100 --toggles 10)
+    lan_runs=15 sdk_runs=5 lan_fleet=1000 split_count=200
+fi
+
+load_before=$(cut -d" " -f1-3 /proc/loadavg)
 echo "bench: release build" >&2
-swift build -c release --product matter-emu-bench -Xswiftc -warnings-as-errors >&2
-bin="$(swift build -c release --show-bin-path)/matter-emu-bench"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$bin" all "$count" 2>/dev/null | tee "$out"
+for product in matter-emu-bench matter-emu; do
+    swift build -c release --product "$product" -Xswiftc -warnings-as-errors 2>&1 \
+        | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Linking|Write|Planning|Applying)' >&2
+done
+bin_dir="$(swift build -c release --show-bin-path)"
+bench="$bin_dir/matter-emu-bench"
+emu="$bin_dir/matter-emu"
+
+work=$(mktemp -d /tmp/matter-emu-bench.XXXXXX)
+chmod 755 "$work"
+out="$work/out"
+: >"$out"
+pids=()
+lan_up=0
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ "$lan_up" = 0 ] || $LAN down >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# run NAME ARGS...: one part in a fresh process (so one part's memory does not count in the next);
+# its output goes to the results, its log to $work/NAME.log.
+run() {
+    local name=$1
+    shift
+    echo "bench: $name" >&2
+    "$bench" "$@" 2>"$work/$name.log" | tee -a "$out" | { grep -v '^figure' >&2 || true; } \
+        || { echo "bench: $name failed:" >&2; tail -n 20 "$work/$name.log" >&2; }
+}
+
+run transport transport "$round_trips"
+run pase pase "$pase_runs"
+run commissioning commissioning "$commissionings" --invokes "$invokes"
+run case case "$case_runs"
+for size in 10 100 1000; do run "fleet-$size" fleet "$size"; done
+run parallel parallel "${parallel_args[@]}"
+
+# The same with the devices in another process: the controller's own CPU per commissioning.
+echo "bench: split" >&2
+"$bench" serve-fleet --count "$split_count" --commissionings "$split_count" --ready "$work/serve-ready.json" \
+    >"$work/serve.out" 2>"$work/serve.log" &
+pids+=($!)
+serve_pid=$!
+for _ in $(seq 1 600); do [ -s "$work/serve-ready.json" ] && break; sleep 0.1; done
+run split split-commission --ready "$work/serve-ready.json" --count "$split_count" --concurrency 32
+kill -TERM "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" 2>/dev/null || true
+tee -a "$out" <"$work/serve.out" | { grep -v '^figure' >&2 || true; }
 
 # One-shot CLI: `matter-emu onoff toggle` as a new process each time (start, CASE, invoke, exit).
-swift build -c release --product matter-emu -Xswiftc -warnings-as-errors >&2
-emu="$(swift build -c release --show-bin-path)/matter-emu"
-scratch=$(mktemp -d)
-"$emu" device --type on-off-plug --secured-device-port 5599 --no-advertise --state-dir "$scratch/device" \
-    --factory-reset >/dev/null 2>&1 &
-device_pid=$!
-trap 'kill $device_pid 2>/dev/null; rm -rf "$scratch" "$out"' EXIT
+echo "bench: one-shot CLI" >&2
+cli_port=$((20000 + $$ % 20000))
+"$emu" device --type on-off-plug --secured-device-port "$cli_port" --no-advertise --state-dir "$work/device" \
+    --factory-reset >"$work/cli-device.log" 2>&1 &
+pids+=($!)
 sleep 1
-"$emu" pairing already-discovered 1 20202021 ::1 5599 --state-dir "$scratch/controller" >/dev/null 2>&1
+"$emu" pairing already-discovered 1 20202021 ::1 "$cli_port" --state-dir "$work/controller" >/dev/null 2>&1
 times=()
-for _ in $(seq 1 20); do
+for _ in $(seq 1 "$cli_runs"); do
     start=$(date +%s%N)
-    "$emu" onoff toggle 1 --address "[::1]:5599" --state-dir "$scratch/controller" >/dev/null 2>&1
-    times+=($(( ($(date +%s%N) - start) / 1000000 )))
+    "$emu" onoff toggle 1 --address "[::1]:$cli_port" --state-dir "$work/controller" >/dev/null 2>&1
+    times+=($((($(date +%s%N) - start) / 1000)))
 done
+kill "${pids[-1]}" 2>/dev/null || true
+# The floor under it: the same binary starting and exiting without touching the network.
+floor=()
+for _ in $(seq 1 "$cli_runs"); do
+    start=$(date +%s%N)
+    "$emu" --help >/dev/null 2>&1 || true
+    floor+=($((($(date +%s%N) - start) / 1000)))
+done
+sorted=$(printf '%s\n' "${floor[@]}" | sort -n)
+pick() { echo "$sorted" | sed -n "$(awk -v n="$cli_runs" -v p="$1" 'BEGIN { i = int((n - 1) * p + 0.5) + 1; print i }')p"; }
+ms() { awk -v us="$1" 'BEGIN { printf "%.1f", us / 1000 }'; }
+printf 'figure\tprocess-start\t  of which: process start and exit (matter-emu --help, %s runs)\t%s\t%s\tp95\tms\n' \
+    "$cli_runs" "$(ms "$(pick 0.5)")" "$(ms "$(pick 0.95)")" >"$work/floor"
 sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-p50=$(echo "$sorted" | sed -n '10p')
-p95=$(echo "$sorted" | sed -n '19p')
-echo "one-shot CLI 'matter-emu onoff toggle' (new process: start, CASE, invoke, exit): p50 ${p50} ms, p95 ${p95} ms over 20" \
-    | tee -a "$out"
+p50=$(ms "$(pick 0.5)")
+p95=$(ms "$(pick 0.95)")
+echo "one-shot CLI 'matter-emu onoff toggle' (new process: start, CASE, invoke, exit): p50 $p50 ms, p95 $p95 ms over $cli_runs" \
+    | tee -a "$out" >&2
+printf 'figure\tcli-toggle\tone-shot CLI: matter-emu onoff toggle as a new process (%s runs)\t%s\t%s\tp95\tms\n' \
+    "$cli_runs" "$p50" "$p95" >>"$out"
+cat "$work/floor" >>"$out"
+
+# --- the virtual LAN: Avahi discovery, a fleet advertised, the SDK's controller -------------------------
+lan_note=""
+if [ "$(id -u)" != 0 ]; then
+    lan_note="skipped: the virtual-LAN parts need root (network namespaces)"
+elif ! "$CHIP_VENV/bin/python" -c 'import chip.ChipDeviceCtrl' 2>/dev/null; then
+    lan_note="skipped: the SDK's Python controller is not installed in $CHIP_VENV (run scripts/setup.sh as root)"
+elif ! $LAN up 2 >"$work/lan.log" 2>&1; then
+    lan_note="skipped: scripts/lan.sh up failed: $(tail -1 "$work/lan.log")"
+else
+    lan_up=1
+    h1=$MATTER_LAN_PREFIX-h1 h2=$MATTER_LAN_PREFIX-h2
+    # wait_file FILE SECONDS
+    wait_file() { local i; for i in $(seq 1 $(($2 * 10))); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+
+    # 1. Devices on h1 for our commissioner (by discovery and by address, alternately) and the SDK's.
+    echo "bench: LAN: commissioning with discovery, direct, and by the SDK's controller" >&2
+    sdk_first=$((1000 + 2 * lan_runs))
+    $LAN exec "$h1" "$bench" lan-devices --count $((2 * lan_runs + sdk_runs)) --base-discriminator 1000 \
+        --ready "$work/lan-ready.json" --timing "$work/lan-timing.json" >"$work/lan-devices.log" 2>&1 &
+    pids+=($!)
+    devices_pid=$!
+    if wait_file "$work/lan-ready.json" 60; then
+        sleep 2 # their records established
+        $LAN exec "$h2" "$bench" lan-commission --ready "$work/lan-ready.json" --host 10.213.0.1 --runs "$lan_runs" \
+            --stages "$work/lan-stages.json" \
+            2>"$work/lan-commission.log" | tee -a "$out" | grep -v '^figure' >&2 || true
+        $LAN exec "$h2" timeout 300 "$CHIP_VENV/bin/python" scripts/interop/chip_driver.py \
+            --paa "$PWD/fixtures/pki/paa-trust-store" --passcode 20202021 --discriminator "$sdk_first" \
+            --bench "$sdk_runs" --bench-json "$work/sdk.json" --work /data/chip-bench >"$work/sdk.out" 2>"$work/sdk.err" \
+            || { echo "bench: the SDK's controller failed:" >&2; tail -n 5 "$work/sdk.out" "$work/sdk.err" >&2 || true; }
+    else
+        echo "bench: lan-devices did not start:" >&2
+        tail -n 20 "$work/lan-devices.log" >&2
+    fi
+    kill -TERM "$devices_pid" 2>/dev/null || true
+    wait "$devices_pid" 2>/dev/null || true
+    if [ -s "$work/sdk.json" ] && [ -s "$work/lan-timing.json" ]; then
+        "$bench" sdk-report --sdk "$work/sdk.json" --timing "$work/lan-timing.json" --ready "$work/lan-ready.json" \
+            --ours "$work/lan-stages.json" | tee -a "$out" | grep -v '^figure\|^sdktable' >&2
+    fi
+
+    # 2. A fleet on h1, browsed from h2 from before it starts until every device is resolved; then
+    #    one of them commissioned by discriminator.
+    echo "bench: LAN: a fleet of $lan_fleet advertised" >&2
+    $LAN exec "$h2" "$bench" lan-browse --expect "$lan_fleet" --start-file "$work/fleet-start.json" --timeout 150 \
+        --commission-ready "$work/fleet-ready.json" >"$work/lan-browse.out" 2>"$work/lan-browse.log" &
+    pids+=($!)
+    browse_pid=$!
+    sleep 1
+    $LAN exec "$h1" "$bench" lan-fleet --count "$lan_fleet" --start-file "$work/fleet-start.json" \
+        --ready "$work/fleet-ready.json" >"$work/lan-fleet.out" 2>"$work/lan-fleet.log" &
+    pids+=($!)
+    fleet_pid=$!
+    wait "$browse_pid" || true
+    # On SIGTERM the fleet reports its memory, then withdraws its records one by one through the
+    # daemon, which takes long with 1,000; lan.sh down ends it.
+    kill -TERM "$fleet_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do grep -q '^lan-fleet:' "$work/lan-fleet.out" && break; sleep 0.1; done
+    cat "$work/lan-browse.out" "$work/lan-fleet.out" | tee -a "$out" | grep -v '^figure' >&2
+    $LAN down >/dev/null 2>&1 && lan_up=0
+fi
+[ -z "$lan_note" ] || echo "bench: $lan_note" >&2
+
+# --- docs/BENCHMARKS.md -------------------------------------------------------------------------------
+# Aims from the benchmark issue, by figure id: comparison, value (in the figure's unit).
+aims='
+pase                        <= 20
+case-full                   <= 5
+case-resumed                <= 5
+commissioning-direct        <= 100
+invoke-rt                   <= 0.5
+invoke-rate-64              >= 10000
+cli-toggle                  <= 150
+fleet-start-1000            <= 10000
+fleet-rss-1000              <= 300
+lan-fleet-advertised-1000   <= 10
+lan-fleet-rss-1000          <= 300
+fleet-commission-100-at-8   <= 20
+fleet-commission-100-at-32  <= 20
+'
+table=$(awk -F'\t' -v aims="$aims" '
+    BEGIN {
+        n = split(aims, lines, "\n")
+        for (i = 1; i <= n; i++) {
+            split(lines[i], f, " +")
+            if (f[1] != "") { op[f[1]] = f[2]; value[f[1]] = f[3] }
+        }
+    }
+    $1 == "figure" {
+        unit = $7
+        tail = ($5 == "-") ? "" : $5 " " unit " (" $6 ")"
+        aim = ""; met = ""
+        if ($2 in op) {
+            aim = op[$2] " " value[$2] " " unit
+            ok = (op[$2] == "<=") ? ($4 + 0 <= value[$2] + 0) : ($4 + 0 >= value[$2] + 0)
+            met = ok ? "yes" : "**no**"
+        }
+        printf "| %s | %s %s | %s | %s | %s |\n", $3, $4, unit, tail, aim, met
+    }' "$out")
+missed=$(echo "$table" | grep -c '\*\*no\*\*' || true)
+sdk_table=$(sed -n 's/^sdktable\t//p' "$out")
+raw=$(grep -v '^figure\|^sdktable' "$out" || true)
+
+# why ID: the reason printed when the aim of ID is missed.
+why() {
+    case $1 in
+    invoke-rate-64)
+        echo "TODO(lead): why the transport and Interaction Model path stop short of 10,000 invokes/s." ;;
+    lan-fleet-advertised-1000)
+        echo "avahi-daemon sets this pace, not the fleet (its process start-up is in the raw lines). The" \
+            "daemon answers every probe (three per new service, on IPv4 and on IPv6) by walking all the records" \
+            "it publishes, since a probe asks for type ANY, a pattern: n services cost it O(n^2). perf on the" \
+            "publishing host's daemon while 1,000 registered put about 80 % of its time in" \
+            "avahi_server_prepare_matching_responses, avahi_key_is_pattern and avahi_unescape_label, and our" \
+            "D-Bus calls (a few per service) wait for it. The SDK's own mDNS responder does not use Avahi." ;;
+    cli-toggle)
+        echo "a new process pays for starting the Swift runtime and Foundation (the process-start figure" \
+            "below it is that floor on this machine), opening the controller's store, a full CASE handshake" \
+            "and the invoke; compare the CASE and invoke figures above for the protocol's share." ;;
+    case-full)
+        echo "the figure includes the first Toggle's round trip and the new controller's first use of its" \
+            "store; see the invoke round trip and the resumed handshake beside it." ;;
+    fleet-commission-100-at-*)
+        echo "one controller commissions from one serial queue, where its share of the crypto (SPAKE2+," \
+            "attestation chain, NOC signing, CASE) runs one commissioning at a time, while the fleet's devices" \
+            "share the other core; see the commissionings per second at 1, 8 and 32 in parallel." ;;
+    *)
+        echo "not analysed for this run; compare it with its peers in the table." ;;
+    esac
+}
 
 {
     echo "# Benchmarks"
     echo
-    echo "Written by \`scripts/bench.sh $count\` (release build). Figures are from one run on the machine below;"
-    echo "rerun the script to reproduce them. Loopback UDP only."
+    echo "Written by \`scripts/bench.sh$([ "$quick" = 1 ] && echo " --quick")\` (release build) in one run on the machine"
+    echo "below; rerun the script to regenerate this page. Each figure is measured beside its peers in that run,"
+    echo "so ratios between them hold even where the machine is noisy."
+    [ "$quick" = 0 ] || { echo; echo "**This is a --quick run: smaller counts than the full benchmark.**"; }
     echo
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "- machine: $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, $(uname -sr)"
+    echo "- machine: $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), $(free -g | awk '/^Mem:/ {print $2}') GiB, $(uname -sr)"
+    echo "- load average when the run started: $load_before"
     echo "- toolchain: $(swift --version 2>&1 | head -1)"
-    echo
-    echo "## Method"
-    echo
-    echo "- transport: two nodes on loopback UDP with a secure session; each round trip opens an exchange,"
-    echo "  sends a 64-byte request (AES-128-CCM, MRP), the peer echoes it on its queue, the initiator"
-    echo "  closes the exchange (standalone ack). Latency: $count sequential round trips after 200 warm-up;"
-    echo "  throughput: $count round trips spread over 1, 8 and 64 concurrent requesters."
-    echo "- pase: full PASE (PBKDFParamRequest to StatusReport) between our commissioner and device, 1000"
-    echo "  PBKDF2 iterations, the commissioner side timed."
-    echo "- commissioning: our commissioner commissions a fresh virtual dimmable light on ::1 by direct"
-    echo "  address (PASE, reads, fail-safe, attestation against fixtures/pki, CSR, NOC, CASE, complete),"
-    echo "  20 times; then 1000 Toggle invokes over the CASE session through the typed controller API."
-    echo "- case: a fresh controller (no resumption record) reaches a commissioned plug: full CASE plus one"
-    echo "  Toggle; then the session is closed and the next Toggle resumes it (30 rounds)."
-    echo "- one-shot CLI: 20 runs of \`matter-emu onoff toggle 1 --address [::1]:5599\` as new processes"
-    echo "  against a release-built device, wall time per process."
-    echo "- fleet: 10, 100 and 1000 on-off lights started in one process (ports picked by the OS, a DAC"
-    echo "  issued per device, no DNS-SD); wall time to commissionable, and resident memory (VmRSS)."
+    echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources Package.swift 2>/dev/null || echo ' (with local changes)')"
     echo
     echo "## Results"
     echo
+    echo "Medians with their tails (p95 unless noted). MB is 10^6 bytes of resident memory (VmRSS). Aims are the"
+    echo "benchmark issue's targets, reported and not asserted."
+    echo
+    echo "| figure | median | tail | aim | met? |"
+    echo "|---|---:|---:|---|---|"
+    echo "$table"
+    echo
+    if [ -n "$lan_note" ]; then
+        echo "Virtual-LAN figures (discovery, the advertised fleet, the SDK's controller): $lan_note."
+        echo
+    fi
+    if [ "$missed" != 0 ]; then
+        echo "### Aims missed, and why"
+        echo
+        awk -F'\t' -v aims="$aims" '
+            BEGIN { n = split(aims, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " +"); if (f[1] != "") { op[f[1]] = f[2]; v[f[1]] = f[3] } } }
+            $1 == "figure" && ($2 in op) {
+                ok = (op[$2] == "<=") ? ($4 + 0 <= v[$2] + 0) : ($4 + 0 >= v[$2] + 0)
+                if (!ok) print $2 "\t" $3 "\t" $4 " " $7
+            }' "$out" |
+            while IFS=$'\t' read -r id label value; do
+                echo "- **$label** ($value): $(why "$id")"
+            done
+        echo
+    fi
+    if [ -n "$sdk_table" ]; then
+        echo "## The SDK's controller and our device, stage by stage"
+        echo
+        echo "The connectedhomeip Python controller (home-assistant-chip-core 2025.7.0) on one host of the virtual"
+        echo "LAN commissions our dimmable light on the other by passcode and long discriminator ($sdk_runs runs,"
+        echo "medians). SDK wall time: from its \"Performing next commissioning step\" log line to its"
+        echo "\"Successfully finished commissioning step\" line (discovery: from the call to \"Discovered Device\";"
+        echo "PASE: from there to the step after SecurePairing). Our device's handling: the time its node spent on"
+        echo "the datagrams that arrived in that window (decode, decrypt, handle, encrypt, answer), summed. The rest"
+        echo "of each stage is the SDK's own work, its timers and the network. The last column is our commissioner's"
+        echo "median for the stages that do the same work, from its commissionings by discriminator in this run"
+        echo "(its CSR stage includes checking the CSR, its CASE follows operational discovery)."
+        echo
+        echo "$sdk_table"
+        echo
+    fi
+    cat <<METHOD
+## Method
+
+Each part runs in its own process of \`matter-emu-bench\` (Sources/MatterBench), so one part's memory
+does not count in the next. Our commissioner is \`MatterController.Controller\`, our device
+\`MatterDevice.VirtualDevice\` (a fleet is \`MatterDevice.Fleet\`); devices use 1000 PBKDF2 iterations.
+
+- **transport**: two transport nodes on loopback UDP with a secure session (random keys); each round trip
+  opens an exchange, sends 64 bytes (AES-128-CCM, MRP), the peer echoes them on its queue, the initiator
+  closes the exchange. $round_trips sequential round trips after 200 warm-up, then $round_trips spread
+  over 1, 8 and 64 concurrent requesters. No Interaction Model: the floor under an invoke.
+- **pase**: full PASE (PBKDFParamRequest to StatusReport) between a commissioner node and a device node,
+  $pase_runs handshakes, timed on the commissioner.
+- **commissioning, direct address**: our commissioner commissions a fresh dimmable light on ::1 by
+  address (PASE, reads, fail-safe, regulatory, attestation against fixtures/pki, CSR, NOC, CASE,
+  CommissioningComplete, device types, store), $commissionings times, each with a new device and store.
+- **invoke**: over the CASE session of the first of those, $invokes Toggle commands one after another
+  through the typed API (\`Controller.toggle\`: an IM InvokeRequest and its InvokeResponse) after 200
+  warm-up; then $invokes spread over 1, 8 and 64 concurrent callers (invokes per second).
+- **case**: a new controller without a resumption record reaches a commissioned plug: full CASE and
+  one Toggle; then its session is closed and the next Toggle resumes it ($case_runs rounds). Both
+  figures include that Toggle's round trip.
+- **one-shot CLI**: $cli_runs runs of \`matter-emu onoff toggle 1 --address [::1]:PORT\` as new
+  processes against a release-built device; wall time of each process.
+- **fleet (loopback)**: 10, 100 and 1,000 on-off lights started in one process (ports picked by the OS,
+  a DAC issued per device, no DNS-SD), each size in its own process: wall time until all are
+  commissionable, and resident memory in total and per device over the empty process.
+- **parallel commissioning**: a fleet of ${parallel_args[1]} on-off lights and one controller in one process on
+  loopback, direct addresses: ${parallel_args[3]} commissioned one at a time, then ${parallel_args[5]} with 8 in
+  parallel, then another ${parallel_args[5]} with 32 (commissionings per second, and each one's own time). The
+  ${parallel_args[5]} of the 8-wide round then form a controller group, toggled ${parallel_args[7]} times
+  (\`forEachMember\`: one Toggle per member at once, over their CASE sessions).
+- **split**: the same, with the fleet ($split_count on-off lights) in a second process and the controller
+  commissioning all of them 32 at a time: each process's CPU per commissioning. The controller's runs
+  on its one serial queue (its actor's executor), so 1000 / that is one controller's ceiling in
+  commissionings per second, however many cores the machine has.
+- **virtual LAN** (root only): \`scripts/lan.sh up 2\` gives hosts h1 and h2 on one bridge, each with its
+  own avahi-daemon. On h1, \`lan-devices\` runs $((2 * lan_runs + sdk_runs)) dimmable lights advertised through
+  Avahi. From h2 our commissioner commissions $lan_runs of them by long discriminator (browse
+  \`_L<d>._sub._matterc._udp\` and resolve; after AddNOC, resolve the node's \`_matter._tcp\` record
+  before CASE) and, alternately, $lan_runs by h1's address; then the SDK's controller commissions
+  $sdk_runs more (its table above). Then a fleet of $lan_fleet starts on h1 while h2 browses
+  \`_matterc._udp\`: time from the fleet process's start until h2 has resolved every instance (SRV,
+  TXT, address); the fleet's memory after that; one of its devices commissioned by discriminator.
+  lan.sh raises two Avahi limits for this: \`cache-entries-max\` (4096 by default, about 500 devices'
+  records, so a browser saw only half the fleet) and \`objects-per-client-max\` (1024 entry groups,
+  browsers and resolvers per D-Bus client).
+METHOD
+    echo
+    echo "## Raw output"
+    echo
     echo '```'
-    cat "$out"
+    echo "$raw"
     echo '```'
-} > docs/BENCHMARKS.md
-echo "bench: wrote docs/BENCHMARKS.md" >&2
+} >docs/BENCHMARKS.md
+echo "bench: wrote docs/BENCHMARKS.md ($missed aim(s) missed)" >&2

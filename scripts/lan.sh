@@ -195,6 +195,12 @@ allow-interfaces=$iface
 enable-dbus=yes
 ratelimit-interval-usec=1000000
 ratelimit-burst=1000
+# Room for fleets (scripts/bench.sh runs 1,000 devices on one host and browses them from another):
+# each commissionable device is about 8 records (PTR, subtype PTRs, SRV, TXT) in every host's cache,
+# which holds 4096 by default, so a browser would see only about 500; one entry group per device,
+# and a resolver per instance and address family, count against 1024 objects per D-Bus client.
+cache-entries-max=65536
+objects-per-client-max=16384
 [wide-area]
 enable-wide-area=no
 [publish]

@@ -25,21 +25,22 @@ func scratchDirectory(_ name: String) throws -> String {
     return path
 }
 
-/// Resident memory of this process, kB (VmRSS).
-func residentKilobytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
-    return 0
+/// A controller on loopback with its own store in `directory`, no DNS-SD.
+func loopbackController(_ directory: String, label: String = "bench-controller") async throws -> Controller {
+    try await Controller.open(ControllerConfiguration(
+        store: try ControllerStore(path: directory + "/controller.sqlite"),
+        transport: try UDPEndpoint(queue: DispatchQueue(label: label)), discovery: .none,
+        trustStore: try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")))
 }
 
 /// Full commissioning (PASE, attestation, CSR, NOC, CASE, CommissioningComplete) by our commissioner
-/// of our device on loopback with a direct address, then invoke round trips over the CASE session.
-func commissioningBench(count: Int) async throws {
+/// of our device on loopback with a direct address; then, over the CASE session of the first one,
+/// Toggle invokes through the typed API: round trips one at a time, then invokes per second with 1, 8
+/// and 64 outstanding (concurrent callers).
+func commissioningBench(count: Int, invokes: Int) async throws {
     let clock = ContinuousClock()
-    var commissioning: [Double] = []
-    var invokes: [Double] = []
+    var commissioning = Samples()
+    var stages: [CommissioningStage: Samples] = [:]
     for index in 0..<count {
         let directory = try scratchDirectory("commissioning")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -48,53 +49,87 @@ func commissioningBench(count: Int) async throws {
         configuration.port = 0
         configuration.advertise = false
         let device = try await VirtualDevice.start(configuration)
-        let controller = try await Controller.open(ControllerConfiguration(
-            store: try ControllerStore(path: directory + "/controller.sqlite"),
-            transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-controller")), discovery: .none,
-            trustStore: try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")))
+        let controller = try await loopbackController(directory)
+        let stageClock = StageClock()
         let start = clock.now
         _ = try await controller.commission(CommissioningRequest(
             locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")), passcode: 20_202_021,
-            nodeID: NodeID(1)))
-        commissioning.append(milliseconds(clock.now - start))
-        if index == 0 {
-            for _ in 0..<50 { try await controller.toggle(NodeID(1)) }  // warm-up
-            for _ in 0..<1000 {
-                let t = clock.now
-                try await controller.toggle(NodeID(1))
-                invokes.append(milliseconds(clock.now - t))
-            }
+            nodeID: NodeID(1)), progress: { stageClock.observe($0) })
+        commissioning.add(clock.now - start)
+        for stage in CommissioningStage.allCases {
+            if let d = stageClock.duration(stage) { stages[stage, default: Samples()].add(d) }
         }
+        if index == 0 { try await invokeBench(controller, count: invokes) }
         await controller.stop()
         await device.stop()
     }
-    commissioning.sort()
-    invokes.sort()
-    print("commissioning ::1 direct address (our commissioner, our device, 1000 PBKDF2 iterations): "
-          + "p50 \(fmt(percentile(commissioning, 0.5))) ms, p95 \(fmt(percentile(commissioning, 0.95))) ms over \(count)")
-    print("invoke round trip (Toggle over CASE, typed API): p50 \(fmt(percentile(invokes, 0.5))) ms, "
-          + "p99 \(fmt(percentile(invokes, 0.99))) ms over \(invokes.count)")
+    report("commissioning ::1 direct address (our commissioner, our device, 1000 PBKDF2 iterations): "
+          + "p50 \(fmt(commissioning.p(0.5))) ms, p95 \(fmt(commissioning.p(0.95))) ms over \(count)")
+    report("commissioning ::1 direct address, stage p50s (ms): " + CommissioningStage.allCases.compactMap { stage in
+        stages[stage].map { "\(stage.name) \(fmt($0.p(0.5)))" }
+    }.joined(separator: ", "))
+    figure("commissioning-direct", "full commissioning ::1, direct address (\(count) runs)",
+           median: commissioning.p(0.5), tail: commissioning.p(0.95), unit: "ms")
 }
 
-/// Fleet start-up time and memory at each size.
-func fleetBench(sizes: [Int]) async throws {
-    for size in sizes {
-        let directory = try scratchDirectory("fleet")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let before = residentKilobytes()
-        var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: size)],
-                                                storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
-        configuration.basePort = 0
-        configuration.advertise = false
-        let clock = ContinuousClock()
-        let start = clock.now
-        let fleet = try await Fleet.start(configuration)
-        let elapsed = milliseconds(clock.now - start)
-        let after = residentKilobytes()
-        print("fleet of \(size) on-off lights: started (commissionable, no DNS-SD) in \(fmt(elapsed)) ms; resident "
-              + "\(after / 1024) MiB (+\(fmt(Double(after - before) / Double(size))) kB per device)")
-        await fleet.stop()
+/// Toggle round trips over an established CASE session, then throughput with 1, 8 and 64 callers.
+func invokeBench(_ controller: Controller, count: Int) async throws {
+    let clock = ContinuousClock()
+    for _ in 0..<200 { try await controller.toggle(NodeID(1)) }  // warm-up
+    var latency = Samples()
+    for _ in 0..<count {
+        let t = clock.now
+        try await controller.toggle(NodeID(1))
+        latency.add(clock.now - t)
     }
+    report("invoke round trip (Toggle over CASE, typed API): p50 \(fmt(latency.p(0.5))) ms, "
+          + "p99 \(fmt(latency.p(0.99))) ms over \(latency.count)")
+    figure("invoke-rt", "invoke round trip (Toggle over CASE, typed API, \(count) sequential)",
+           median: latency.p(0.5), tail: latency.p(0.99), tailName: "p99", unit: "ms")
+    for outstanding in [1, 8, 64] {
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<outstanding {
+                group.addTask {
+                    var i = worker
+                    while i < count {
+                        try await controller.toggle(NodeID(1))
+                        i += outstanding
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let rate = Double(count) / (milliseconds(clock.now - start) / 1000)
+        report("invokes/s (Toggle over one CASE session, typed API), \(outstanding) outstanding: \(Int(rate)) over \(count)")
+        figure("invoke-rate-\(outstanding)", "invokes/s, \(outstanding) outstanding (Toggle, typed API, one CASE session)",
+               median: rate.rounded(), unit: "/s")
+    }
+}
+
+/// Start-up time and memory of a fleet in a fresh process (ports picked by the OS, no DNS-SD).
+func fleetBench(size: Int) async throws {
+    let directory = try scratchDirectory("fleet")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let before = residentKilobytes()
+    var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: size)],
+                                            storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
+    configuration.basePort = 0
+    configuration.advertise = false
+    let clock = ContinuousClock()
+    let start = clock.now
+    let fleet = try await Fleet.start(configuration)
+    let elapsed = milliseconds(clock.now - start)
+    let after = residentKilobytes()
+    let perDevice = Double(after - before) / Double(size)
+    report("fleet of \(size) on-off lights: started (commissionable, no DNS-SD) in \(fmt(elapsed)) ms; resident "
+          + "\(after / 1024) MiB (+\(fmt(perDevice)) kB per device)")
+    figure("fleet-start-\(size)", "fleet of \(size): start-up to commissionable (loopback, no DNS-SD)",
+           median: elapsed, unit: "ms")
+    figure("fleet-rss-\(size)", "fleet of \(size): resident memory of the process", median: Double(after) * 1024 / 1e6,
+           unit: "MB")
+    figure("fleet-rss-per-device-\(size)", "fleet of \(size): resident memory per device", median: perDevice, unit: "KiB")
+    await fleet.stop()
 }
 
 /// CASE between our controller and a commissioned device: full handshakes (no resumption record)
@@ -136,7 +171,11 @@ func caseBench(count: Int) async throws {
     }
     full.sort()
     resumed.sort()
-    print("case ::1 + first invoke: full handshake p50 \(fmt(percentile(full, 0.5))) ms, resumed p50 "
+    report("case ::1 + first invoke: full handshake p50 \(fmt(percentile(full, 0.5))) ms, resumed p50 "
           + "\(fmt(percentile(resumed, 0.5))) ms over \(count) (each includes one Toggle round trip)")
+    figure("case-full", "CASE ::1, full handshake + first Toggle (\(count) runs)", median: percentile(full, 0.5),
+           tail: percentile(full, 0.95), unit: "ms")
+    figure("case-resumed", "CASE ::1, resumed + first Toggle (\(count) runs)", median: percentile(resumed, 0.5),
+           tail: percentile(resumed, 0.95), unit: "ms")
     await device.stop()
 }

@@ -51,6 +51,8 @@ public actor Controller {
         let identity = try OperationalIdentity.loadOrCreate(store: configuration.store)
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.localMRP
+        nodeConfiguration.secureSessionCapacity = configuration.sessionCapacity
+        nodeConfiguration.unsecuredSessionCapacity = configuration.handshakeCapacity
         let node = TransportNode(
             transport: configuration.transport, clock: configuration.clock, configuration: nodeConfiguration)
         await node.start()

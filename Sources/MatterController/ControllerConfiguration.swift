@@ -56,6 +56,13 @@ public struct ControllerConfiguration: Sendable {
     /// Test hook: called in the controller's isolation at each ``CommissioningCheckpoint``. Crash
     /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
     public var checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)?
+    /// Secure sessions (PASE and CASE) kept at once; beyond this the least recently used is closed
+    /// and the next command to its node opens a new one. A controller keeps one per node it talks to,
+    /// so this is sized for a large installation, well above a device's 64.
+    public var sessionCapacity = 1024
+    /// PASE and CASE handshakes in flight at once: a group command reaches every member at once, and
+    /// each member without a session needs a handshake.
+    public var handshakeCapacity = 1024
 
     /// A configuration with the default timeouts and intervals.
     public init(

@@ -52,7 +52,9 @@ extension VirtualDevice {
         let transport: any DatagramTransport
         do {
             let udp = try UDPEndpoint(port: configuration.port, interface: configuration.interface, queue: queue)
-            transport = configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
+            let faulty: any DatagramTransport =
+                configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
+            transport = configuration.transportWrapper?(faulty) ?? faulty
         } catch {
             throw .startup("cannot bind UDP port \(configuration.port): \(error)")
         }

@@ -41,6 +41,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// Test hook: called on the device's queue at each ``DeviceCheckpoint`` of commissioning. Crash
     /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
     public var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?
+    /// Wraps the device's transport before its node uses it (after `faults`), e.g. to time the
+    /// handling of each datagram as `matter-emu-bench` does; nil uses the socket as it is.
+    public var transportWrapper: (@Sendable (any DatagramTransport) -> any DatagramTransport)?
 
     public init(deviceType: String, storagePath: String, pkiDirectory: String) {
         self.deviceType = deviceType

@@ -21,6 +21,9 @@ struct BrowseOperation {
     var order: [String] = []
     var rejected: Set<String> = []
     var allForNow = false
+    /// Set when `limit` instances have stayed resolved for `settleDelay` (a settle timer ran).
+    var settled = false
+    var settleScheduled = false
 
     var results: [DNSSDResolvedService] {
         let all = order.compactMap { key -> DNSSDResolvedService? in
@@ -32,13 +35,22 @@ struct BrowseOperation {
         return Array(all.prefix(limit ?? all.count))
     }
 
-    /// Done early when `limit` instances are in, the browser has reported its first complete round,
-    /// and none of those instances still has a resolver running.
-    var isComplete: Bool {
-        guard let limit, allForNow, order.count >= limit else { return false }
+    /// True when `limit` instances are resolved and none of them still has a resolver running.
+    var isSatisfied: Bool {
+        guard let limit, order.count >= limit else { return false }
         let wanted = Set(order.prefix(limit))
         return !pending.values.contains { wanted.contains($0.name.lowercased()) }
     }
+
+    /// Done early when `limit` instances are in and either the browser has reported its first
+    /// complete round or they have stayed complete for `settleDelay`. Avahi reports that round
+    /// about a second after the browse starts, long after a live device has answered: waiting for it
+    /// would add that second to every commissioning by discriminator and every operational resolve.
+    var isComplete: Bool { isSatisfied && (allForNow || settled) }
+
+    /// How long a satisfied browse waits for more of its instances' items (the other address
+    /// family, another interface), which arrive within milliseconds of the first.
+    static let settleDelay: Duration = .milliseconds(50)
 }
 
 extension AvahiDNSSD {
@@ -149,7 +161,23 @@ extension AvahiDNSSD {
             return
         }
         browses[token] = operation
-        if operation.isComplete { finishBrowse(token, nil) }
+        completeOrSettle(token)
+    }
+
+    /// Finishes a complete browse, or starts its settle timer once it is satisfied.
+    private func completeOrSettle(_ token: UInt64) {
+        guard var operation = browses[token] else { return }
+        if operation.isComplete { return finishBrowse(token, nil) }
+        guard operation.isSatisfied, !operation.settleScheduled else { return }
+        operation.settleScheduled = true
+        browses[token] = operation
+        executor.queue.asyncAfter(deadline: .now() + BrowseOperation.settleDelay.dispatchInterval) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { dnssd in
+                dnssd.browses[token]?.settled = true
+                if dnssd.browses[token]?.isComplete == true { dnssd.finishBrowse(token, nil) }
+            }
+        }
     }
 
     func resolverEvent(_ token: UInt64, resolver: UInt64, _ event: AvahiResolveEvent) {
@@ -180,6 +208,6 @@ extension AvahiDNSSD {
             }
         }
         browses[token] = operation
-        if operation.isComplete { finishBrowse(token, nil) }
+        completeOrSettle(token)
     }
 }

@@ -58,6 +58,33 @@ struct GroupTests {
         await controller.stop()
     }
 
+    @Test("a group command reaches 70 members at once, each needing a new CASE session")
+    func moreMembersThanADeviceHasSessions() async throws {
+        // A transport node keeps 64 handshakes and 64 sessions by default (a device's sizes); the
+        // controller's own are larger, or the 65th handshake would evict one still in flight.
+        let bed = try TestBed()
+        let controller = try await bed.controller()
+        try controller.store.createGroup("hall")
+        var devices: [FakeDevice] = []
+        for index in 1...70 {
+            let device = try await bed.device()
+            _ = try await controller.commission(device.request(nodeID: NodeID(UInt64(index))))
+            try controller.store.addToGroup("hall", nodeID: NodeID(UInt64(index)), endpoint: EndpointID(1))
+            await controller.closeSession(NodeID(UInt64(index)))
+            devices.append(device)
+        }
+        let result = try await controller.forEachMember(of: "hall") { controller, member throws(ControllerError) in
+            try await controller.on(member.nodeID, endpoint: member.endpoint)
+        }
+        #expect(result.successCount == 70)
+        #expect(result.failures.count == 0, "\(result.failures.compactMap(\.error).prefix(3))")
+        var on = 0
+        for device in devices where await device.inspect({ $0.onOff }) { on += 1 }
+        #expect(on == 70)
+        await controller.stop()
+        for device in devices { await device.stop() }
+    }
+
     @Test("an empty or unknown group is an invalid argument")
     func emptyGroup() async throws {
         let bed = try TestBed()

@@ -5,13 +5,21 @@ On, Off, Toggle, OffWithEffect, MoveToLevel, MoveToLevelWithOnOff with a read-ba
 of BasicInformation.NodeLabel, and a subscription that reports changes. Prints one [PASS]/[FAIL]
 line per check and ends with 'N passed, N failed'. Exit 0 when every check passed.
 
+With --bench N (scripts/bench.sh), it instead commissions N devices one after another (discriminators
+--discriminator, +1, ... with --passcode) and writes, to --bench-json, the wall-clock time of each
+call and of each stage the SDK logs: discovery, PASE, then every "Performing next commissioning step"
+to its "Successfully finished commissioning step" line.
+
 Run inside a network namespace with a real interface (the SDK's mDNS does not use loopback) and a
 writable /data (the SDK's storage path); scripts/interop-chip.sh does both.
 """
 import argparse
 import asyncio
+import json
 import logging
+import os
 import pathlib
+import re
 import sys
 import time
 
@@ -29,6 +37,74 @@ def check(name, ok, detail=""):
     return ok
 
 
+class StageRecorder(logging.Handler):
+    """Keeps the wall-clock time of the SDK's commissioning stage log lines."""
+    PATTERNS = [
+        (re.compile(r"Performing next commissioning step '([^']+)'"), "start"),
+        (re.compile(r"Successfully finished commissioning step '([^']+)'"), "end"),
+        (re.compile(r"^Discovered Device"), "discovered"),
+        (re.compile(r"Commissioning stage next step: 'SecurePairing'"), "paired"),
+    ]
+
+    def __init__(self):
+        super().__init__(level=logging.INFO)
+        self.events = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        for pattern, kind in self.PATTERNS:
+            match = pattern.search(message)
+            if match:
+                self.events.append((record.created, kind, match.group(1) if match.groups() else None))
+                return
+
+    def stages(self, start, end):
+        """[(name, start, end)] for one commissioning that ran from start to end."""
+        out = []
+        discovered = next((t for t, kind, _ in self.events if kind == "discovered"), None)
+        paired = next((t for t, kind, _ in self.events if kind == "paired"), None)
+        if discovered is not None:
+            out.append(("discovery (DNS-SD)", start, discovered))
+            if paired is not None:
+                out.append(("PASE (SecurePairing)", discovered, paired))
+        for i, (t, kind, name) in enumerate(self.events):
+            if kind != "start" or any(n == name for n, _, _ in out):
+                continue
+            finish = next((t2 for t2, k2, n2 in self.events[i + 1:] if k2 == "end" and n2 == name), None)
+            if finish is not None:
+                out.append((name, t, finish))
+        return out
+
+
+async def bench(ctrl, args):
+    """Commissions args.bench devices in turn and writes the stage timings to args.bench_json."""
+    from chip.ChipDeviceCtrl import DiscoveryFilterType
+    recorder = StageRecorder()
+    logging.getLogger().addHandler(recorder)
+    runs = []
+    for i in range(args.bench):
+        discriminator = args.discriminator + i
+        recorder.events = []
+        start = time.time()
+        try:
+            await ctrl.CommissionOnNetwork(args.node_id + i, args.passcode, DiscoveryFilterType.LONG_DISCRIMINATOR,
+                                           discriminator)
+            end = time.time()
+            stages = recorder.stages(start, end)
+            runs.append({"discriminator": discriminator, "ok": True, "start": start, "end": end,
+                         "stages": [{"name": n, "start": s, "end": e} for n, s, e in stages]})
+            check(f"bench commission {discriminator}", True, f"({(end - start) * 1000:.0f} ms)")
+        except Exception as error:
+            runs.append({"discriminator": discriminator, "ok": False, "error": repr(error)})
+            check(f"bench commission {discriminator}", False, repr(error))
+    pathlib.Path(args.bench_json).write_text(json.dumps({"runs": runs}))
+    # Leave now, with the SDK's stack still running: tearing it down (or letting the interpreter do
+    # it after the event loop closed) can crash in its native code.
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.stderr.flush()
+    os._exit(0 if failed == 0 and passed > 0 else 1)
+
+
 async def main(args):
     import chip.CertificateAuthority
     import chip.clusters as Clusters
@@ -40,7 +116,9 @@ async def main(args):
 
     pathlib.Path(args.work).mkdir(parents=True, exist_ok=True)
     # The SDK logs to stdout; keep stdout for the check lines and send its log to a file.
-    logging.basicConfig(filename=str(pathlib.Path(args.work) / "chip.log"), level=logging.DEBUG)
+    # Benchmarks log less: formatting every debug line would slow the SDK down.
+    logging.basicConfig(filename=str(pathlib.Path(args.work) / "chip.log"),
+                        level=logging.INFO if args.bench else logging.DEBUG)
     chip.logging.RedirectToPythonLogging()
     chip.native.Init()
     storage = pathlib.Path(args.work) / "controller-storage.json"
@@ -59,6 +137,10 @@ async def main(args):
     node = args.node_id
     ep = args.endpoint
     OnOff = Clusters.OnOff
+
+    if args.bench:
+        await bench(ctrl, args)
+        return
 
     if args.reconnect:
         try:
@@ -202,7 +284,12 @@ if __name__ == "__main__":
     parser.add_argument("--reconnect", action="store_true", help="reuse the stored controller; no commissioning")
     parser.add_argument("--second-fabric", action="store_true", help="then commission into a second fabric")
     parser.add_argument("--work", default="/data/chip-driver")
+    parser.add_argument("--bench", type=int, default=0, metavar="N",
+                        help="commission N devices (discriminators --discriminator...+N-1) and time the stages")
+    parser.add_argument("--bench-json", default="chip-bench.json", help="where --bench writes its timings")
     args = parser.parse_args()
+    if args.bench and not (args.passcode and args.discriminator is not None):
+        parser.error("--bench needs --passcode and --discriminator")
     if not (args.reconnect or args.qr or args.manual or (args.passcode and args.discriminator is not None)):
         parser.error("give --qr, --manual, or --passcode with --discriminator")
     try:
