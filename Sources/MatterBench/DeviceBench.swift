@@ -88,6 +88,7 @@ func invokeBench(_ controller: Controller, count: Int) async throws {
            median: latency.p(0.5), tail: latency.p(0.99), tailName: "p99", unit: "ms")
     for outstanding in [1, 8, 64] {
         let start = clock.now
+        let cpu = processCPUSeconds()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<outstanding {
                 group.addTask {
@@ -101,7 +102,9 @@ func invokeBench(_ controller: Controller, count: Int) async throws {
             try await group.waitForAll()
         }
         let rate = Double(count) / (milliseconds(clock.now - start) / 1000)
-        report("invokes/s (Toggle over one CASE session, typed API), \(outstanding) outstanding: \(Int(rate)) over \(count)")
+        let cpuPerInvoke = (processCPUSeconds() - cpu) * 1_000_000 / Double(count)
+        report("invokes/s (Toggle over one CASE session, typed API), \(outstanding) outstanding: \(Int(rate)) over \(count); "
+               + "CPU of both ends (one process) \(Int(cpuPerInvoke)) µs per invoke")
         figure("invoke-rate-\(outstanding)", "invokes/s, \(outstanding) outstanding (Toggle, typed API, one CASE session)",
                median: rate.rounded(), unit: "/s")
     }
