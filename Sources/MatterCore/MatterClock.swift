@@ -11,8 +11,13 @@ public protocol MatterClock: Sendable {
 public struct SystemClock: MatterClock {
     public init() {}
     public func nowMilliseconds() -> UInt64 {
-        let d = ContinuousClock.now - SystemClock.origin
-        return UInt64(d.components.seconds) * 1000 + UInt64(d.components.attoseconds / 1_000_000_000_000_000)
+        // The origin is read first: it is set lazily on the first call, and reading `now` before it
+        // made that first difference negative (a trap in UInt64(_:) when the thread was descheduled
+        // for a millisecond in between).
+        let origin = SystemClock.origin
+        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1000 + UInt64(attoseconds / 1_000_000_000_000_000)
     }
     private static let origin = ContinuousClock.now
 }
