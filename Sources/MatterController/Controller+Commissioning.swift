@@ -189,7 +189,7 @@ extension Controller {
             () throws(ControllerError) in try await findOperational(nodeID, target: target, pase: state.pase)
         }
         let caseSession = try await timeline.run(.caseSession, detail: { "with \($0.address)" }) {
-            () throws(ControllerError) in try await establishCommissioningCASE(nodeID, candidates: operational)
+            () throws(ControllerError) in try await establishCASE(nodeID, candidates: operational)
         }
         state.caseSession = caseSession
         try await timeline.run(.commissioningComplete) { () throws(ControllerError) in
@@ -695,36 +695,6 @@ extension Controller {
         } catch {
             throw .unreachable("the device did not advertise itself on the new fabric: \(error)")
         }
-    }
-
-    /// CASE with the new node on the first candidate that answers; a handshake lost to silence is
-    /// tried again (``ControllerConfiguration/interactionRetries`` more rounds). A device that no longer
-    /// has our fabric (it restarted before committing it) fails with `notOnFabric` at once.
-    func establishCommissioningCASE(
-        _ nodeID: NodeID, candidates: [(address: UDPAddress, mrp: MRPParameters)]
-    ) async throws(ControllerError) -> OperationalSession {
-        var failures: [String] = []
-        for round in 0...max(0, configuration.interactionRetries) {
-            if round > 0 { log.info("CASE with node \(nodeID.rawValue): no answer; trying again") }
-            for candidate in candidates {
-                do {
-                    let result = try await CASEInitiator.establish(
-                        node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
-                        resumption: resumption, localMRP: configuration.localMRP, peerMRP: candidate.mrp,
-                        timeout: configuration.responseTimeout)
-                    return OperationalSession(session: result.session, address: candidate.address)
-                } catch {
-                    failures.append("\(candidate.address): \(Self.caseFailure(error))")
-                    if error == .noSharedTrustRoots {
-                        throw .notOnFabric("CASE failed: " + failures.joined(separator: "; "))
-                    }
-                    if case .transport = error { continue }
-                    if case .busy = error { continue }
-                    throw .unreachable("CASE failed: " + failures.joined(separator: "; "))
-                }
-            }
-        }
-        throw .unreachable("CASE failed: " + failures.joined(separator: "; "))
     }
 
     func readDeviceTypes(_ session: SessionID) async -> DeviceTypeReading {

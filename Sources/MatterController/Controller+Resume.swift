@@ -87,7 +87,7 @@ extension Controller {
         }
         guard !candidates.isEmpty else { return .unreachable("no address recorded for node \(nodeID.rawValue)") }
         do throws(ControllerError) {
-            let session = try await establishCommissioningCASE(nodeID, candidates: candidates)
+            let session = try await establishCASE(nodeID, candidates: candidates)
             let completed = try await completeCommissioning(
                 nodeID, session: session, candidates: candidates, resuming: true)
             sessions[nodeID] = completed
@@ -157,7 +157,7 @@ extension Controller {
                 retries += 1
                 log.info("CommissioningComplete: \(error); again on a new CASE session")
                 await node.removeSecureSession(session.session)
-                session = try await establishCommissioningCASE(nodeID, candidates: candidates)
+                session = try await establishCASE(nodeID, candidates: candidates)
             }
         }
     }

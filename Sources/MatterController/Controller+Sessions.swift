@@ -66,15 +66,25 @@ extension Controller {
 
     /// Resolves `nodeID` and runs CASE with each of its addresses until one answers.
     func connect(_ nodeID: NodeID) async -> Result<OperationalSession, ControllerError> {
-        let candidates: [(address: UDPAddress, mrp: MRPParameters)]
         do {
-            candidates = try await operationalAddresses(nodeID)
+            let session = try await establishCASE(nodeID, candidates: try await operationalAddresses(nodeID))
+            rememberAddress(session.address, for: nodeID)
+            return .success(session)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// CASE with `nodeID` on the first candidate that answers. A handshake lost to silence (or BUSY)
+    /// moves on to the next address, and all of them are tried again
+    /// (``ControllerConfiguration/interactionRetries`` more rounds); any other refusal ends it: a node
+    /// that no longer has our fabric (reset, unpaired, or restarted before committing it) fails with
+    /// `notOnFabric`, anything else with `unreachable`.
+    func establishCASE(
+        _ nodeID: NodeID, candidates: [(address: UDPAddress, mrp: MRPParameters)]
+    ) async throws(ControllerError) -> OperationalSession {
         var failures: [String] = []
         var notOnFabric = false
-        // A handshake lost to silence is tried again, every address, `interactionRetries` more rounds.
         rounds: for round in 0...max(0, configuration.interactionRetries) {
             if round > 0 { log.info("CASE with node \(nodeID.rawValue): no answer; trying again") }
             for candidate in candidates {
@@ -85,8 +95,7 @@ extension Controller {
                         timeout: configuration.responseTimeout)
                     let resumed = result.resumed ? " (resumed)" : ""
                     log.debug("CASE with node \(nodeID.rawValue) at \(candidate.address)\(resumed)")
-                    rememberAddress(candidate.address, for: nodeID)
-                    return .success(OperationalSession(session: result.session, address: candidate.address))
+                    return OperationalSession(session: result.session, address: candidate.address)
                 } catch {
                     if error == .noSharedTrustRoots { notOnFabric = true }
                     failures.append("\(candidate.address): \(Self.caseFailure(error))")
@@ -98,7 +107,7 @@ extension Controller {
             }
         }
         let message = "CASE with node \(nodeID.rawValue) failed: " + failures.joined(separator: "; ")
-        return .failure(notOnFabric ? .notOnFabric(message) : .unreachable(message))
+        throw notOnFabric ? .notOnFabric(message) : .unreachable(message)
     }
 
     static func caseFailure(_ error: SecureChannelError) -> String {
