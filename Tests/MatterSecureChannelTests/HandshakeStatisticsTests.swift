@@ -28,19 +28,6 @@ struct HandshakeStatisticsTests {
         return (pair, network, clock)
     }
 
-    /// Sends a PBKDFParamRequest from `node` and nothing after it.
-    static func stallHandshake(_ pair: PASEPair, from node: TransportNode) async throws {
-        let stalled = await node.openUnsecuredSession(to: pair.deviceAddress)
-        let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
-                                        hasPBKDFParameters: false, sessionParameters: nil)
-        _ = try await node.run { node in
-            Result { () throws(TransportError) in
-                let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
-                try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
-            }
-        }.get()
-    }
-
     static func statistics(_ pair: PASEPair) async -> PASEStatistics {
         await pair.device.run { _ in pair.responder.statistics }
     }
@@ -50,7 +37,7 @@ struct HandshakeStatisticsTests {
         // Another initiator (another address: the same one starting over would replace its handshake).
         let other = TransportNode(transport: network.makeEndpoint(queue: DispatchQueue(label: "other")))
         await other.start()
-        try await Self.stallHandshake(pair, from: other)
+        try await stallHandshake(from: other, to: pair.deviceAddress)
         while network.log.count < 2 { await Task.yield() }  // PBKDFParamRequest, PBKDFParamResponse
         #expect(await pair.device.reservedSessionIDCount == 1)
         #expect(await pair.device.unsecuredSessionCount == 1)

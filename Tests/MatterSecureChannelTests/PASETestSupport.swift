@@ -62,3 +62,16 @@ extension TransportNode {
     /// Runs `body` in the node's isolation (tests).
     func run<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }
+
+/// Sends a PBKDFParamRequest from `node` to the device and nothing more: a handshake left hanging.
+func stallHandshake(from node: TransportNode, to device: UDPAddress) async throws {
+    let stalled = await node.openUnsecuredSession(to: device)
+    let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
+                                    hasPBKDFParameters: false, sessionParameters: nil)
+    _ = try await node.run { node in
+        Result { () throws(TransportError) in
+            let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
+            try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
+        }
+    }.get()
+}

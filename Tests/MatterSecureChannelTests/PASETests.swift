@@ -89,25 +89,12 @@ struct PASETests {
         await pair.stop()
     }
 
-    /// Sends a PBKDFParamRequest from `node` to the device and nothing more: a handshake left hanging.
-    static func stallHandshake(from node: TransportNode, to device: UDPAddress) async throws {
-        let stalled = await node.openUnsecuredSession(to: device)
-        let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
-                                        hasPBKDFParameters: false, sessionParameters: nil)
-        _ = try await node.run { node in
-            Result { () throws(TransportError) in
-                let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)
-                try exchange.send(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request.encoded())
-            }
-        }.get()
-    }
-
     @Test func aSecondHandshakeMeanwhileGetsBusy() async throws {
         let (pair, network) = try await Self.inMemory()
         // Another initiator starts a handshake and stops after PBKDFParamRequest.
         let other = TransportNode(transport: network.makeEndpoint(queue: DispatchQueue(label: "other")))
         await other.start()
-        try await Self.stallHandshake(from: other, to: pair.deviceAddress)
+        try await stallHandshake(from: other, to: pair.deviceAddress)
         while network.log.count < 2 { await Task.yield() }
         await #expect(throws: SecureChannelError.busy(retryAfterMilliseconds: 1000)) { try await pair.establish() }
         await other.stop()
@@ -117,7 +104,7 @@ struct PASETests {
     @Test func theSameInitiatorStartingOverReplacesItsStalledHandshake() async throws {
         let (pair, network) = try await Self.inMemory()
         // The commissioner gave up on a handshake the device still waits on (its answer was acknowledged).
-        try await Self.stallHandshake(from: pair.commissioner, to: pair.deviceAddress)
+        try await stallHandshake(from: pair.commissioner, to: pair.deviceAddress)
         while network.log.count < 2 { await Task.yield() }
         _ = try await pair.establish()
         #expect(await pair.device.secureSessionList.count == 1)
