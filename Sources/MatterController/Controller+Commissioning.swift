@@ -402,8 +402,9 @@ extension Controller {
 
     /// PASE with the first address that answers. A handshake lost to silence is tried again (every
     /// address, ``ControllerConfiguration/interactionRetries`` more rounds). A device busy with another
-    /// handshake is asked again after the wait it gives, for up to `Self.busyPatience`: a handshake
-    /// whose initiator died (a crashed commissioner) blocks the device until its 30 s timeout.
+    /// or commissioning is asked again (every 0.5–2 s, within the wait it gives), for up to
+    /// ``ControllerConfiguration/paseBusyPatience``: another commissioner's fail-safe, or a handshake
+    /// whose initiator died (a crashed commissioner), blocks the device until it expires.
     private func establishPASE(
         _ target: CommissionableTarget, passcode: UInt32, pbkdf: PBKDFParameters?
     ) async throws(ControllerError) -> PASESession {
@@ -440,10 +441,12 @@ extension Controller {
                         if busySince == nil {
                             busySince = since
                             log.notice(
-                                "the device is busy with another PASE handshake; asking again for up to "
-                                    + "\(Self.busyPatience)")
+                                "the device is busy with another commissioning or PASE handshake (for at least "
+                                    + "\(wait) ms); asking again for up to \(configuration.paseBusyPatience)")
                         }
-                        guard now &- since < UInt64(Self.busyPatience.components.seconds) * 1000 else {
+                        let patience = configuration.paseBusyPatience.components.seconds * 1000
+                            + configuration.paseBusyPatience.components.attoseconds / 1_000_000_000_000_000
+                        guard now &- since < UInt64(max(0, patience)) else {
                             throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")
                         }
                         busy = wait
@@ -462,17 +465,13 @@ extension Controller {
                 }
             }
             if let wait = busy {
-                try? await Task.sleep(for: .milliseconds(Int(max(wait, 500))))
+                try? await Task.sleep(for: .milliseconds(Int(min(max(wait, 500), 2000))))
                 continue  // a busy answer is an answer: not a round lost to silence
             }
             round += 1
         }
         throw .unreachable("the device did not answer PASE (" + silent.joined(separator: "; ") + ")")
     }
-
-    /// How long a commissioning keeps asking a device busy with another PASE handshake (its own
-    /// timeout for an abandoned handshake is 30 s).
-    static let busyPatience: Duration = .seconds(40)
 
     // MARK: Commands over PASE
 

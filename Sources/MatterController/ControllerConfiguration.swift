@@ -53,6 +53,10 @@ public struct ControllerConfiguration: Sendable {
     /// How many times commissioning is run from PASE on when the device stopped answering in the
     /// middle (it restarted, or its session was lost): the earlier attempt is disarmed first.
     public var commissioningAttempts = 3
+    /// How long a commissioning keeps asking a device that answers PASE with BUSY: another
+    /// commissioning owns it (its fail-safe, 60 s by default, must end first) or a handshake whose
+    /// initiator died blocks it (for 30 s). Zero gives up at the first BUSY.
+    public var paseBusyPatience: Duration = .seconds(75)
     /// Test hook: called in the controller's isolation at each ``CommissioningCheckpoint``. Crash
     /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
     public var checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)?

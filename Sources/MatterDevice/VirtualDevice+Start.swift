@@ -37,13 +37,23 @@ extension VirtualDevice {
         // Storage: the device keeps its PASE verifier and salt, never the passcode.
         let persistence: DevicePersistence
         let credentials: PASEResponder.Credentials
+        let identity: (serialNumber: String, uniqueID: String)
+        let ownership: StoreOwnership
+        do {
+            // One process owns a state file: a second device on it would be the same node twice.
+            ownership = try StoreOwnership.claim(
+                path: configuration.storagePath, holder: "matter-emu device '\(configuration.storageNamespace)'")
+        } catch {
+            throw .storage("\(error)")
+        }
         do {
             let store = try KeyValueStore(path: configuration.storagePath)
             persistence = DevicePersistence(store: store, namespace: configuration.storageNamespace)
             if configuration.factoryReset { try persistence.wipe() }
             credentials = try paseCredentials(configuration, persistence: persistence)
+            identity = try deviceIdentity(persistence: persistence)
         } catch let error as DeviceError {
-            throw error
+            throw error  // `ownership` goes with this scope (its deinit releases the claim)
         } catch {
             throw .storage("\(error)")
         }
@@ -64,6 +74,7 @@ extension VirtualDevice {
         let root = try RootNode(
             configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
                                  basicCredentials: credentials, attestation: attestation,
+                                 failSafeExpirySeconds: configuration.failSafeExpirySeconds,
                                  interfaceName: configuration.interface ?? "eth0"),
             persistence: persistence, clock: clock, resumption: CASEResumptionStore())
         root.node = node
@@ -75,8 +86,8 @@ extension VirtualDevice {
         information.vendorID = vendorID
         information.productID = productID
         information.nodeLabel = configuration.name ?? ""
-        information.uniqueID = configuration.storageNamespace
-        information.serialNumber = configuration.storageNamespace
+        information.uniqueID = identity.uniqueID
+        information.serialNumber = identity.serialNumber
         let attributes = PersistentAttributeStore(persistence)
         let basicInformation = information
         let built: Result<(DeviceDataModel, InteractionServer), DeviceError> = await node.run { node in
@@ -114,12 +125,27 @@ extension VirtualDevice {
                 }
             }
         }
-        let device = VirtualDevice(configuration: configuration, node: node, dataModel: dataModel, root: root,
+        let device = VirtualDevice(configuration: configuration, ownership: ownership, node: node,
+                                   dataModel: dataModel, root: root,
                                    server: server, secureChannel: secureChannel, advertiser: advertiser,
                                    preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
         return device
+    }
+
+    /// The device's SerialNumber and UniqueID: random at first start (each its own 64/128 random bits, so
+    /// neither is derived from the other or from anything a peer sees), kept in storage, so stable
+    /// across restarts and new only after a factory reset (spec 11.1.5: UniqueID unique per device;
+    /// controllers such as Home Assistant key their device registries on them).
+    static func deviceIdentity(persistence: DevicePersistence) throws -> (serialNumber: String, uniqueID: String) {
+        func stored(_ key: String, bytes: Int) throws -> String {
+            if let value = try persistence.get(key), value.count == bytes { return Hex.encode(value).uppercased() }
+            let value = try SecureRandom.bytes(count: bytes)
+            try persistence.set(key, value)
+            return Hex.encode(value).uppercased()
+        }
+        return (try stored("identity.serial", bytes: 8), try stored("identity.unique-id", bytes: 16))
     }
 
     /// The PASE verifier for the configured passcode, with a salt kept in storage across restarts.

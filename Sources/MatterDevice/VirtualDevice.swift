@@ -5,6 +5,7 @@ import MatterDiscovery
 import MatterInteraction
 public import MatterOnboarding
 import MatterSecureChannel
+import MatterStorage
 public import MatterTransport
 import Synchronization
 
@@ -13,6 +14,8 @@ import Synchronization
 /// state in SQLite. Its protocol state lives on the node's queue.
 public final class VirtualDevice: Sendable {
     public let configuration: VirtualDeviceConfiguration
+    /// This process's claim on the state file, released when the device stops.
+    let ownership: StoreOwnership
     /// The device's transport node (its queue runs everything of this device).
     public let node: TransportNode
     let dataModel: DeviceDataModel
@@ -26,10 +29,12 @@ public final class VirtualDevice: Sendable {
     let commissionableInstance = MatterInstanceName.randomCommissionable()
     private let eventSink = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    init(configuration: VirtualDeviceConfiguration, node: TransportNode, dataModel: DeviceDataModel, root: RootNode,
+    init(configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
+         dataModel: DeviceDataModel, root: RootNode,
          server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
          preset: DevicePreset, vendorID: VendorID, productID: ProductID) {
         self.configuration = configuration
+        self.ownership = ownership
         self.node = node
         self.dataModel = dataModel
         self.root = root
@@ -73,6 +78,7 @@ public final class VirtualDevice: Sendable {
         }
         await advertiser?.stop()
         await node.stop()
+        ownership.release()
     }
 
     /// Connects the parts once everything exists (on the node's queue).
@@ -100,7 +106,11 @@ public final class VirtualDevice: Sendable {
             root.onAttributesChanged = { changes in
                 for (cluster, attribute) in changes {
                     guard let server = dataModel.cluster(cluster, on: .root) else { continue }
-                    server.attributesChanged(attribute.map { [$0] } ?? [])
+                    if let attribute {
+                        server.attributeChanged(attribute)
+                    } else {
+                        server.allAttributesChanged()
+                    }
                 }
             }
             dataModel.onStateChange = { change in self?.emit(change.description) }

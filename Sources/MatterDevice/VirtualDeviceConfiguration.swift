@@ -38,6 +38,10 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// parameters in PASE and CASE): peers retransmit to it at these intervals. The spec defaults
     /// unless changed (a peer-chosen value is spec-conformant; the MRP constants stay the spec's).
     public var mrp = MRPParameters.default
+    /// The fail-safe a PASE session arms, and the expiry the device suggests to commissioners
+    /// (BasicCommissioningInfo.FailSafeExpiryLengthSeconds); the SDK's default is 60 s. While it runs,
+    /// other commissioners get BUSY.
+    public var failSafeExpirySeconds: UInt16 = 60
     /// Test hook: called on the device's queue at each ``DeviceCheckpoint`` of commissioning. Crash
     /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
     public var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?

@@ -29,6 +29,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchGroup(String)
     /// Every operational node ID after the fabric's counter is taken.
     case nodeIDsExhausted
+    /// Another process holds the store file (``StoreOwnership``); `holder` is what its lock file says.
+    case storeInUse(path: String, holder: String)
 
     /// SQLite's primary result code for a `.sqlite` error (`SQLITE_BUSY` = 5, `SQLITE_CORRUPT` = 11,
     /// `SQLITE_NOTADB` = 26...), nil for the other cases.
@@ -57,6 +59,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "use a newer matter-emu or another state directory"
         case .invalidStoredValue(let why): return "invalid stored value: \(why)"
         case .invalidArgument(let why): return "invalid argument: \(why)"
+        case .storeInUse(let path, let holder):
+            return "\(path) is in use by another process (\(holder)): stop it first, or give this one its own file"
         case .noFabric: return "no fabric stored yet (commission a first device, or create the fabric)"
         case .fabricAlreadyExists: return "a fabric is already stored"
         case .noSuchNode(let node): return "no node \(node) (0d\(node.rawValue)) in the store"

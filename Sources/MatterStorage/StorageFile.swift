@@ -53,7 +53,7 @@ enum StorageFile {
     }
 
     /// The current `errno` as a `StorageError` (read before anything else can change it).
-    private static func lastError(_ operation: String) -> StorageError {
+    static func lastError(_ operation: String) -> StorageError {
         let code = errno
         return .fileSystem(errno: code, message: String(cString: strerror(code)), operation: operation)
     }

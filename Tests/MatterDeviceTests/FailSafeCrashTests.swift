@@ -31,7 +31,7 @@ struct FailSafeCrashTests {
 
     static func controller(
         _ workspace: DeviceCommissioningTests.Workspace, name: String, freezeAt point: CommissioningCheckpoint? = nil,
-        gate: Gate? = nil
+        gate: Gate? = nil, busyPatience: Duration? = nil
     ) async throws -> Controller {
         let store = try ControllerStore(path: workspace.path + "/\(name).sqlite")
         let endpoint = try UDPEndpoint(queue: DispatchQueue(label: "test.\(name)"))
@@ -41,6 +41,7 @@ struct FailSafeCrashTests {
         configuration.interactionRetries = 0
         configuration.commissioningAttempts = 1
         configuration.responseTimeout = 3_000
+        if let busyPatience { configuration.paseBusyPatience = busyPatience }
         if let point, let gate {
             configuration.checkpoint = { reached in if reached == point { gate.block() } }
         }
@@ -96,30 +97,48 @@ struct FailSafeCrashTests {
         await device.stop()
     }
 
-    @Test("a fail-safe holding a commissioner's new fabric is busy for another PASE session, which cannot roll it back")
-    func addNOCReassociatesTheFailSafe() async throws {
+    /// Every point of a commissioning from PASE on, where a second commissioner may try to join.
+    static let racePoints = CommissioningCheckpoint.allCases.filter { $0 != .after(.discovery) }
+
+    @Test(
+        "a second commissioner at any point between PASE and the end gets BUSY or a closed window; the first succeeds",
+        arguments: racePoints)
+    func secondCommissionerCannotJoin(point: CommissioningCheckpoint) async throws {
         let workspace = try DeviceCommissioningTests.Workspace()
         let device = try await DeviceCommissioningTests.device(workspace)
         let gate = Gate()
-        let first = try await Self.controller(workspace, name: "first", freezeAt: .after(.addNOC), gate: gate)
+        let first = try await Self.controller(workspace, name: "first", freezeAt: point, gate: gate)
         let frozen = try await Self.commissionUntilFrozen(first, device, nodeID: NodeID(1), gate: gate)
 
-        // A second commissioner opens its own PASE session: the fail-safe is the first one's, whose
-        // AddNOC tied it to its new fabric, so ArmFailSafe answers BusyWithOtherAdmin.
-        let second = try await Self.controller(workspace, name: "second")
+        // The second knows the passcode too, and asks while the first is frozen at `point`.
+        let second = try await Self.controller(workspace, name: "second", busyPatience: .zero)
         let error = await #expect(throws: ControllerError.self) {
             try await second.commission(
                 CommissioningRequest(
                     locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
                     nodeID: NodeID(2)))
         }
-        #expect(error.map { "\($0)" }?.contains("BusyWithOtherAdmin") == true)
+        // Until CommissioningComplete the first commissioning owns the device (BUSY); after it the window
+        // is closed, and a device with a closed window refuses PBKDFParamRequest (FAILURE/INVALID_PARAMETER).
+        let message = error.map { "\($0)" } ?? ""
+        let windowClosed = Self.racePoints.firstIndex(of: point).map {
+            $0 >= (Self.racePoints.firstIndex(of: .after(.commissioningComplete)) ?? 0)
+        } ?? false
+        #expect(
+            message.contains(windowClosed ? "the device refused the handshake" : "busy with another commissioner"),
+            "\(message)")
+        guard error?.category == .pase else {
+            Issue.record("the second commissioner failed outside PASE: \(message)")
+            gate.release()
+            return
+        }
 
-        // Its failure did not disarm the first commissioner's fail-safe: that one completes.
+        // Its failure touched nothing of the first's: that one completes, and the device has its one fabric.
         gate.release()
         let result = try await frozen.value
         #expect(result.node.nodeID == NodeID(1))
         #expect(await device.fabrics().map(\.nodeID) == [NodeID(1)])
+        #expect(try second.store.node(NodeID(2)) == nil)
         await first.stop()
         await second.stop()
         await device.stop()

@@ -22,6 +22,61 @@ struct DeviceCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// Starts `matter-emu device` with `arguments` and returns it once its first line (the onboarding
+    /// document under `--json`) is out.
+    static func startDevice(_ arguments: [String]) throws -> (process: Process, firstLine: Data) {
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["device"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        return (process, line)
+    }
+
+    @Test("a second device process on a state file in use exits 9 naming the holder, and touches nothing")
+    func stateFileHasOneOwner() throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let kvs = directory + "/shared.sqlite"
+        let (first, line) = try Self.startDevice(
+            ["--secured-device-port", "0", "--no-advertise", "--KVS", kvs, "--json"])
+        defer {
+            first.terminate()
+            first.waitUntilExit()
+        }
+        let started = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+        #expect(started["event"] as? String == "started")
+        let before = try Data(contentsOf: URL(fileURLWithPath: kvs))
+
+        for extra in [[], ["--factory-reset"]] {
+            let second = try CLIRunner.run(
+                ["device", "--secured-device-port", "0", "--no-advertise", "--KVS", kvs] + extra)
+            #expect(second.exitCode == 9, "\(second.stderr)")
+            #expect(
+                second.stderr.contains("in use by another process (pid \(first.processIdentifier)"),
+                "\(second.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kvs)) == before)
+        #expect(first.isRunning)
+
+        // Once the first is gone, the file is free again.
+        first.terminate()
+        first.waitUntilExit()
+        let (again, _) = try Self.startDevice(["--secured-device-port", "0", "--no-advertise", "--KVS", kvs, "--json"])
+        #expect(again.isRunning)
+        again.terminate()
+        again.waitUntilExit()
+        #expect(again.terminationStatus == 0)
+    }
+
     @Test func deviceStartsPrintsItsCodesAndStopsOnSIGTERM() throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -127,6 +127,13 @@ open class ClusterServer: @unchecked Sendable {
         dataModel?.clusterChanged(self, attributes: attributes, quiet: quiet)
     }
 
+    /// Records that the cluster changed as a whole (several attributes, which ones not said): every
+    /// attribute it serves is marked, so subscriptions report each of them (see
+    /// ``attributesChanged(_:quiet:)``).
+    public func allAttributesChanged(quiet: Bool = false) {
+        attributesChanged(attributes.map(\.id), quiet: quiet)
+    }
+
     /// Records that one attribute changed (see ``attributesChanged(_:quiet:)``).
     public func attributeChanged(_ attribute: AttributeID, quiet: Bool = false) {
         attributesChanged([attribute], quiet: quiet)

@@ -70,6 +70,18 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         caseResponder = CASEResponder(credentials: nil, resumption: resumption)
         try load()
         caseResponder.credentials = self
+        pase.commissioningInProgress = { [unowned self] in commissioningWait() }
+    }
+
+    /// How long the commissioning in progress still owns the device (ms, 1...65535), nil when none
+    /// does: a PASE session is up, or a fail-safe is armed (by PASE or by an administrator over CASE).
+    func commissioningWait() -> UInt16? {
+        if let failSafe {
+            let now = clock.nowMilliseconds()
+            let end = min(failSafe.expiresAt, failSafe.cumulativeDeadline)
+            return UInt16(clamping: max(end > now ? end - now : 0, 1))
+        }
+        return paseSession == nil ? nil : 1000
     }
 
     /// The fabric a session belongs to (CASE), or the fabric AddNOC bound a PASE session to.

@@ -31,6 +31,8 @@ struct DeviceCommand: CLICommand {
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
         .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
         .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
+        .value("fail-safe-expiry", "SECONDS",
+               "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -68,6 +70,10 @@ struct DeviceCommand: CLICommand {
         configuration.pbkdfIterations = try arguments.unsigned("pbkdf-iterations") ?? 1000
         guard (1000...100_000).contains(configuration.pbkdfIterations) else {
             throw UsageError("--pbkdf-iterations must be 1000...100000", command: Self.pathString)
+        }
+        configuration.failSafeExpirySeconds = try arguments.unsigned("fail-safe-expiry") ?? 60
+        guard (1...900).contains(configuration.failSafeExpirySeconds) else {
+            throw UsageError("--fail-safe-expiry must be 1...900 seconds", command: Self.pathString)
         }
         configuration.interface = arguments.value("interface")
         configuration.factoryReset = arguments.has("factory-reset")

@@ -5,13 +5,15 @@ public import MatterTransport
 /// The device side of PASE (spec 4.14.1): answers PBKDFParamRequest, Pake1 and Pake3 on the node's
 /// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
 ///
-/// One handshake at a time (others get BUSY); one silent for `abandonAfterMilliseconds` is given up
-/// (counted as a failure) when the next request comes. A new PBKDFParamRequest from the peer address
-/// of the handshake in progress replaces it: that initiator started over, having given up on it (its
-/// retransmissions ran out while our answer was acknowledged). A replaced handshake that got as far
-/// as Pake2 still counts as a failed attempt, since the initiator could test one passcode guess
-/// against it. After `maximumFailedAttempts` failures the commissioning window closes (credentials
-/// are dropped and `onWindowClosedByFailures` runs).
+/// One commissioning at a time: while a PASE session or a fail-safe owns the device
+/// (`commissioningInProgress`) and while another handshake runs, requests get BUSY; a handshake
+/// silent for `abandonAfterMilliseconds` is given up (counted as a failure) when the next request
+/// comes. A new PBKDFParamRequest from the peer address of the handshake in progress replaces it:
+/// that initiator started over, having given up on it (its retransmissions ran out while our answer
+/// was acknowledged). A replaced handshake that got as far as Pake2 still counts as a failed attempt,
+/// since the initiator could test one passcode guess against it. After `maximumFailedAttempts`
+/// failures the commissioning window closes (credentials are dropped and `onWindowClosedByFailures`
+/// runs).
 /// Confined to its node's queue (hence `@unchecked Sendable`).
 public final class PASEResponder: @unchecked Sendable {
     /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
@@ -43,6 +45,12 @@ public final class PASEResponder: @unchecked Sendable {
     public var onFailure: ((SecureChannelError) -> Void)?
     /// The window closed because of too many failures.
     public var onWindowClosedByFailures: (() -> Void)?
+    /// How long a commissioning in progress still owns the device (milliseconds, at least 1), or nil
+    /// when none does. While one does (a PASE session established, or a fail-safe armed), a new
+    /// handshake gets BUSY with that wait: one commissioning at a time (spec 5.5; the SDK stops
+    /// listening for PBKDFParamRequest once a PASE session is up), and a handshake that began before
+    /// one took the device does not finish. Set by the device.
+    public var commissioningInProgress: (() -> UInt16?)?
 
     private var inProgress: (exchange: Exchange, handshake: Handshake, peer: UDPAddress, since: UInt64)?
 
@@ -64,14 +72,15 @@ public final class PASEResponder: @unchecked Sendable {
             statistics.abandoned += 1
             current.handshake.abandon(on: current.exchange, keeping: exchange.session, node: node)
         }
+        if credentials != nil, let wait = commissioningInProgress?() {
+            log.info("PASE request while a commissioning owns the device: BUSY")
+            refuseBusy(exchange, waitMilliseconds: wait, node: node)
+            return
+        }
         if let current = inProgress {
             guard now &- current.since >= Self.abandonAfterMilliseconds else {
                 log.info("PASE request while another handshake runs: BUSY")
-                statistics.refusedBusy += 1
-                try? exchange.send(opcode: SecureChannelOpcode.statusReport,
-                                   payload: StatusReport.busy(minimumWaitMilliseconds: 1000).encoded)
-                exchange.close()
-                node.removeUnsecuredSession(exchange.session)  // the initiator retries on a new one
+                refuseBusy(exchange, waitMilliseconds: 1000, node: node)
                 return
             }
             // A half-open handshake: its session, exchange and session ID go now, not when MRP gives up.
@@ -133,6 +142,24 @@ public final class PASEResponder: @unchecked Sendable {
         }
     }
 
+    /// Answers BUSY with a minimum wait and forgets the request's unsecured session (the initiator
+    /// retries on a new one).
+    private func refuseBusy(_ exchange: Exchange, waitMilliseconds: UInt16, node: isolated TransportNode) {
+        statistics.refusedBusy += 1
+        try? exchange.send(opcode: SecureChannelOpcode.statusReport,
+                           payload: StatusReport.busy(minimumWaitMilliseconds: waitMilliseconds).encoded)
+        exchange.close()
+        node.removeUnsecuredSession(exchange.session)
+    }
+
+    /// Why a handshake past PBKDFParamResponse may no longer go on, if it may not: the window closed
+    /// under it, or another commissioning took the device meanwhile.
+    func refusal() -> SecureChannelError? {
+        if credentials == nil { return .commissioningWindowClosed }
+        if commissioningInProgress?() != nil { return .invalidMessage("another commissioning owns the device") }
+        return nil
+    }
+
     /// Sends FAILURE/INVALID_PARAMETER (when `report`), closes the exchange, forgets its unsecured
     /// session, and tells `onFailure` (when `notify`).
     func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true,
@@ -191,6 +218,11 @@ public final class PASEResponder: @unchecked Sendable {
                 let error: SecureChannelError = sentPake2 ? .wrongPasscode
                     : .peerReportedFailure(report ?? StatusReport(generalCode: .failure, protocolCode: 0xFFFF))
                 fail(error, on: exchange, node: node, report: false)
+                return
+            }
+            if let refusal = responder.refusal() {
+                // The window closed (or another commissioning began) while this handshake ran.
+                fail(refusal, on: exchange, node: node, report: true)
                 return
             }
             do {
