@@ -59,48 +59,46 @@ struct OnOffTests {
         #expect(bench.status(1, .onOff, C.offWithEffect, [0: .utf8("x"), 1: .unsigned(0)]) == .invalidCommand)
     }
 
-    @Test func onWithTimedOffCountsDownInTenths() throws {
-        let bench = try Bench(.onOffLight)
-        let timed = { (control: UInt64, on: UInt64, wait: UInt64) throws(StatusIB) -> Void in
-            _ = try bench.invoke(
-                1, .onOff, C.onWithTimedOff, [0: .unsigned(control), 1: .unsigned(on), 2: .unsigned(wait)])
-        }
-        // AcceptOnlyWhenOn while off: ignored.
-        try timed(1, 20, 30)
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(false))
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(0))
+    /// OnWithTimedOff with fields (AcceptOnlyWhenOn, OnTime, OffWaitTime) on `bench`'s light.
+    static func timed(_ bench: Bench, _ control: UInt64, _ on: UInt64, _ wait: UInt64) throws(StatusIB) {
+        _ = try bench.invoke(
+            1, .onOff, C.onWithTimedOff, [0: .unsigned(control), 1: .unsigned(on), 2: .unsigned(wait)])
+    }
 
-        try timed(0, 20, 30)
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(true))
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(20))
-        #expect(bench.value(1, .onOff, A.offWaitTime) == .unsigned(30))
+    /// (OnOff, OnTime, OffWaitTime) as the light holds them.
+    static func state(_ bench: Bench) -> (TLVValue?, TLVValue?, TLVValue?) {
+        (bench.value(1, .onOff, A.onOff), bench.value(1, .onOff, A.onTime), bench.value(1, .onOff, A.offWaitTime))
+    }
+
+    @Test("OnWithTimedOff: AcceptOnlyWhenOn, OnTime = max, OffWaitTime set, countdown in tenths")
+    func onWithTimedOffCountsDownInTenths() throws {
+        let bench = try Bench(.onOffLight)
+        // AcceptOnlyWhenOn while off: ignored.
+        try Self.timed(bench, 1, 20, 30)
+        #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(0)))
+
+        try Self.timed(bench, 0, 20, 30)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(20), .unsigned(30)))
         bench.advance(1000)
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(10))
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(true))
-        // A shorter OnTime does not shorten the running one (max).
-        try timed(0, 5, 30)
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(10))
-        bench.advance(900)
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(1))
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(true))
+        #expect(Self.state(bench) == (.bool(true), .unsigned(10), .unsigned(30)))
+        // A shorter OnTime does not shorten the running one (max); OffWaitTime takes the new field.
+        try Self.timed(bench, 0, 5, 40)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(10), .unsigned(40)))
+        // AcceptOnlyWhenOn while on: accepted (a longer OnTime extends it).
+        try Self.timed(bench, 1, 12, 40)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(12), .unsigned(40)))
+        bench.advance(1100)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(1), .unsigned(40)))
+        // OnTime runs out: OffWaitTime 0 and off together (no delayed-off state).
         bench.advance(100)
-        #expect(bench.value(1, .onOff, A.onTime) == .unsigned(0))
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(false))
-        // Delayed off: OffWaitTime counts down while off...
-        bench.advance(1000)
-        #expect(bench.value(1, .onOff, A.offWaitTime) == .unsigned(20))
-        // ...and an OnWithTimedOff meanwhile only shortens it, keeping the light off.
-        try timed(0, 50, 5)
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(false))
-        #expect(bench.value(1, .onOff, A.offWaitTime) == .unsigned(5))
-        bench.advance(500)
-        #expect(bench.value(1, .onOff, A.offWaitTime) == .unsigned(0))
-        // Now it turns on again.
-        try timed(0, 50, 5)
-        #expect(bench.value(1, .onOff, A.onOff) == .bool(true))
-        #expect(bench.nextTimerDeadline != nil)
-        // Countdown steps are quiet: OnTime was reported when set and when it reached 0, not per tick.
-        #expect(bench.observer.count(.onOff, A.onTime) == 3)
+        #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(0)))
+        #expect(bench.nextTimerDeadline == nil)
+        // So the next OnWithTimedOff turns the light on (it is not swallowed).
+        try Self.timed(bench, 0, 30, 20)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(30), .unsigned(20)))
+        // Countdown steps are quiet: OnTime was reported when set (20, 12, 30) and when it reached 0,
+        // not per tick.
+        #expect(bench.observer.count(.onOff, A.onTime) == 4)
 
         #expect(
             bench.status(1, .onOff, C.onWithTimedOff, [0: .unsigned(0), 1: .unsigned(0xFFFF), 2: .unsigned(0)])
@@ -109,6 +107,44 @@ struct OnOffTests {
         #expect(
             bench.status(1, .onOff, C.onWithTimedOff, [0: .unsigned(0), 1: .unsigned(0x1_0000), 2: .unsigned(0)])
                 == .invalidCommand)
+    }
+
+    @Test("an Off during a timed on leaves the delayed-off state; OnWithTimedOff there only shortens OffWaitTime")
+    func delayedOff() throws {
+        for off in [C.off, C.toggle] {
+            let bench = try Bench(.onOffLight)
+            try Self.timed(bench, 0, 50, 30)
+            try bench.invoke(1, .onOff, off)
+            #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(30)))
+            bench.advance(1000)
+            #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(20)))
+            // In the delayed-off state OnWithTimedOff keeps the light off and takes the smaller wait.
+            try Self.timed(bench, 0, 50, 25)
+            #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(20)))
+            try Self.timed(bench, 0, 50, 5)
+            #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(5)))
+            bench.advance(500)
+            #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(0)))
+            #expect(bench.nextTimerDeadline == nil)
+            // Out of it, OnWithTimedOff turns on again.
+            try Self.timed(bench, 0, 50, 5)
+            #expect(Self.state(bench) == (.bool(true), .unsigned(50), .unsigned(5)))
+        }
+    }
+
+    @Test("On clears OffWaitTime only when OnTime is 0; Off clears OnTime; On ends the delayed-off state")
+    func onAndOffAgainstTheTimers() throws {
+        let bench = try Bench(.onOffLight)
+        try Self.timed(bench, 0, 50, 30)
+        try bench.invoke(1, .onOff, C.on)  // OnTime 50: OffWaitTime stays
+        #expect(Self.state(bench) == (.bool(true), .unsigned(50), .unsigned(30)))
+        try bench.invoke(1, .onOff, C.off)
+        #expect(Self.state(bench) == (.bool(false), .unsigned(0), .unsigned(30)))
+        try bench.invoke(1, .onOff, C.on)  // OnTime 0: OffWaitTime cleared, the light simply on
+        #expect(Self.state(bench) == (.bool(true), .unsigned(0), .unsigned(0)))
+        #expect(bench.nextTimerDeadline == nil)
+        bench.advance(5000)
+        #expect(Self.state(bench) == (.bool(true), .unsigned(0), .unsigned(0)))
     }
 
     @Test func startUpOnOffAppliesAtReboot() throws {

@@ -232,13 +232,18 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
         }
     }
 
-    /// One tenth of a second of the timed-off state machine: OnTime runs out → off (then OffWaitTime
-    /// runs out).
+    /// One tenth of a second of the timed-off state machine (spec 1.5.6.6-7, the SDK's on-off server):
+    /// while on, OnTime counts down, and when it reaches 0 OffWaitTime becomes 0 and the light goes off
+    /// together (a plain off, not the delayed-off state); while off, OffWaitTime counts down (the
+    /// delayed-off state an Off during a timed on leaves behind).
     private func tick() {
         if isOn, onTime > 0, onTime != 0xFFFF {
             let left = onTime - 1
             setOnTime(left, quiet: left > 0)
-            if left == 0 { set(false, coupled: true) }
+            if left == 0 {
+                setOffWaitTime(0)
+                set(false, coupled: true)
+            }
         } else if !isOn, offWaitTime > 0 {
             let left = offWaitTime - 1
             setOffWaitTime(left, quiet: left > 0)
