@@ -95,6 +95,8 @@ extension CommandID {
         public static let moveToColor = CommandID(0x07)
         public static let moveToColorTemperature = CommandID(0x0A)
         public static let stopMoveStep = CommandID(0x47)
+        public static let moveColor = CommandID(0x08)
+        public static let stepColor = CommandID(0x09)
         public static let moveColorTemperature = CommandID(0x4B)
         public static let stepColorTemperature = CommandID(0x4C)
     }

@@ -156,4 +156,75 @@ struct ColorControlTests {
             bench.status(1, .colorControl, C.moveToColor, [0: .unsigned(0xFF00), 1: .unsigned(1), 2: .unsigned(0)])
                 == .constraintError)
     }
+
+    /// (CurrentX, CurrentY) of the light.
+    static func xy(_ bench: Bench) -> (TLVValue?, TLVValue?) {
+        (bench.value(1, .colorControl, A.currentX), bench.value(1, .colorControl, A.currentY))
+    }
+
+    @Test("MoveColor: each axis at its own rate to its bound; both rates 0 stop; StopMoveStep stops")
+    func moveColorAtRates() throws {
+        let bench = try lightOn(.extendedColorLight)
+        try bench.invoke(
+            1, .colorControl, C.moveToColor, [0: .unsigned(10000), 1: .unsigned(60000), 2: .unsigned(0)])
+        #expect(bench.accepts(1, .colorControl, C.moveColor) && bench.accepts(1, .colorControl, C.stepColor))
+        try bench.invoke(1, .colorControl, C.moveColor, [0: .signed(1000), 1: .signed(-2000)])
+        #expect(bench.value(1, .colorControl, A.colorMode) == .unsigned(1))
+        bench.advance(2000)
+        #expect(Self.xy(bench) == (.unsigned(12000), .unsigned(56000)))
+        // Both rates 0: stop where it is (no mode change, RemainingTime 0).
+        try bench.invoke(1, .colorControl, C.moveColor, [0: .signed(0), 1: .signed(0)])
+        bench.advance(2000)
+        #expect(Self.xy(bench) == (.unsigned(12000), .unsigned(56000)))
+        #expect(bench.value(1, .colorControl, A.remainingTime) == .unsigned(0))
+        #expect(bench.nextTimerDeadline == nil)
+        // A fast X reaches 0xFEFF and stays there while Y keeps moving down at its rate, to 0.
+        try bench.invoke(1, .colorControl, C.moveColor, [0: .signed(30000), 1: .signed(-28000)])
+        bench.advance(2000)
+        #expect(Self.xy(bench) == (.unsigned(0xFEFF), .unsigned(0)))
+        #expect(bench.nextTimerDeadline == nil)
+        // StopMoveStep stops a move in the middle.
+        try bench.invoke(1, .colorControl, C.moveColor, [0: .signed(-1000), 1: .signed(1000)])
+        bench.advance(1000)
+        try bench.invoke(1, .colorControl, C.stopMoveStep, [0: .unsigned(0), 1: .unsigned(0)])
+        bench.advance(1000)
+        #expect(Self.xy(bench) == (.unsigned(0xFEFF - 1000), .unsigned(1000)))
+        #expect(bench.status(1, .colorControl, C.moveColor, [0: .signed(40000), 1: .signed(0)]) == .invalidCommand)
+        #expect(bench.status(1, .colorControl, C.moveColor, [0: .signed(1)]) == .invalidCommand)
+    }
+
+    @Test("StepColor: a step on each axis over TransitionTime, clamped to 0...0xFEFF; ExecuteIfOff applies")
+    func stepColor() throws {
+        let bench = try lightOn(.extendedColorLight)
+        try bench.invoke(
+            1, .colorControl, C.moveToColor, [0: .unsigned(1000), 1: .unsigned(65000), 2: .unsigned(0)])
+        try bench.invoke(1, .colorControl, C.stepColor, [0: .signed(-400), 1: .signed(200), 2: .unsigned(10)])
+        bench.advance(500)
+        #expect(Self.xy(bench) == (.unsigned(800), .unsigned(65100)))
+        #expect(bench.value(1, .colorControl, A.remainingTime) == .unsigned(5))
+        bench.advance(500)
+        #expect(Self.xy(bench) == (.unsigned(600), .unsigned(65200)))
+        // Clamped: X cannot go below 0 nor Y above 0xFEFF.
+        try bench.invoke(1, .colorControl, C.stepColor, [0: .signed(-5000), 1: .signed(5000), 2: .unsigned(0)])
+        #expect(Self.xy(bench) == (.unsigned(0), .unsigned(0xFEFF)))
+        #expect(
+            bench.status(1, .colorControl, C.stepColor, [0: .signed(1), 1: .signed(1), 2: .unsigned(0xFFFF)])
+                == .constraintError)
+        // Off, and without ExecuteIfOff: ignored; with the override bit: done.
+        try bench.invoke(1, .onOff, .OnOff.off)
+        try bench.invoke(1, .colorControl, C.stepColor, [0: .signed(100), 1: .signed(0), 2: .unsigned(0)])
+        #expect(Self.xy(bench) == (.unsigned(0), .unsigned(0xFEFF)))
+        try bench.invoke(
+            1, .colorControl, C.stepColor,
+            [0: .signed(100), 1: .signed(0), 2: .unsigned(0), 3: .unsigned(1), 4: .unsigned(1)])
+        #expect(Self.xy(bench) == (.unsigned(100), .unsigned(0xFEFF)))
+    }
+
+    @Test("a colour-temperature light (no XY) refuses MoveColor and StepColor")
+    func noXYNoMoveColor() throws {
+        let bench = try lightOn(.colorTemperatureLight)
+        #expect(!bench.accepts(1, .colorControl, C.moveColor))
+        #expect(
+            bench.status(1, .colorControl, C.moveColor, [0: .signed(1), 1: .signed(1)]) == .unsupportedCommand)
+    }
 }

@@ -67,6 +67,11 @@ final class Bench {
         try? read(endpoint, cluster, attribute)
     }
 
+    /// True when the cluster's accepted commands (its AcceptedCommandList) hold `command`.
+    func accepts(_ endpoint: UInt16, _ cluster: ClusterID, _ command: CommandID) -> Bool {
+        model.cluster(cluster, on: EndpointID(endpoint))?.acceptedCommands.contains { $0.id == command } ?? false
+    }
+
     func write(
         _ endpoint: UInt16, _ cluster: ClusterID, _ attribute: AttributeID, _ value: TLVValue,
         context: InteractionContext = .caseSubject()

@@ -40,6 +40,17 @@ extension ClusterSchema {
                     FieldSchema(2, "TransitionTime", .uint16),
                 ] + options(from: 3)),
             CommandSchema(
+                .ColorControl.moveColor, "MoveColor",
+                [FieldSchema(0, "RateX", .signed(bits: 16)), FieldSchema(1, "RateY", .signed(bits: 16))]
+                    + options(from: 2)),
+            CommandSchema(
+                .ColorControl.stepColor, "StepColor",
+                [
+                    FieldSchema(0, "StepX", .signed(bits: 16)),
+                    FieldSchema(1, "StepY", .signed(bits: 16)),
+                    FieldSchema(2, "TransitionTime", .uint16),
+                ] + options(from: 3)),
+            CommandSchema(
                 .ColorControl.moveToColorTemperature, "MoveToColorTemperature",
                 [
                     FieldSchema(0, "ColorTemperatureMireds", .uint16),

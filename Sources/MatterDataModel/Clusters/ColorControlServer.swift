@@ -5,7 +5,7 @@ public import MatterTLV
 
 /// Color Control 0x0300 (rev 7) with the ColorTemperature feature (CT), and optionally XY for
 /// extended colour lights: MoveToColorTemperature, MoveColorTemperature, StepColorTemperature,
-/// StopMoveStep (and MoveToColor with XY), transitions over time like Level Control's, the
+/// StopMoveStep (and MoveToColor, MoveColor, StepColor with XY), transitions over time like Level Control's, the
 /// ExecuteIfOff rule, StartUpColorTemperatureMireds applied at boot, colour state persisted.
 /// Coupling of colour temperature to level (Level Control's Options bit 1) is not implemented.
 public final class ColorControlServer: ClusterServer, @unchecked Sendable {
@@ -89,7 +89,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
     override public var acceptedCommands: [CommandInfo] {
         typealias C = CommandID.ColorControl
         var ids: [CommandID] = []
-        if configuration.xy { ids.append(C.moveToColor) }
+        if configuration.xy { ids += [C.moveToColor, C.moveColor, C.stepColor] }
         ids += [C.moveToColorTemperature, C.stopMoveStep, C.moveColorTemperature, C.stepColorTemperature]
         return Self.commandInfos(.colorControl, ids)
     }
@@ -242,6 +242,35 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
             startTransition(
                 channel: .xy, from: [Int(currentX), Int(currentY)], to: [Int(x), Int(y)],
                 duration: UInt64(transition) * 100)
+        case C.moveColor where configuration.xy:
+            let rates = [try fields.signed(0, Int16.self), try fields.signed(1, Int16.self)]
+            guard shouldExecute(try fields.optionalUnsigned(2) ?? 0, try fields.optionalUnsigned(3) ?? 0) else {
+                return nil
+            }
+            guard rates != [0, 0] else {  // both rates 0: stop moving, no mode change
+                stopTransition()
+                return nil
+            }
+            // Each axis at its own rate (units per second) towards the bound in its direction.
+            setMode(.xy)
+            let start = [Int(currentX), Int(currentY)]
+            let targets = zip(start, rates).map { value, rate in rate > 0 ? Self.maxXY : rate < 0 ? 0 : value }
+            let durations = zip(zip(start, targets), rates).map { ends, rate -> UInt64 in
+                rate == 0 ? 0 : UInt64(abs(ends.1 - ends.0)) * 1000 / UInt64(abs(Int(rate)))
+            }
+            startTransition(channel: .xy, from: start, to: targets, durations: durations)
+        case C.stepColor where configuration.xy:
+            let steps = [Int(try fields.signed(0, Int16.self)), Int(try fields.signed(1, Int16.self))]
+            let transition = try fields.unsigned(2, UInt16.self)
+            guard transition <= 0xFFFE else { throw StatusIB(.constraintError) }
+            guard shouldExecute(try fields.optionalUnsigned(3) ?? 0, try fields.optionalUnsigned(4) ?? 0) else {
+                return nil
+            }
+            setMode(.xy)
+            let start = [Int(currentX), Int(currentY)]
+            startTransition(
+                channel: .xy, from: start, to: zip(start, steps).map { min(max($0 + $1, 0), Self.maxXY) },
+                duration: UInt64(transition) * 100)
         default:
             throw StatusIB(.unsupportedCommand)
         }
@@ -287,15 +316,22 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
 
     // MARK: - Transitions
 
+    /// CurrentX and CurrentY go up to 0xFEFF.
+    static let maxXY = 0xFEFF
+
     private func startTransition(channel: Channel, from start: [Int], to target: [Int], duration: UInt64) {
+        startTransition(channel: channel, from: start, to: target, durations: start.map { _ in duration })
+    }
+
+    private func startTransition(channel: Channel, from start: [Int], to target: [Int], durations: [UInt64]) {
         ticker.cancel()
         run = nil
-        guard duration > 0, start != target else {
+        guard durations.contains(where: { $0 > 0 }), start != target else {
             apply(target, channel: channel, force: true)
             setRemainingTime(0, byCommand: true)
             return
         }
-        let transition = Transition(from: start, to: target, duration: duration)
+        let transition = Transition(from: start, to: target, durations: durations)
         run = Run(transition: transition, channel: channel)
         setRemainingTime(transition.remainingTenths, byCommand: true)
         ticker.start(after: Transition.tick)

@@ -7,14 +7,23 @@ struct Transition: Hashable {
 
     let start: [Int]
     let target: [Int]
-    /// Total duration, ms (> 0).
+    /// Each value's duration, ms (> 0): values moving at their own rates (MoveColor) reach their
+    /// targets at different times.
+    let durations: [UInt64]
+    /// Total duration, ms (> 0): the longest.
     let duration: UInt64
     private(set) var elapsed: UInt64 = 0
 
     init(from start: [Int], to target: [Int], duration: UInt64) {
+        self.init(from: start, to: target, durations: start.map { _ in duration })
+    }
+
+    /// A move whose values each take their own time (`durations[i]` for value i).
+    init(from start: [Int], to target: [Int], durations: [UInt64]) {
         self.start = start
         self.target = target
-        self.duration = max(duration, 1)
+        self.durations = durations.map { max($0, 1) }
+        duration = self.durations.max() ?? 1
     }
 
     var isFinished: Bool { elapsed >= duration }
@@ -30,8 +39,9 @@ struct Transition: Hashable {
     /// The values at the current elapsed time.
     var values: [Int] {
         guard !isFinished else { return target }
-        return zip(start, target).map { from, to in
-            from + Int((Int64(to - from) * Int64(elapsed)) / Int64(duration))
+        return zip(zip(start, target), durations).map { ends, duration in
+            let (from, to) = ends
+            return from + Int((Int64(to - from) * Int64(min(elapsed, duration))) / Int64(duration))
         }
     }
 

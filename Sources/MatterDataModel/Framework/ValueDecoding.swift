@@ -13,6 +13,20 @@ enum ValueDecoding {
         return result
     }
 
+    /// A signed integer; a non-negative one may arrive TLV-encoded as unsigned (writers choose).
+    static func signed<T: FixedWidthInteger & SignedInteger>(
+        _ value: TLVValue, _ type: T.Type, typeError: IMStatus, rangeError: IMStatus
+    ) throws(StatusIB) -> T {
+        let result: T?
+        switch value {
+        case .signed(let raw): result = T(exactly: raw)
+        case .unsigned(let raw): result = T(exactly: raw)
+        default: throw StatusIB(typeError)
+        }
+        guard let result else { throw StatusIB(rangeError) }
+        return result
+    }
+
     static func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(
         _ value: TLVValue, _ type: T.Type, typeError: IMStatus, rangeError: IMStatus
     ) throws(StatusIB) -> T? {
@@ -72,6 +86,13 @@ public struct CommandFields: Sendable {
         throws(StatusIB) -> T
     {
         try ValueDecoding.unsigned(try required(tag), type, typeError: .invalidCommand, rangeError: .invalidCommand)
+    }
+
+    /// A mandatory signed integer.
+    public func signed<T: FixedWidthInteger & SignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+        throws(StatusIB) -> T
+    {
+        try ValueDecoding.signed(try required(tag), type, typeError: .invalidCommand, rangeError: .invalidCommand)
     }
 
     /// An optional unsigned integer: nil when absent.
