@@ -178,6 +178,9 @@ extension Controller {
             attestationSkipped: request.skipAttestation, name: request.name, room: request.room)
         state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
             () throws(ControllerError) in
+            // A store deleted or replaced since it was opened would receive the record (and later the
+            // node and nothing else would): stop here, and the fail-safe is disarmed.
+            try checkStoreFile()
             // The record's lock says "a live commissioning owns it" to every other process.
             guard let lock = CommissioningLock.acquire(storePath: store.database.path, nodeID: nodeID.rawValue) else {
                 throw .invalidArgument("node \(nodeID.rawValue) is being commissioned by another process")
@@ -214,7 +217,11 @@ extension Controller {
         }
         let stored = pending.node(deviceTypes: deviceTypes.list, address: operationalSession.address.description)
         try await timeline.run(.storeNode, detail: { _ in "node \(nodeID.rawValue)" }) { () throws(ControllerError) in
+            // Before and after the write: a node written to a deleted or replaced file is a node
+            // nobody holds, so the fabric is removed from the device again instead.
+            try checkStoreFile()
             try storeCommissionedNode(stored, timeline: timeline)
+            try checkStoreFile()
         }
         state.stored = true
         return CommissioningResult(
@@ -234,6 +241,11 @@ extension Controller {
         } catch {
             log.info("could not re-arm the fail-safe: \(error)")
         }
+    }
+
+    /// Throws a storage error when the store's file was deleted or replaced since it was opened.
+    func checkStoreFile() throws(ControllerError) {
+        do throws(StorageError) { try store.checkFileUnchanged() } catch { throw .storage(error) }
     }
 
     /// Writes the node row, then removes its interrupted-commissioning record (a crash in between

@@ -1,5 +1,9 @@
 public import MatterCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a controller remembers between runs: its fabric (root CA key and certificate, IPK, its own
 /// node ID and the node-ID counter), the nodes it commissioned (names, rooms, vendor and product,
 /// device types, last address), and groups of node endpoints.
@@ -15,16 +19,44 @@ public import MatterCore
 public struct ControllerStore: Sendable {
     /// The database this store reads and writes.
     public let database: SQLiteDatabase
+    /// The file the store opened (nil for an in-memory database), for ``checkFileUnchanged()``.
+    public let fileIdentity: StoreFileIdentity?
 
     /// A store over `database`, creating or upgrading the file's tables if needed.
     public init(database: SQLiteDatabase) throws(StorageError) {
         try database.migrate(StorageSchema.migrations)
         self.database = database
+        fileIdentity = database.path == ":memory:" ? nil : try StoreFileIdentity.current(path: database.path)
     }
 
     /// A store over the SQLite file at `path` (created with mode 0600, parents with 0700).
+    ///
+    /// - Throws: `emptyStoreFile` when `path` is an existing empty file (a missing file is a new
+    ///   store; an empty one is a store that lost its contents). A file that another process has just
+    ///   created and is initialising is waited for (briefly) first.
     public init(path: String) throws(StorageError) {
+        try Self.refuseEmptyFile(path)
         try self.init(database: SQLiteDatabase(path: path))
+    }
+
+    /// Throws ``StorageError/storeFileChanged(path:deleted:)`` when the store's path no longer names
+    /// the file the store opened (deleted, or replaced by another file): writes since went to the old
+    /// file. Callers check before writes that matter and before reporting them done.
+    public func checkFileUnchanged() throws(StorageError) {
+        guard let fileIdentity else { return }
+        let now = try StoreFileIdentity.current(path: database.path)
+        guard now == fileIdentity else { throw .storeFileChanged(path: database.path, deleted: now == nil) }
+    }
+
+    /// An existing 0-byte file is refused, unless it gains content within a moment (a concurrent
+    /// process between creating the file and SQLite writing its header).
+    static func refuseEmptyFile(_ path: String) throws(StorageError) {
+        for attempt in 0..<20 {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return }
+            if attempt < 19 { usleep(10_000) }
+        }
+        throw .emptyStoreFile(path: path)
     }
 
     // MARK: Fabric
