@@ -328,6 +328,9 @@ extension Controller {
 
     /// The node ID the device will get: the requested one (which must be free) or a new one.
     private func prepareNodeID(_ request: CommissioningRequest) throws(ControllerError) -> NodeID {
+        guard SetupPasscode.isValid(request.passcode) else {
+            throw .invalidArgument("\(request.passcode) is not a valid setup passcode (the specification forbids it)")
+        }
         do {
             if let name = request.name {
                 guard name.contains(where: { !$0.isWhitespace }) else {
