@@ -336,6 +336,9 @@ extension Controller {
                 guard name.contains(where: { !$0.isWhitespace }) else {
                     throw ControllerError.invalidArgument("a node name cannot be empty")
                 }
+                do throws(StorageError) { try ControllerStore.validateNodeOrGroupName(name) } catch {
+                    throw ControllerError.invalidArgument("\(error)")
+                }
                 if try store.node(named: name) != nil || store.group(named: name) != nil {
                     throw ControllerError.invalidArgument("the name \"\(name)\" is already used by a node or a group")
                 }

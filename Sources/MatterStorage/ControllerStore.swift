@@ -11,8 +11,8 @@ public import MatterCore
 /// Several `matter-emu` processes may use one file at once: each change is one write transaction, so
 /// they serialize (`allocateNodeID()` never hands the same ID to two processes, and leaves no gaps).
 /// Names of nodes and groups share one name space (a group stands where a node would on the command
-/// line) and compare without ASCII case; so do rooms. Calls block the calling thread briefly (see
-/// `SQLiteDatabase`).
+/// line) and compare with full Unicode case folding (rooms without ASCII case). Calls block the
+/// calling thread briefly (see `SQLiteDatabase`).
 ///
 /// The tables live in the same schema history as `KeyValueStore`'s (see `StorageSchema`), so one
 /// `SQLiteDatabase` may serve both.
@@ -159,18 +159,67 @@ public struct ControllerStore: Sendable {
     }
 
     /// A name must have something besides white space.
-    static func validateName(_ name: String, what: String) throws(StorageError) {
+    static func validateName(_ name: String, what: String, identifier: Bool = false) throws(StorageError) {
         guard name.contains(where: { !$0.isWhitespace }) else { throw .invalidArgument("\(what) cannot be empty") }
+        guard !name.unicodeScalars.contains(where: Self.isControl) else {
+            throw .invalidArgument("\(what) cannot contain control characters")
+        }
+        if identifier, Self.readsAsNodeID(name) {
+            throw .invalidArgument("\(what) cannot be a number (it would read as a node ID)")
+        }
     }
 
-    /// Throws `nameAlreadyUsed` if a group, or a node other than `node`, has this name (any ASCII case).
+    /// Checks a name for a node or a group: not empty, no control characters, not a number (decimal
+    /// or 0x hex, which the command line reads as a node ID).
+    /// - Throws: `invalidArgument` saying why.
+    public static func validateNodeOrGroupName(_ name: String) throws(StorageError) {
+        try validateName(name, what: "a name", identifier: true)
+    }
+
+    /// C0 and C1 controls, and the line and paragraph separators: nothing a name needs, and what a
+    /// terminal would act on when the name is printed.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// True for what the command line takes as a node ID: decimal digits, or 0x and hex digits.
+    static func readsAsNodeID(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let digits = lower.hasPrefix("0x") ? lower.dropFirst(2) : Substring(lower)
+        let radix = lower.hasPrefix("0x") ? 16 : 10
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }
+    }
+
+    /// The form names are compared in: full Unicode case folding (lower, upper, lower again: "ß",
+    /// "SS" and "ẞ" all become "ss", "ς" and "Σ" become "σ"), compared by canonical equivalence.
+    static func nameKey(_ name: String) -> String { name.lowercased().uppercased().lowercased() }
+
+    /// Throws `nameAlreadyUsed` if a group, or a node other than `node`, has this name (compared by
+    /// ``nameKey(_:)``).
     static func requireNameFree(
         _ name: String, exceptNode node: NodeID? = nil, _ connection: borrowing SQLiteConnection
     ) throws(StorageError) {
-        let nodes = try connection.query("SELECT node_id FROM nodes WHERE name = ?1", [.text(name)]) {
-            row throws(StorageError) in NodeID(try row.bits(0))
+        let key = nameKey(name)
+        let nodes = try connection.query("SELECT node_id, name FROM nodes WHERE name IS NOT NULL") {
+            row throws(StorageError) in (NodeID(try row.bits(0)), try row.text(1))
         }
-        let groups: [Void] = try connection.query("SELECT 1 FROM \"groups\" WHERE name = ?1", [.text(name)]) { _ in () }
-        guard nodes.allSatisfy({ $0 == node }), groups.isEmpty else { throw .nameAlreadyUsed(name) }
+        let groups = try connection.query("SELECT name FROM \"groups\"") { row throws(StorageError) in
+            try row.text(0)
+        }
+        let nodeTaken = nodes.contains { $0.0 != node && nameKey($0.1) == key }
+        let groupTaken = groups.contains { nameKey($0) == key }
+        guard !nodeTaken, !groupTaken else { throw .nameAlreadyUsed(name) }
+    }
+
+    /// The stored spelling of the group named `name` (compared by ``nameKey(_:)``), or nil.
+    static func storedGroupName(_ name: String, _ connection: borrowing SQLiteConnection) throws(StorageError)
+        -> String?
+    {
+        let key = nameKey(name)
+        return try connection.query("SELECT name FROM \"groups\"") { row throws(StorageError) in try row.text(0) }
+            .first { nameKey($0) == key }
     }
 }

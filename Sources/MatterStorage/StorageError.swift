@@ -22,7 +22,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchNode(NodeID)
     /// A node with this ID is already stored.
     case nodeAlreadyExists(NodeID)
-    /// The name is already taken by a node or a group (names are compared without ASCII case, and a
+    /// The name is already taken by a node or a group (names are compared with full Unicode case folding, and a
     /// group name stands where a node name would, so the two share one name space).
     case nameAlreadyUsed(String)
     /// No group with this name is stored.

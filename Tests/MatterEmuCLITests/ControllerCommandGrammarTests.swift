@@ -58,6 +58,9 @@ struct ControllerCommandGrammarTests {
         (["rename", "5"], "missing argument <name>"),
         (["room", "5"], "missing argument <room> (or --clear)"),
         (["group", "create", "42"], "a group name cannot be a number"),
+        (["group", "create", "bad\u{1B}[31mname"], "cannot contain control characters"),
+        (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--name", "0x1F"], "cannot be a number"),
+        (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--name", "lamp\u{7}"], "control characters"),
         (["group", "add", "lights"], "missing argument <node>"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
@@ -131,5 +134,14 @@ struct ControllerCommandGrammarTests {
         #expect(pairing.stdout.contains("--skip-attestation"))
         let read = try CLIRunner.run(["onoff", "read", "--help"])
         #expect(read.stdout.contains("start-up-on-off"))
+    }
+
+    @Test("control characters in what is printed appear escaped, never raw")
+    func controlCharactersEscaped() throws {
+        let state = try StateDirectory()
+        let result = try CLIRunner.run(["group", "show", "evil\u{1B}[2Jname", "--state-dir", state.path])
+        #expect(result.exitCode == 2)
+        #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
+        #expect(result.stderr.contains("evil\\u{1B}[2Jname"), "\(result.stderr)")
     }
 }
