@@ -70,6 +70,9 @@ struct DeviceCommand: CLICommand {
             throw UsageError("--pbkdf-iterations must be 1000...100000", command: Self.pathString)
         }
         configuration.interface = arguments.value("interface")
+        if let name = configuration.interface, if_nametoindex(name) == 0 {
+            throw UsageError("--interface: there is no network interface named \"\(name)\"", command: Self.pathString)
+        }
         configuration.factoryReset = arguments.has("factory-reset")
         configuration.advertise = !arguments.has("no-advertise")
         func probability(_ name: String) throws(UsageError) -> Double {
@@ -134,11 +137,11 @@ struct DeviceCommand: CLICommand {
             }
             output.print(lines.joined(separator: "\n"))
         }
-        device.onEvent { line in
+        device.onDeviceEvent { event in
             if json {
-                output.print(JSONValue.object([("event", .string(line))]).serialized(pretty: false))
+                output.print(JSONValue.object(DeviceEventJSON.fields(event)).serialized(pretty: false))
             } else {
-                output.print(line)
+                output.print(event.description)
             }
         }
         let stats = statsInterval.map {

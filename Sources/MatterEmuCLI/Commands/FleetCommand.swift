@@ -98,9 +98,9 @@ struct FleetCommand: CLICommand {
                           ManualPairingCode.formatted(manual).padded(13), qr].joined(separator: "  "))
             let output = context.output
             let json = context.json
-            device.onEvent { line in
-                output.print(json ? JSONValue.object([("device", .int(Int64(index))), ("event", .string(line))])
-                    .serialized(pretty: false) : "[\(index)] \(line)")
+            device.onDeviceEvent { event in
+                output.print(json ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
+                    .serialized(pretty: false) : "[\(index)] \(event)")
             }
         }
         if context.json {
