@@ -76,6 +76,9 @@ struct DeviceCommand: CLICommand {
             throw UsageError("--fail-safe-expiry must be 1...900 seconds", command: Self.pathString)
         }
         configuration.interface = arguments.value("interface")
+        if let name = configuration.interface, if_nametoindex(name) == 0 {
+            throw UsageError("--interface: there is no network interface named \"\(name)\"", command: Self.pathString)
+        }
         configuration.factoryReset = arguments.has("factory-reset")
         configuration.advertise = !arguments.has("no-advertise")
         func probability(_ name: String) throws(UsageError) -> Double {
@@ -140,11 +143,11 @@ struct DeviceCommand: CLICommand {
             }
             output.print(lines.joined(separator: "\n"))
         }
-        device.onEvent { line in
+        device.onDeviceEvent { event in
             if json {
-                output.print(JSONValue.object([("event", .string(line))]).serialized(pretty: false))
+                output.print(JSONValue.object(DeviceEventJSON.fields(event)).serialized(pretty: false))
             } else {
-                output.print(line)
+                output.print(event.description)
             }
         }
         let stats = statsInterval.map {

@@ -12,7 +12,7 @@ struct FleetCommand: CLICommand {
         .value("type", "TYPE", "device type of every device (default dimmable-light)"),
         .value("config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
         .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
-        .value("base-discriminator", "N", "discriminator of the first device; the others follow (default 3840)"),
+        .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
         .value("seed", "N", "seed of the passcodes (default 20202021)"),
         .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
         .value("state-dir", "DIR", "default directory for state files"),
@@ -25,6 +25,13 @@ struct FleetCommand: CLICommand {
         Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
         namespace in the shared state file. Prints one row per device (or one JSON document), then one
         line per state change prefixed with the device's index.
+
+        Discriminators: device 16q + r gets (base + 256 r + q) mod 4096, so the first 16 devices have
+        different short discriminators (the upper 4 bits, all a manual code carries) and each of their
+        manual codes finds one device; from device 16 on short discriminators repeat (a manual code
+        then matches several devices, and commissioning tries each), while the long discriminators
+        (QR codes) of the first 4096 devices all differ. With the default base 3840: 3840, 0, 256,
+        512, ..., 3584, then 3841, 1, 257, ...
         """
 
     let configuration: Fleet.Configuration
@@ -91,9 +98,9 @@ struct FleetCommand: CLICommand {
                           ManualPairingCode.formatted(manual).padded(13), qr].joined(separator: "  "))
             let output = context.output
             let json = context.json
-            device.onEvent { line in
-                output.print(json ? JSONValue.object([("device", .int(Int64(index))), ("event", .string(line))])
-                    .serialized(pretty: false) : "[\(index)] \(line)")
+            device.onDeviceEvent { event in
+                output.print(json ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
+                    .serialized(pretty: false) : "[\(index)] \(event)")
             }
         }
         if context.json {

@@ -29,6 +29,11 @@ struct PairingCodeCommand: CLICommand {
         runner = try CommissioningRunner(arguments, context, command: Self.pathString, nodeID: arguments.positionals[0])
         let parsed = try OnboardingPayloadParser.parse(arguments.positionals[1])
         payload = parsed.payload
+        // A code may carry a passcode no device may use (11111111, 12345678...): refused here, as
+        // every other pairing command refuses it, rather than spending a device's PASE attempt.
+        do { try SetupPasscode.validate(payload.passcode) } catch {
+            throw UsageError("<payload>: \(error)", command: Self.pathString)
+        }
         if parsed.payloads.count > 1 {
             context.output.progress("note: the QR code holds \(parsed.payloads.count) devices; commissioning the first")
         }
