@@ -4,7 +4,9 @@
 //   matter-dnssd-probe check
 //   matter-dnssd-probe publish [--count N] [--instance NAME] [--discriminator D] [--vendor V] [--product P]
 //       [--device-type T] [--cm N] [--name DN] [--port P] [--ph N] [--pi TEXT] [--sii MS] [--sai MS] [--sat MS]
-//       [--tcp BITS] [--operational CFID-NODE]
+//       [--tcp BITS] [--operational CFID-NODE] [--probe]
+//       (--probe: Avahi services, probed; default raw records without probing), prints
+//       "established KIND NAME after MS ms" per record (from its publish call), then "ready",
 //       then reads commands on stdin: "cm N", "withdraw", "withdraw-operational", "names", "quit"
 //   matter-dnssd-probe browse commissionable [--long D | --short S | --vendor V | --device-type T | --cm-open |
 //       --instance NAME] [--timeout S] [--limit N]
@@ -37,9 +39,9 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-func startAvahi() async -> AvahiDNSSD {
+func startAvahi(publishing: DNSSDPublishing = .rawRecords) async -> AvahiDNSSD {
     do {
-        return try await AvahiDNSSD.start(label: "probe.dnssd")
+        return try await AvahiDNSSD.start(label: "probe.dnssd", publishing: publishing)
     } catch {
         if case .daemonUnavailable = error { fail(error.description, status: 3) }
         fail(error.description, status: 1)
@@ -97,7 +99,9 @@ func runPublish(_ options: ProbeOptions) async throws {
         activeThreshold: try options.number("--sat") ?? 4000)
     template.tcpSupport = TCPSupport(rawValue: try options.number("--tcp") ?? 0)
 
-    let dnssd = await startAvahi()
+    let dnssd = await startAvahi(publishing: options.has("--probe") ? .probedServices : .rawRecords)
+    let clock = ContinuousClock()
+    let started = clock.now
     var commissionable: [(DNSSDPublicationID, CommissionableAdvertisement)] = []
     for i in 0..<count {
         var ad = template
@@ -112,11 +116,17 @@ func runPublish(_ options: ProbeOptions) async throws {
             tcpSupport: template.tcpSupport)
         operational = try await dnssd.publish(ad)
     }
+    func elapsed() -> String {
+        let d = clock.now - started
+        return "after \(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000) ms"
+    }
     for (id, _) in commissionable {
-        say("established commissionable \(try await dnssd.waitUntilEstablished(id, timeout: .seconds(30)))")
+        let name = try await dnssd.waitUntilEstablished(id, timeout: .seconds(30))
+        say("established commissionable \(name) \(elapsed())")
     }
     if let operational {
-        say("established operational \(try await dnssd.waitUntilEstablished(operational, timeout: .seconds(30)))")
+        let name = try await dnssd.waitUntilEstablished(operational, timeout: .seconds(30))
+        say("established operational \(name) \(elapsed())")
     }
     say("ready")
 
@@ -195,7 +205,7 @@ func runBrowse(_ kind: String, _ options: ProbeOptions) async throws {
 let arguments = CommandLine.arguments.dropFirst()
 let publishOptions: Set<String> = [
     "--count", "--instance", "--discriminator", "--vendor", "--product", "--device-type", "--cm", "--name", "--port",
-    "--ph", "--pi", "--sii", "--sai", "--sat", "--tcp", "--operational",
+    "--ph", "--pi", "--sii", "--sai", "--sat", "--tcp", "--operational", "--probe",
 ]
 let browseOptions: Set<String> = [
     "--long", "--short", "--vendor", "--device-type", "--cm-open", "--instance", "--fabric", "--node", "--timeout",
