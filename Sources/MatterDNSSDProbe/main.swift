@@ -7,7 +7,9 @@
 //       [--tcp BITS] [--operational CFID-NODE] [--probe]
 //       (--probe: Avahi services, probed; default raw records without probing), prints
 //       "established KIND NAME after MS ms" per record (from its publish call), then "ready",
-//       then reads commands on stdin: "cm N", "withdraw", "withdraw-operational", "names", "quit"
+//       (raw records: then "conflict-checked NAME after MS ms" once its background probe passed),
+//       then reads commands on stdin: "cm N", "sii MS" (a TXT-only change), "withdraw",
+//       "withdraw-operational", "names", "quit"
 //   matter-dnssd-probe browse commissionable [--long D | --short S | --vendor V | --device-type T | --cm-open |
 //       --instance NAME] [--timeout S] [--limit N]
 //   matter-dnssd-probe browse operational [--fabric CFID | --node CFID-NODE] [--timeout S] [--limit N]
@@ -128,6 +130,19 @@ func runPublish(_ options: ProbeOptions) async throws {
         let name = try await dnssd.waitUntilEstablished(operational, timeout: .seconds(30))
         say("established operational \(name) \(elapsed())")
     }
+    if !options.has("--probe") {
+        // Raw records: the background probe of each name ends after the records were established.
+        var waiting = commissionable.map(\.0) + (operational.map { [$0] } ?? [])
+        for _ in 0..<1500 where !waiting.isEmpty {
+            for id in waiting where await dnssd.isConflictChecked(id) {
+                say("conflict-checked \(await dnssd.instanceName(of: id) ?? "-") \(elapsed())")
+            }
+            var still: [DNSSDPublicationID] = []
+            for id in waiting where !(await dnssd.isConflictChecked(id)) { still.append(id) }
+            waiting = still
+            if !waiting.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
     say("ready")
 
     for await line in standardInputLines() {
@@ -146,6 +161,16 @@ func runPublish(_ options: ProbeOptions) async throws {
                 _ = try await dnssd.waitUntilEstablished(id, timeout: .seconds(30))
             }
             say("updated cm \(value)")
+        case "sii":
+            guard words.count == 2, let value = UInt32(words[1]) else {
+                say("error: usage: sii MS")
+                continue
+            }
+            for index in commissionable.indices {
+                commissionable[index].1.sessionParameters.idleInterval = value
+                try await dnssd.update(commissionable[index].0, to: commissionable[index].1)
+            }
+            say("updated sii \(value)")
         case "withdraw":
             for (id, _) in commissionable { await dnssd.withdraw(id) }
             commissionable.removeAll()

@@ -30,6 +30,8 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         var groupToken: UInt64?
         /// Raw records only: the entry group probing a copy of the SRV record, to detect a conflict.
         var sentinelToken: UInt64?
+        /// Raw records only: the sentinel's probes found no peer claiming the current name.
+        var conflictChecked = false
         var state: PublicationState = .pending
         var waiters: [UInt64: CheckedContinuation<Result<String, DiscoveryError>, Never>] = [:]
     }
@@ -261,6 +263,12 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         publications[publication.rawValue]?.currentName
     }
 
+    /// Raw records: whether the background probe of the current name has finished without a
+    /// conflict (the records were answerable before that). For tests and measurements.
+    package func isConflictChecked(_ publication: DNSSDPublicationID) -> Bool {
+        publications[publication.rawValue]?.conflictChecked ?? false
+    }
+
     public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
         -> String
     {
@@ -292,6 +300,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     }
 
     private func dropGroup(_ id: UInt64) {
+        publications[id]?.conflictChecked = false
         if let token = publications[id]?.sentinelToken {
             connection?.free(token)
             groupOwners[token] = nil
@@ -411,6 +420,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
                 publications[id]?.sentinelToken = nil
             }
         case .established:
+            publications[id]?.conflictChecked = true
             logger.debug("no conflict for \(p.currentName).\(p.record.serviceType)")
         case .uncommitted, .registering:
             break
