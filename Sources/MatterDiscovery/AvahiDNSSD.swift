@@ -51,6 +51,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     var reconnectPending = false
     var reconnectDelay: Duration = .milliseconds(250)
     var random = SystemRandomNumberGenerator()
+    var sentinelWarned = false
 
     init(label: String, publishing: DNSSDPublishing) {
         executor = DispatchQueueExecutor(label: label)
@@ -322,9 +323,15 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             groupOwners[token] = id
             publications[id]?.groupToken = token
             if publishing == .rawRecords {
-                let sentinel = try connection.newEntryGroup()
-                groupOwners[sentinel] = id
-                publications[id]?.sentinelToken = sentinel
+                do {
+                    let sentinel = try connection.newEntryGroup()
+                    groupOwners[sentinel] = id
+                    publications[id]?.sentinelToken = sentinel
+                } catch {
+                    // E.g. the daemon's objects-per-client-max (1024 by default): publish anyway.
+                    if !sentinelWarned { logger.warning("DNS-SD conflict checks skipped: \(error)") }
+                    sentinelWarned = true
+                }
             }
             addEntries(id)
         } catch {
