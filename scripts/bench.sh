@@ -180,6 +180,7 @@ else
     $LAN exec "$h2" "$bench" lan-resolve --dir "$work/advertise" --runs "$advertise_runs" 2>"$work/lan-resolve.log" \
         | tee -a "$out" | grep -v '^figure' >&2 || true
     wait "$advertise_pid" || true
+    sleep 2 # the last withdrawn records' goodbyes have expired from h2's cache
 
     # 3. A fleet on h1, browsed from h2 from before it starts until every device is resolved; then
     #    one of them commissioned by discriminator. Raw records, then the same with --probe on a
@@ -283,7 +284,10 @@ why() {
             "it publishes, since a probe asks for type ANY, a pattern: n services cost it O(n^2). perf on the" \
             "publishing host's daemon while 1,000 registered put about 80 % of its time in" \
             "avahi_server_prepare_matching_responses, avahi_key_is_pattern and avahi_unescape_label, and our" \
-            "D-Bus calls (a few per service) wait for it. The SDK's own mDNS responder does not use Avahi." ;;
+            "D-Bus calls (about a dozen per service with raw records) wait for it. Raw records are answerable" \
+            "at once (see the first-resolved times in the raw lines), but each still has its SRV copy probed" \
+            "in the background to catch name conflicts, so the daemon's probe work remains; compare the" \
+            "--probe row beside it. The SDK's own mDNS responder does not use Avahi." ;;
     cli-toggle)
         echo "a new process pays for starting the Swift runtime and Foundation (the process-start figure" \
             "below it is that floor on this machine), opening the controller's store, a full CASE handshake" \
@@ -403,7 +407,14 @@ does not count in the next. Our commissioner is \`MatterController.Controller\`,
   TXT, address); the fleet's memory after that; one of its devices commissioned by discriminator.
   lan.sh raises two Avahi limits for this: \`cache-entries-max\` (4096 by default, about 500 devices'
   records, so a browser saw only half the fleet) and \`objects-per-client-max\` (1024 entry groups,
-  browsers and resolvers per D-Bus client).
+  browsers and resolvers per D-Bus client). The fleet runs twice: with raw records (the default), then
+  with \`--probe\` (Avahi services, probed) on a fresh LAN, so no cache carries over.
+- **advertised → resolved** (root only): on the same LAN, h2 starts browsing for a fresh
+  commissionable instance name and a fresh operational one (\`_matterc._udp\` by instance name,
+  \`_matter._tcp\` by node), then h1 publishes both through an Avahi client of one kind: time from
+  h1's publish call until h2 has resolved each (SRV, TXT, an address), both hosts reading the same
+  machine's clock. Raw records and \`--probe\` take turns, $advertise_runs runs each; "established" is when
+  h1's Avahi reported the entry group established (raw records: no probe phase).
 METHOD
     echo
     echo "## Raw output"

@@ -419,13 +419,9 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         case .collision:
             renameAfterConflict(id)
         case .failure:
+            // Kept, not freed: freeing would send goodbyes for an SRV record the main group still has.
             logger.warning(
                 "DNS-SD conflict check of \(p.currentName) failed: \(AvahiConnection.error(error, operation: "probe"))")
-            if let token = p.sentinelToken {
-                connection?.free(token)
-                groupOwners[token] = nil
-                publications[id]?.sentinelToken = nil
-            }
         case .established:
             publications[id]?.conflictChecked = true
             logger.debug("no conflict for \(p.currentName).\(p.record.serviceType)")
