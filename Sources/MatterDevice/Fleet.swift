@@ -34,6 +34,8 @@ public final class Fleet: Sendable {
         public var passcodeSeed: UInt64 = 20_202_021
         public var pbkdfIterations: UInt32 = 1000
         public var advertise = true
+        /// Raw records (default) or probed Avahi services, for the fleet's one Avahi client.
+        public var dnssdPublishing = DNSSDPublishing.rawRecords
         public var factoryReset = false
         public init(groups: [Group], storagePath: String, pkiDirectory: String) {
             self.groups = groups
@@ -73,7 +75,8 @@ public final class Fleet: Sendable {
         var shared = dnssd
         if configuration.advertise, shared == nil {
             do {
-                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet")
+                let publishing = configuration.dnssdPublishing
+                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet", publishing: publishing)
             } catch {
                 Logger(label: "fleet").warning("\(error); the fleet is reachable by direct address only")
             }

@@ -131,7 +131,9 @@ extension VirtualDevice {
                 advertiser = DeviceAdvertiser(advertiser: dnssd)
             } else {
                 do {
-                    advertiser = DeviceAdvertiser(advertiser: try await AvahiDNSSD.start(label: "matter-emu.device"))
+                    let publishing = configuration.dnssdPublishing
+                    let dnssd = try await AvahiDNSSD.start(label: "matter-emu.device", publishing: publishing)
+                    advertiser = DeviceAdvertiser(advertiser: dnssd)
                 } catch {
                     Logger(label: "device").warning("\(error); the device is reachable by direct address only")
                 }

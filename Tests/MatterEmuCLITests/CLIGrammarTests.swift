@@ -17,6 +17,14 @@ struct CLIGrammarTests {
         #expect(result.stdout.contains("--discriminator"))
     }
 
+    @Test(arguments: [["device"], ["fleet"]])
+    func deviceAndFleetHelpOfferTheProbingPath(command: [String]) throws {
+        let result = try CLIRunner.run(command + ["--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("--probe"))
+        #expect(result.stdout.contains("raw records"))
+    }
+
     @Test(arguments: [
         (["frobnicate"], "unknown command 'frobnicate'"),
         (["payload", "parse", "--bogus", "MT:-24J0AFN00KA0648G00"], "unknown option '--bogus'"),

@@ -1,6 +1,7 @@
 import Foundation
 import MatterCore
 import MatterDevice
+import MatterDiscovery
 import MatterOnboarding
 
 /// `matter-emu fleet`: many virtual devices in one process.
@@ -19,6 +20,7 @@ struct FleetCommand: CLICommand {
         .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records"),
+        .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -70,6 +72,7 @@ struct FleetCommand: CLICommand {
         configuration.baseDiscriminator = try arguments.unsigned("base-discriminator") ?? 3840
         configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
         configuration.advertise = !arguments.has("no-advertise")
+        configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context
