@@ -238,7 +238,9 @@ async def one_device(client, events, device, spec, doc):
     status = lambda: client.get_node(node_id).get_attribute_value(0, None, Clusters.AdministratorCommissioning.Attributes.WindowStatus)
 
     async def fresh():
-        """WindowStatus by a fresh read: for the failure's detail only (the checks use the subscription)."""
+        """WindowStatus by a fresh read through the server, after a check has been decided: for its detail,
+        and to set the server's cached value to the device's (the server stores what a read returns), so
+        that the revoke check waits for a report of its own change whatever the open check saw."""
         try:
             return (await asyncio.wait_for(client.read_attribute(node_id, WINDOW_STATUS), WAIT)).get(WINDOW_STATUS)
         except Exception as error:
@@ -250,7 +252,7 @@ async def one_device(client, events, device, spec, doc):
         check(f"{name}: open_commissioning_window, WindowStatus open through the subscription",
               opened is not None and status() != 0,
               f"code {params.setup_manual_code}; reported {opened[0] if opened else 'nothing'}; "
-              f"node attribute {status()!r}; a fresh read says {await fresh()!r}")
+              f"server's node attribute {status()!r}; then a fresh read: {await fresh()!r}")
     except Exception as error:
         check(f"{name}: open_commissioning_window, WindowStatus open through the subscription", False, repr(error))
     mark = events.mark()
@@ -261,8 +263,8 @@ async def one_device(client, events, device, spec, doc):
         closed = await events.wait(lambda: events.attribute_after(mark, node_id, WINDOW_STATUS, lambda v: v == 0))
         check(f"{name}: RevokeCommissioning, WindowStatus closed through the subscription",
               closed is not None and status() == 0,
-              f"reported {closed[0] if closed else 'nothing'}; node attribute {status()!r}; "
-              f"a fresh read says {await fresh()!r}")
+              f"reported {closed[0] if closed else 'nothing'}; server's node attribute {status()!r}; "
+              f"then a fresh read: {await fresh()!r}")
     except Exception as error:
         check(f"{name}: RevokeCommissioning, WindowStatus closed through the subscription", False, repr(error))
 
