@@ -15,7 +15,8 @@ LAN through the server's WebSocket, as Home Assistant does. For each device:
   - the device process restarted (same --KVS): the node comes back available, and a command's change
     is reported again;
 and, across the two on-off lights, two distinct identities (BasicInformation SerialNumber and
-UniqueID, which Home Assistant's device registry keys on); then remove_node for every node.
+UniqueID, which Home Assistant's device registry keys on); then remove_node for every node (the
+NODE_REMOVED event, and the device reporting that its fabric is gone).
 Prints one [PASS]/[FAIL] line per check and ends with 'N passed, N failed'. Exit 0 when all passed.
 """
 import argparse
@@ -97,6 +98,16 @@ class Device:
                 return None
             await asyncio.sleep(0.1)
         return None
+
+    async def output_after(self, lines, text, timeout=WAIT):
+        """True once a line after the first `lines` of the device's output contains text, else None."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if any(text in line for line in self.log.read_text().splitlines()[lines:]):
+                return True
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.1)
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -336,15 +347,20 @@ async def main(args):
             else:
                 check("two on-off lights: distinct SerialNumber and UniqueID", False, "not both commissioned")
 
+            by_name = {device.name: device for device in devices}
             for name, node_id in nodes.items():
                 if node_id is None:
                     continue
                 mark = events.mark()
+                lines = len(by_name[name].log.read_text().splitlines())
                 try:
                     await asyncio.wait_for(client.remove_node(node_id), WAIT)
                     gone = await events.wait(lambda: True if node_id in events.removed[mark[2]:] else None)
-                    check(f"{name}: remove_node", gone is not None and all(n.node_id != node_id for n in client.get_nodes()),
-                          f"NODE_REMOVED event: {gone is not None}")
+                    # The server removes its fabric from the device (RemoveFabric): the device says so.
+                    left = await by_name[name].output_after(lines, '"event":"fabrics: []"')
+                    check(f"{name}: remove_node", gone is not None and left is not None
+                          and all(n.node_id != node_id for n in client.get_nodes()),
+                          f"NODE_REMOVED event: {gone is not None}; the device left the fabric: {left is not None}")
                 except Exception as error:
                     check(f"{name}: remove_node", False, repr(error))
             await client.disconnect()
