@@ -12,8 +12,9 @@ LAN through the server's WebSocket, as Home Assistant does. For each device:
     change arriving through the server's subscription (ATTRIBUTE_UPDATED events);
   - open_commissioning_window, then AdministratorCommissioning.WindowStatus changing in the node's
     attributes through the subscription (no fresh read); RevokeCommissioning, and back to closed;
-  - the device process restarted (same --KVS): the node comes back available, and a command's change
-    is reported again;
+  - the device process stopped (SIGTERM): the server marks the node unavailable (the device's ShutDown
+    event); restarted (same --KVS): the node is available again and a command's change is reported
+    (all devices restart together, after the per-device checks);
 and, across the two on-off lights, two distinct identities (BasicInformation SerialNumber and
 UniqueID, which Home Assistant's device registry keys on); then remove_node for every node (the
 NODE_REMOVED event, and the device reporting that its fabric is gone).
@@ -168,7 +169,7 @@ class Events:
                 return None
             self.changed.clear()
             try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
+                await asyncio.wait_for(self.changed.wait(), min(remaining, 0.5))  # several may wait at once
             except asyncio.TimeoutError:
                 pass
 
@@ -194,28 +195,64 @@ def field(struct, number):
     return getattr(struct, ("deviceType", "revision")[number], None)
 
 
-async def command_reported(client, events, node_id, kind, label):
-    """Sends the type's command through the server and waits for its change through the subscription."""
+async def try_command(client, events, node_id, kind):
+    """Sends the type's command through the server and waits for its change through the subscription;
+    returns (ok, name of the check, detail)."""
     import chip.clusters as Clusters
     attributes = client.get_node(node_id).node_data.attributes
     mark = events.mark()
+    if kind == "door-lock":
+        before = attributes.get(LOCK_STATE)
+        # LockState 1 is locked, 2 unlocked; Lock/UnlockDoor are timed commands.
+        command = Clusters.DoorLock.Commands.UnlockDoor() if before == 1 else Clusters.DoorLock.Commands.LockDoor()
+        want = 2 if before == 1 else 1
+        await asyncio.wait_for(client.send_device_command(node_id, 1, command, timed_request_timeout_ms=5000), WAIT)
+        got = await events.wait(lambda: events.attribute_after(mark, node_id, LOCK_STATE, lambda v: v == want))
+        return (got is not None, f"{type(command).__name__} reported through the subscription",
+                f"LockState {before} -> {got[0] if got else 'no report'}")
+    before = client.get_node(node_id).get_attribute_value(1, None, Clusters.OnOff.Attributes.OnOff)
+    await asyncio.wait_for(client.send_device_command(node_id, 1, Clusters.OnOff.Commands.Toggle()), WAIT)
+    got = await events.wait(lambda: events.attribute_after(mark, node_id, ONOFF, lambda v: v == (not before)))
+    return got is not None, "Toggle reported through the subscription", f"OnOff {before} -> {got[0] if got else 'no report'}"
+
+
+async def command_reported(client, events, node_id, kind, label):
     try:
-        if kind == "door-lock":
-            before = attributes.get(LOCK_STATE)
-            # LockState 1 is locked, 2 unlocked; Lock/UnlockDoor are timed commands.
-            command = Clusters.DoorLock.Commands.UnlockDoor() if before == 1 else Clusters.DoorLock.Commands.LockDoor()
-            want = 2 if before == 1 else 1
-            await asyncio.wait_for(client.send_device_command(node_id, 1, command, timed_request_timeout_ms=5000), WAIT)
-            got = await events.wait(lambda: events.attribute_after(mark, node_id, LOCK_STATE, lambda v: v == want))
-            return check(f"{label}: {type(command).__name__} reported through the subscription", got is not None,
-                         f"LockState {before} -> {got[0] if got else 'no report'}")
-        before = client.get_node(node_id).get_attribute_value(1, None, Clusters.OnOff.Attributes.OnOff)
-        await asyncio.wait_for(client.send_device_command(node_id, 1, Clusters.OnOff.Commands.Toggle()), WAIT)
-        got = await events.wait(lambda: events.attribute_after(mark, node_id, ONOFF, lambda v: v == (not before)))
-        return check(f"{label}: Toggle reported through the subscription", got is not None,
-                     f"OnOff {before} -> {got[0] if got else 'no report'}")
+        ok, name, detail = await try_command(client, events, node_id, kind)
+        return check(f"{label}: {name}", ok, detail)
     except Exception as error:
         return check(f"{label}: command reported through the subscription", False, repr(error))
+
+
+async def restart(client, events, device, node_id, timeout=120):
+    """Stops the device (SIGTERM) and starts it again on the same state file: the server should mark
+    the node unavailable (the device's BasicInformation ShutDown event comes through the subscription;
+    the server then resubscribes at once), and the node be available again, its command reported."""
+    mark = events.mark()
+    device.stop()
+    went = await events.wait(lambda: events.availability_after(mark, node_id, False), timeout=WAIT)
+    check(f"{device.name}: stop, the server marks the node unavailable (ShutDown event)", went is not None)
+    device.start()
+    if await device.started() is None:
+        check(f"{device.name}: restart, node back", False, f"the device did not start again: {device.tail()}")
+        return
+    # Back: available, and a command through the server changes an attribute that the subscription
+    # reports. Without a ShutDown event the server notices the restart only by its subscription's
+    # liveness timeout (about 60 s), hence the patience here.
+    start, deadline, detail = time.monotonic(), time.monotonic() + timeout, "never available"
+    while time.monotonic() < deadline:
+        if client.get_node(node_id).available:
+            try:
+                ok, name, detail = await try_command(client, events, node_id, device.kind)
+                if ok:
+                    check(f"{device.name}: restart, node back (available, {name})", True,
+                          f"{detail}, after {time.monotonic() - start:.0f} s")
+                    return
+            except Exception as error:
+                detail = repr(error)
+        await asyncio.sleep(2)
+    check(f"{device.name}: restart, node back (available, command reported through the subscription)", False,
+          f"within {timeout} s: {detail}")
 
 
 async def one_device(client, events, device, spec, doc):
@@ -279,20 +316,6 @@ async def one_device(client, events, device, spec, doc):
     except Exception as error:
         check(f"{name}: RevokeCommissioning, WindowStatus closed through the subscription", False, repr(error))
 
-    # A restart of the device process with the same state file.
-    mark = events.mark()
-    device.stop()
-    went = await events.wait(lambda: events.availability_after(mark, node_id, False), timeout=10)
-    device.start()
-    doc = await device.started()
-    if doc is None:
-        check(f"{name}: restart, node available again", False, f"the device did not start again: {device.tail()}")
-        return node_id
-    back = await events.wait(lambda: events.availability_after(mark, node_id, True), timeout=90)
-    check(f"{name}: restart, node available again", back is not None and client.get_node(node_id).available,
-          f"server marked it unavailable on stop: {went is not None}")
-    if back is not None:
-        await command_reported(client, events, node_id, kind, f"{name} after restart")
     return node_id
 
 
@@ -334,6 +357,11 @@ async def main(args):
             for device, spec in zip(devices, DEVICES):
                 if docs[device.name] is not None:
                     nodes[device.name] = await one_device(client, events, device, spec, docs[device.name])
+
+            # Restarts: all devices at once (a restart the server notices only by its subscription's
+            # liveness timeout then costs that timeout once, not once per device).
+            await asyncio.gather(*(restart(client, events, device, nodes[device.name])
+                                   for device in devices if nodes.get(device.name) is not None))
 
             # Two devices of one type: two identities in Home Assistant's registry.
             a, b = nodes.get("on-off-light"), nodes.get("on-off-light-2")
