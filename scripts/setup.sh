@@ -41,6 +41,16 @@ if [ "$(id -u)" -eq 0 ] && ! "$CHIP_VENV/bin/python" -c 'import chip.ChipDeviceC
     "$CHIP_VENV/bin/pip" install -q home-assistant-chip-core==2025.7.0 home-assistant-chip-clusters==2025.7.0
 fi
 
+# Home Assistant's Matter Server, for the ha suite (scripts/test-ha.sh). Its own venv: 7.0.1 (the newest
+# that installs with Debian 12's Python 3.11) pins home-assistant-chip-core 2024.11.4, not the 2025.7.0 above.
+HA_VENV=${HA_VENV:-/opt/matter-emu/havenv}
+if [ "$(id -u)" -eq 0 ] && ! "$HA_VENV/bin/python" -c 'import matter_server.server, chip.ChipDeviceCtrl' 2>/dev/null; then
+    echo "setup: creating $HA_VENV (python-matter-server 7.0.1)" >&2
+    mkdir -p "$(dirname "$HA_VENV")"
+    python3 -m venv "$HA_VENV"
+    "$HA_VENV/bin/pip" install -q "python-matter-server[server]==7.0.1"
+fi
+
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }
 
 echo "setup: building matter-emu" >&2
