@@ -16,6 +16,13 @@ two spaces of indent a level, lists as `Label: N entries` and `[i]: value` items
 `Label: {` ... `}`, booleans TRUE/FALSE, null as null, enums and bitmaps as numbers, octet strings as hex:.
 The parser takes each value line as `Name: value` and a struct field line as a key of its struct.
 
+Two things of that parser that dm_check.py's comparison would catch (it fails when the parsed log lacks
+any attribute, list entry or struct field of the raw read), and that chip-tool's own logs share:
+  - any [TOO] line whose text contains "Endpoint" starts a new attribute block, so a value such as a
+    NodeLabel "Endpoint 1" or a struct field named Endpoint (an ACL entry's Targets, a Binding entry)
+    truncates that attribute; our devices hold none in these tests (the ACL's Targets is null);
+  - an empty string (`Label: `) is dropped, and a string such as "3 (Three)" becomes {id, name}.
+
 Also gives `shape()`: the same read as counts (endpoints, clusters, attributes, list lengths, struct fields)
 in JSON, for comparing with what the validator parsed from the log.
 """
