@@ -4,10 +4,11 @@
 # LAN of scripts/lan.sh (root): by QR code, by manual code and by passcode+discriminator, with
 # attestation verified against our PAA (fixtures/pki/paa-trust-store), for a dimmable light, a plug
 # and a colour-temperature light. Last line: `interop: N passed, N failed`; exit 1 on any failure.
-# Env: CHIP_VENV (default /opt/matter-emu/chipvenv).
+# Env: CHIP_VENV (default /opt/matter-emu/chipvenv); MATTER_LAN_PREFIX as for lan.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LAN=./scripts/lan.sh
+LP=${MATTER_LAN_PREFIX:-me} # hosts $LP-h1, $LP-h2, as lan.sh names them
 CHIP_VENV=${CHIP_VENV:-/opt/matter-emu/chipvenv}
 WORK=$(mktemp -d /tmp/matter-emu-interop.XXXXXX)
 passed=0
@@ -35,12 +36,12 @@ PAA="$PWD/fixtures/pki/paa-trust-store"
 
 $LAN up 2 >&2 || { echo "interop: lan.sh up failed" >&2; failed=1; exit 1; }
 
-# start_device TYPE [extra flags...]: a device of TYPE on me-h1 with its state in $WORK/TYPE.
+# start_device TYPE [extra flags...]: a device of TYPE on $LP-h1 with its state in $WORK/TYPE.
 start_device() {
     local type=$1
     shift
     local log="$WORK/$type.device.log"
-    $LAN exec me-h1 "$EMU" device --type "$type" --state-dir "$WORK/$type" --json \
+    $LAN exec $LP-h1 "$EMU" device --type "$type" --state-dir "$WORK/$type" --json \
         --discriminator 3840 --passcode 20202021 "$@" >>"$log" 2>&1 &
     device_pid=$!
     local i
@@ -52,11 +53,11 @@ stop_device() {
     device_pid=""
 }
 
-# driver NAME ARGS...: the SDK controller on me-h2; counts its [PASS]/[FAIL] lines.
+# driver NAME ARGS...: the SDK controller on $LP-h2; counts its [PASS]/[FAIL] lines.
 driver() {
     local name=$1 out p f
     shift
-    out=$($LAN exec me-h2 timeout 240 "$CHIP_VENV/bin/python" scripts/interop/chip_driver.py --paa "$PAA" "$@" \
+    out=$($LAN exec $LP-h2 timeout 240 "$CHIP_VENV/bin/python" scripts/interop/chip_driver.py --paa "$PAA" "$@" \
         2>"$WORK/driver.err")
     echo "$out" | sed "s/^/  [$name] /" >&2
     p=$(echo "$out" | grep -c '^\[PASS\]')
@@ -99,7 +100,7 @@ stop_device
 
 # 4. One device of a running fleet of 20; the other 19 stay commissionable.
 fleet_log="$WORK/fleet.log"
-$LAN exec me-h1 "$EMU" fleet --count 20 --state-dir "$WORK/fleet" --factory-reset --base-discriminator 3000 --json \
+$LAN exec $LP-h1 "$EMU" fleet --count 20 --state-dir "$WORK/fleet" --factory-reset --base-discriminator 3000 --json \
     >"$fleet_log" 2>&1 &
 device_pid=$!
 for i in $(seq 1 300); do grep -q '"devices"' "$fleet_log" && break; sleep 0.1; done
@@ -112,7 +113,7 @@ if [ -z "$target" ]; then
 else
     driver "fleet device 7" --work /data/chip-fleet --qr "$target" --commission-only || tail -20 "$fleet_log" >&2
     sleep 2
-    still=$($LAN exec me-h2 "$EMU" discover commissionable --commissioning-mode --timeout 4 --json 2>/dev/null \
+    still=$($LAN exec $LP-h2 "$EMU" discover commissionable --commissioning-mode --timeout 4 --json 2>/dev/null \
         | grep -c '"instance"')
     if [ "$still" = 19 ]; then
         passed=$((passed + 1))

@@ -3,7 +3,7 @@
 # of scripts/lan.sh (root), with real Avahi: three device types on me-h1 commissioned from me-h2 by QR
 # code, manual code, passcode + discriminator and direct address; control commands checked in the
 # devices' own logs; failures (wrong passcode, unknown discriminator, untrusted PAA) with their exit
-# codes and nothing stored. Last line: `commissioner: N passed, N failed`.
+# codes and nothing stored; six devices sharing one short discriminator, each commissioned by its own manual code. Last line: `commissioner: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LAN=./scripts/lan.sh
@@ -118,3 +118,19 @@ kill "${pids[0]}" 2>/dev/null
 wait "${pids[0]}" 2>/dev/null
 ctl onoff on lamps --timeout 2 >/dev/null 2>&1
 check "group with every member down: fails" test "$?" != 0
+
+# Six devices whose discriminators 3840...3845 share the short discriminator 15 (a manual code
+# carries only that): each manual code commissions its own device, whichever the commissioner finds
+# first, used last-first so that the wrong candidates are met (issue 20, item 3).
+for i in 0 1 2 3 4 5; do
+    device "shared$i" on-off-light $((5550 + i)) $((3840 + i)) $((50505050 + 7 * i))
+done
+for i in 0 1 2 3 4 5; do
+    for _ in $(seq 1 100); do grep -q "^Manual code" "$WORK/shared$i.log" && break; sleep 0.1; done
+done
+for i in 5 4 3 2 1 0; do
+    ctl pairing code $((20 + i)) "$(manual "shared$i")" --timeout 10 >/dev/null 2>"$WORK/shared$i.err"
+    status=$?
+    check "manual code of device $i of 6 sharing short discriminator 15: commissioned (exit $status)" test "$status" = 0
+    check "... and it is device $i that joined the fabric" device_says "shared$i" 'fabrics: \["1"\]'
+done

@@ -192,8 +192,9 @@ func lanCommission(_ options: Options) async throws {
            median: operational.p(0.5), tail: operational.p(0.95), unit: "ms")
 }
 
-/// `lan-fleet --count N --base-discriminator D --start-file FILE --ready FILE`: writes the time it
-/// starts to the start file, starts a fleet of N on-off lights advertised through Avahi, writes the
+/// `lan-fleet --count N --base-discriminator D --start-file FILE --ready FILE [--publishing probe]`:
+/// writes the time it starts to the start file, starts a fleet of N on-off lights advertised through
+/// Avahi (raw records, or probed services with `--publishing probe`), writes the
 /// ready file (start-up time, resident memory, ports and passcodes), then runs until SIGTERM and prints
 /// its resident memory then.
 func lanFleet(_ options: Options) async throws {
@@ -210,6 +211,9 @@ func lanFleet(_ options: Options) async throws {
     configuration.basePort = 0
     configuration.baseDiscriminator = UInt16(options.int("base-discriminator", 0))
     configuration.advertise = true
+    configuration.dnssdPublishing = options.string("publishing") == "probe" ? .probedServices : .rawRecords
+    let suffix = configuration.dnssdPublishing == .probedServices ? "-probe" : ""
+    let how = configuration.dnssdPublishing == .probedServices ? ", --probe" : ""
     let fleet = try await Fleet.start(configuration)
     let started = unixTime()
     let rows: [[String: Any]] = fleet.devices.enumerated().map { index, device in
@@ -220,16 +224,17 @@ func lanFleet(_ options: Options) async throws {
                    "devices": rows], to: readyPath)
     await waitForTermination()
     let after = residentKilobytes()
-    report("lan-fleet: \(count) devices, started in \(fmt((started - start) * 1000)) ms; resident \(after / 1024) MiB "
+    report("lan-fleet\(suffix): \(count) devices, started in \(fmt((started - start) * 1000)) ms; resident \(after / 1024) MiB "
            + "after advertising (\(fmt(Double(after - before) / Double(count))) kB per device)")
-    figure("lan-fleet-rss-\(count)", "fleet of \(count) advertised on the LAN: resident memory",
+    figure("lan-fleet-rss-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): resident memory",
            median: Double(after) * 1024 / 1e6, unit: "MB")
-    figure("lan-fleet-rss-per-device-\(count)", "fleet of \(count) advertised on the LAN: per device",
+    figure("lan-fleet-rss-per-device-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): per device",
            median: Double(after - before) / Double(count), unit: "KiB")
     await fleet.stop()
 }
 
-/// `lan-browse --expect N --start-file FILE [--timeout S] [--commission-ready FILE]`: browses
+/// `lan-browse --expect N --start-file FILE [--timeout S] [--commission-ready FILE] [--publishing probe]`
+/// (the last only names the figures after the fleet's way of publishing): browses
 /// `_matterc._udp` through this host's Avahi until N instances are resolved (SRV, TXT, address), and
 /// reports when the first, half and all of them were, counted from the time in the start file that
 /// `lan-fleet` wrote on the other host. With `--commission-ready` (the fleet's ready file), then
@@ -248,16 +253,18 @@ func lanBrowse(_ options: Options) async throws {
         })
     await dnssd.stop()
     let times = seen.withLock { $0 }
+    let probed = options.string("publishing") == "probe"
+    let (suffix, how) = probed ? ("-probe", ", --probe") : ("", "")
     guard let root = try readJSON(startPath) as? [String: Any], let start = root["start"] as? Double else {
         throw BenchError.failed("\(startPath): no start time")
     }
     func after(_ n: Int) -> Double? { n >= 1 && n <= times.count ? (times[n - 1] - start) * 1000 : nil }
     let all = after(expected)
-    report("lan-browse: \(services.count) of \(expected) commissionable instances resolved from the other host; "
+    report("lan-browse\(suffix): \(services.count) of \(expected) commissionable instances resolved from the other host; "
            + "first after \(after(1).map(fmt) ?? "-") ms, half after \(after(expected / 2).map(fmt) ?? "-") ms, "
            + "all after \(all.map(fmt) ?? "never (within \(timeout))") ms")
-    figure("lan-fleet-advertised-\(expected)",
-           "fleet of \(expected) on h1: all advertised and resolved on h2 (from process start)"
+    figure("lan-fleet-advertised-\(expected)\(suffix)",
+           "fleet of \(expected) on h1: all advertised and resolved on h2 (from process start)\(how)"
                + (all == nil ? " - only \(services.count) seen" : ""),
            median: (all ?? Double(timeout.components.seconds) * 1000) / 1000, unit: "s")
 
@@ -282,8 +289,8 @@ func lanBrowse(_ options: Options) async throws {
                 locator: .discriminator(.long(device.discriminator), vendorID: nil, productID: nil),
                 passcode: device.passcode, nodeID: NodeID(1)))
             let elapsed = milliseconds(clock.now - begin)
-            report("lan-browse: device \(device.index) of the fleet commissioned by discriminator in \(fmt(elapsed)) ms")
-            figure("lan-fleet-commission-one", "one device of the advertised fleet of \(expected), found and commissioned",
+            report("lan-browse\(suffix): device \(device.index) of the fleet commissioned by discriminator in \(fmt(elapsed)) ms")
+            figure("lan-fleet-commission-one\(suffix)", "one device of the advertised fleet of \(expected), found and commissioned\(how)",
                    median: elapsed, unit: "ms")
         } catch {
             report("lan-browse: commissioning device \(device.index) of the fleet failed: \(error)")

@@ -12,6 +12,7 @@
 //   matter-emu-bench lan-devices ...              (virtual LAN) devices for the commissioner and the SDK
 //   matter-emu-bench lan-commission ...           (virtual LAN) our commissioner, with discovery and direct
 //   matter-emu-bench lan-fleet ... / lan-browse ...  (virtual LAN) a fleet advertised, seen from another host
+//   matter-emu-bench lan-advertise ... / lan-resolve ...  (virtual LAN) one record advertised -> resolved, raw vs --probe
 //   matter-emu-bench sdk-report ...               the SDK's stage timings beside the device's handling time
 import Foundation
 import MatterCore
@@ -40,6 +41,8 @@ do {
     case "lan-commission": try await lanCommission(options)
     case "lan-fleet": try await lanFleet(options)
     case "lan-browse": try await lanBrowse(options)
+    case "lan-advertise": try await lanAdvertise(options)
+    case "lan-resolve": try await lanResolve(options)
     case "sdk-report": try sdkReport(options)
     default: throw BenchError.usage("matter-emu-bench transport|pase|commissioning|case|fleet|parallel|lan-...|sdk-report")
     }

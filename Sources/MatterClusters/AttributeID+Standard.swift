@@ -144,9 +144,21 @@ extension AttributeID {
         public static let lockState = AttributeID(0x0000)
         public static let lockType = AttributeID(0x0001)
         public static let actuatorEnabled = AttributeID(0x0002)
+        public static let numberOfTotalUsersSupported = AttributeID(0x0011)
+        public static let numberOfPINUsersSupported = AttributeID(0x0012)
+        public static let numberOfWeekDaySchedulesSupportedPerUser = AttributeID(0x0014)
+        public static let numberOfYearDaySchedulesSupportedPerUser = AttributeID(0x0015)
+        public static let maxPINCodeLength = AttributeID(0x0017)
+        public static let minPINCodeLength = AttributeID(0x0018)
+        public static let credentialRulesSupport = AttributeID(0x001B)
+        public static let numberOfCredentialsSupportedPerUser = AttributeID(0x001C)
+        public static let autoRelockTime = AttributeID(0x0023)
         public static let operatingMode = AttributeID(0x0025)
         public static let supportedOperatingModes = AttributeID(0x0026)
         public static let wrongCodeEntryLimit = AttributeID(0x0030)
+        public static let userCodeTemporaryDisableTime = AttributeID(0x0031)
+        public static let sendPINOverTheAir = AttributeID(0x0032)
+        public static let requirePINforRemoteOperation = AttributeID(0x0033)
     }
 
     public enum ColorControl {

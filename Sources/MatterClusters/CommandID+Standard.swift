@@ -89,6 +89,23 @@ extension CommandID {
     public enum DoorLock {
         public static let lockDoor = CommandID(0x00)
         public static let unlockDoor = CommandID(0x01)
+        public static let setWeekDaySchedule = CommandID(0x0B)
+        public static let getWeekDaySchedule = CommandID(0x0C)
+        public static let getWeekDayScheduleResponse = CommandID(0x0C)
+        public static let clearWeekDaySchedule = CommandID(0x0D)
+        public static let setYearDaySchedule = CommandID(0x0E)
+        public static let getYearDaySchedule = CommandID(0x0F)
+        public static let getYearDayScheduleResponse = CommandID(0x0F)
+        public static let clearYearDaySchedule = CommandID(0x10)
+        public static let setUser = CommandID(0x1A)
+        public static let getUser = CommandID(0x1B)
+        public static let getUserResponse = CommandID(0x1C)
+        public static let clearUser = CommandID(0x1D)
+        public static let setCredential = CommandID(0x22)
+        public static let setCredentialResponse = CommandID(0x23)
+        public static let getCredentialStatus = CommandID(0x24)
+        public static let getCredentialStatusResponse = CommandID(0x25)
+        public static let clearCredential = CommandID(0x26)
     }
 
     public enum ColorControl {
@@ -122,5 +139,6 @@ extension EventID {
         public static let doorLockAlarm = EventID(0x00)
         public static let lockOperation = EventID(0x02)
         public static let lockOperationError = EventID(0x03)
+        public static let lockUserChange = EventID(0x04)
     }
 }

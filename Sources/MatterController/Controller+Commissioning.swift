@@ -30,14 +30,17 @@ extension Controller {
         let nodeID = try prepareNodeID(request)
         let timeline = CommissioningTimeline(
             clock: configuration.clock, progress: progress, checkpoint: configuration.checkpoint)
-        let target = try await timeline.run(.discovery, detail: { $0.description }) { () throws(ControllerError) in
-            try await discoverCommissionable(request.locator)
+        var target = try await timeline.run(.discovery, detail: { $0.description }) { () throws(ControllerError) in
+            guard let found = try await discoverCommissionable(request.locator) else {
+                throw .notFound(Self.noDeviceMessage(request.locator, timeout: configuration.discoveryTimeout))
+            }
+            return found
         }
         let attempts = max(1, configuration.commissioningAttempts)
         var attempt = 1
         while true {
             do {
-                return try await commissionOnce(request, nodeID: nodeID, target: target, timeline: timeline)
+                return try await commissionOnce(request, nodeID: nodeID, target: &target, timeline: timeline)
             } catch {
                 // Again from PASE only when the device answered PASE and then fell silent (a device
                 // that does not answer PASE, after its own retries, is not there).
@@ -56,19 +59,24 @@ extension Controller {
         return false
     }
 
-    /// One run from PASE to the store; what it left on the device is undone when it fails.
+    /// One run from PASE to the store; what it left on the device is undone when it fails. `target`
+    /// becomes the device PASE succeeded with (another one matching the code, when the first did not
+    /// take the passcode).
     private func commissionOnce(
-        _ request: CommissioningRequest, nodeID: NodeID, target: CommissionableTarget, timeline: CommissioningTimeline
+        _ request: CommissioningRequest, nodeID: NodeID, target: inout CommissionableTarget,
+        timeline: CommissioningTimeline
     ) async throws(ControllerError) -> CommissioningResult {
-        let pase = try await timeline.run(.pase, detail: { "secure session with \($0.address)" }) {
+        let first = target
+        let (pase, chosen) = try await timeline.run(.pase, detail: { "secure session with \($0.0.address)" }) {
             () throws(ControllerError) in
-            try await establishPASE(target, passcode: request.passcode, pbkdf: request.pbkdf)
+            try await establishPASE(candidatesFrom: first, request: request)
         }
+        target = chosen
         let progressState = CommissioningProgress(nodeID: nodeID, pase: pase)
         defer { progressState.lock?.release() }
         do {
             return try await runCommissioning(
-                request, nodeID: nodeID, target: target, state: progressState,
+                request, nodeID: nodeID, target: chosen, state: progressState,
                 timeline: timeline)
         } catch {
             await abandon(progressState)
@@ -170,6 +178,9 @@ extension Controller {
             attestationSkipped: request.skipAttestation, name: request.name, room: request.room)
         state.fabricIndex = try await timeline.run(.addNOC, detail: { $0.map { "fabric index \($0)" } }) {
             () throws(ControllerError) in
+            // A store deleted or replaced since it was opened would receive the record (and later the
+            // node and nothing else would): stop here, and the fail-safe is disarmed.
+            try checkStoreFile()
             // The record's lock says "a live commissioning owns it" to every other process.
             guard let lock = CommissioningLock.acquire(storePath: store.database.path, nodeID: nodeID.rawValue) else {
                 throw .invalidArgument("node \(nodeID.rawValue) is being commissioned by another process")
@@ -206,7 +217,11 @@ extension Controller {
         }
         let stored = pending.node(deviceTypes: deviceTypes.list, address: operationalSession.address.description)
         try await timeline.run(.storeNode, detail: { _ in "node \(nodeID.rawValue)" }) { () throws(ControllerError) in
+            // Before and after the write: a node written to a deleted or replaced file is a node
+            // nobody holds, so the fabric is removed from the device again instead.
+            try checkStoreFile()
             try storeCommissionedNode(stored, timeline: timeline)
+            try checkStoreFile()
         }
         state.stored = true
         return CommissioningResult(
@@ -226,6 +241,11 @@ extension Controller {
         } catch {
             log.info("could not re-arm the fail-safe: \(error)")
         }
+    }
+
+    /// Throws a storage error when the store's file was deleted or replaced since it was opened.
+    func checkStoreFile() throws(ControllerError) {
+        do throws(StorageError) { try store.checkFileUnchanged() } catch { throw .storage(error) }
     }
 
     /// Writes the node row, then removes its interrupted-commissioning record (a crash in between
@@ -308,10 +328,16 @@ extension Controller {
 
     /// The node ID the device will get: the requested one (which must be free) or a new one.
     private func prepareNodeID(_ request: CommissioningRequest) throws(ControllerError) -> NodeID {
+        guard SetupPasscode.isValid(request.passcode) else {
+            throw .invalidArgument("\(request.passcode) is not a valid setup passcode (the specification forbids it)")
+        }
         do {
             if let name = request.name {
                 guard name.contains(where: { !$0.isWhitespace }) else {
                     throw ControllerError.invalidArgument("a node name cannot be empty")
+                }
+                do throws(StorageError) { try ControllerStore.validateNodeOrGroupName(name) } catch {
+                    throw ControllerError.invalidArgument("\(error)")
                 }
                 if try store.node(named: name) != nil || store.group(named: name) != nil {
                     throw ControllerError.invalidArgument("the name \"\(name)\" is already used by a node or a group")
@@ -342,9 +368,11 @@ extension Controller {
 
     // MARK: Discovery and PASE
 
-    private func discoverCommissionable(_ locator: CommissioningRequest.Locator) async throws(ControllerError)
-        -> CommissionableTarget
-    {
+    /// The first commissionable device `locator` matches whose instance name is not in `excluding`,
+    /// or nil when none answered within `timeout` (default: the discovery timeout).
+    private func discoverCommissionable(
+        _ locator: CommissioningRequest.Locator, excluding: Set<String> = [], timeout: Duration? = nil
+    ) async throws(ControllerError) -> CommissionableTarget? {
         let filter: CommissionableFilter
         var extra: [CommissionableFilter] = []
         var product: ProductID?
@@ -352,9 +380,10 @@ extension Controller {
         case .address(let direct):
             let addresses = direct.addresses.udpAddresses(port: direct.port)
             guard !addresses.isEmpty else { throw .invalidArgument("no usable address in \(direct)") }
+            guard excluding.isEmpty else { return nil }
             return CommissionableTarget(
                 description: direct.description, addresses: addresses, mrp: configuration.defaultPeerMRP,
-                isDirect: true)
+                isDirect: true, instanceName: nil)
         case .commissioningMode:
             filter = .commissioningMode
         case .discriminator(let discriminator, let vendor, let productID):
@@ -368,36 +397,104 @@ extension Controller {
         guard let browser = try await browser() else {
             throw .notFound("discovery is off: give the device's address")
         }
-        let timeout = configuration.discoveryTimeout
+        let timeout = timeout ?? configuration.discoveryTimeout
         let wantedProduct = product
         let found: DiscoveredCommissionableNode?
         do {
             if let dnssd = browser as? any DNSSDBrowser {
                 let filters = [filter] + extra
                 let services = try await dnssd.browse(filter.query, timeout: timeout, limit: 1) { service in
-                    guard let node = try? DiscoveredCommissionableNode(resolved: service), let ad = node.advertisement
+                    guard !excluding.contains(service.instanceName.lowercased()),
+                        let node = try? DiscoveredCommissionableNode(resolved: service), let ad = node.advertisement
                     else { return false }
                     return filters.allSatisfy { $0.matches(ad) }
                         && (wantedProduct == nil || ad.productID == wantedProduct)
                 }
                 found = services.first.flatMap { try? DiscoveredCommissionableNode(resolved: $0) }
             } else {
-                found = try await browser.discoverCommissionable(filter, timeout: timeout, limit: 1).first
+                found = try await browser.discoverCommissionable(filter, timeout: timeout, limit: excluding.count + 1)
+                    .first { !excluding.contains($0.instanceName.lowercased()) }
             }
         } catch {
             throw .notFound(error.description)
         }
-        guard let found else {
-            let what =
-                ([filter] + extra).map(\.description).joined(separator: ", ")
-                + (product.map { ", product \($0.rawValue)" } ?? "")
-            throw .notFound("no commissionable device with \(what) answered within \(timeout)")
-        }
+        guard let found else { return nil }
         let addresses = found.addresses.udpAddresses(port: found.port)
         guard !addresses.isEmpty else { throw .notFound("\(found.instanceName) advertised no usable address") }
         return CommissionableTarget(
             description: "\(found.instanceName) at " + addresses.map(\.description).joined(separator: ", "),
-            addresses: addresses, mrp: MRPParameters(found.sessionParameters), isDirect: false)
+            addresses: addresses, mrp: MRPParameters(found.sessionParameters), isDirect: false,
+            instanceName: found.instanceName.lowercased())
+    }
+
+    /// "no commissionable device with ... answered within ..." for `locator`.
+    static func noDeviceMessage(_ locator: CommissioningRequest.Locator, timeout: Duration) -> String {
+        var what: [String] = []
+        switch locator {
+        case .address(let direct): return "no usable address in \(direct)"
+        case .commissioningMode: what.append(CommissionableFilter.commissioningMode.description)
+        case .discriminator(let discriminator, let vendor, let product):
+            switch discriminator {
+            case .long(let value): what.append(CommissionableFilter.longDiscriminator(value).description)
+            case .short(let value): what.append(CommissionableFilter.shortDiscriminator(value).description)
+            }
+            if let vendor { what.append(CommissionableFilter.vendor(vendor).description) }
+            if let product { what.append("product \(product.rawValue)") }
+        }
+        return "no commissionable device with \(what.joined(separator: ", ")) answered within \(timeout)"
+    }
+
+    /// PASE with the device `first` names and, when it does not take the passcode (or refuses, or
+    /// stays silent), with every other device the onboarding code matches, in discovery order: a
+    /// manual code's short discriminator is shared by up to 256 long ones, and the SDK's
+    /// SetUpCodePairer tries each candidate too. Returns the session and the device it is with.
+    ///
+    /// What a wrong candidate costs it: a device that refuses at PBKDFParamResponse (busy, window
+    /// closed) or never answers spends nothing. A wrong passcode shows only at Pake2, when our prover
+    /// checks the device's confirmation; we never send Pake3 then (we end the handshake with a status
+    /// report), but the device has sent Pake2 and rightly counts one failed attempt of its 20, since
+    /// it cannot tell an honest wrong candidate from a guess. Nothing in a manual code or a device's
+    /// advertisement tells candidates apart before that.
+    private func establishPASE(
+        candidatesFrom first: CommissionableTarget, request: CommissioningRequest
+    ) async throws(ControllerError) -> (PASESession, CommissionableTarget) {
+        var candidate = first
+        var tried: Set<String> = []
+        var failures: [ControllerError] = []
+        while true {
+            do {
+                let session = try await establishPASE(candidate, passcode: request.passcode, pbkdf: request.pbkdf)
+                return (session, candidate)
+            } catch {
+                guard let name = candidate.instanceName, error.category == .pase || error.category == .unreachable
+                else { throw error }
+                failures.append(error)
+                tried.insert(name)
+                let wait = min(configuration.discoveryTimeout, Self.nextCandidateWait)
+                guard let next = try? await discoverCommissionable(request.locator, excluding: tried, timeout: wait)
+                else { throw Self.summarize(failures) }
+                log.notice("\(candidate.description): \(error); trying the next matching device, \(next.description)")
+                candidate = next
+            }
+        }
+    }
+
+    /// How long PASE waits for one more device matching the code after a candidate failed.
+    static let nextCandidateWait: Duration = .seconds(3)
+
+    /// The error for every candidate having failed PASE: the one failure as it was, or, for several,
+    /// a wrong passcode when any candidate showed one (else the last failure), with the count.
+    static func summarize(_ failures: [ControllerError]) -> ControllerError {
+        guard failures.count > 1, let last = failures.last else { return failures.first ?? .pase("no device") }
+        let wrong = failures.contains { $0 == .pase("wrong setup passcode") }
+        let reason: String
+        switch last {
+        case _ where wrong: reason = "wrong setup passcode"
+        case .pase(let why), .unreachable(let why): reason = why
+        default: reason = "\(last)"
+        }
+        let summary = "\(reason) (tried all \(failures.count) devices that match the code)"
+        return wrong || last.category == .pase ? .pase(summary) : .unreachable(summary)
     }
 
     /// PASE with the first address that answers. A handshake lost to silence is tried again (every
@@ -779,6 +876,8 @@ struct CommissionableTarget: Sendable, CustomStringConvertible {
     let mrp: MRPParameters
     /// True when the caller gave the address (so the operational address is the same).
     let isDirect: Bool
+    /// The DNS-SD instance name (lower-cased), for a device found by browsing.
+    let instanceName: String?
 }
 
 /// An established PASE session.

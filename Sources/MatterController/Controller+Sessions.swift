@@ -85,9 +85,12 @@ extension Controller {
     ) async throws(ControllerError) -> OperationalSession {
         var failures: [String] = []
         var notOnFabric = false
+        // Addresses whose port the network reported closed: asking again cannot help.
+        var closed: Set<UDPAddress> = []
         rounds: for round in 0...max(0, configuration.interactionRetries) {
+            guard closed.count < Set(candidates.map(\.address)).count else { break }
             if round > 0 { log.info("CASE with node \(nodeID.rawValue): no answer; trying again") }
-            for candidate in candidates {
+            for candidate in candidates where !closed.contains(candidate.address) {
                 do {
                     let result = try await CASEInitiator.establish(
                         node: node, peer: candidate.address, peerNodeID: nodeID, credentials: identity.credentials,
@@ -98,6 +101,7 @@ extension Controller {
                     return OperationalSession(session: result.session, address: candidate.address)
                 } catch {
                     if error == .noSharedTrustRoots { notOnFabric = true }
+                    if case .transport(.portUnreachable) = error { closed.insert(candidate.address) }
                     failures.append("\(candidate.address): \(Self.caseFailure(error))")
                     switch error {
                     case .transport, .busy: continue
@@ -114,6 +118,7 @@ extension Controller {
         switch error {
         case .noSharedTrustRoots: "the node is not on this controller's fabric (reset or unpaired?)"
         case .transport(.noAcknowledgement): "no answer"
+        case .transport(.portUnreachable): "the port is closed (ICMP port unreachable: nothing listens there)"
         default: error.description
         }
     }

@@ -53,6 +53,8 @@ public actor Controller {
         nodeConfiguration.localMRP = configuration.localMRP
         nodeConfiguration.secureSessionCapacity = configuration.sessionCapacity
         nodeConfiguration.unsecuredSessionCapacity = configuration.handshakeCapacity
+        // A node whose port is closed fails at once (exit 7, "the port is closed"), not after MRP.
+        nodeConfiguration.failsOnPortUnreachable = true
         let node = TransportNode(
             transport: configuration.transport, clock: configuration.clock, configuration: nodeConfiguration)
         await node.start()

@@ -7,7 +7,7 @@ struct ProbeOptions {
     private var flags: Set<String> = []
     private(set) var positional: [String] = []
 
-    static let booleanFlags: Set<String> = ["--cm-open"]
+    static let booleanFlags: Set<String> = ["--cm-open", "--probe"]
 
     init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(ProbeError) {
         var rest = arguments[...]

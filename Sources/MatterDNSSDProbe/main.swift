@@ -4,8 +4,12 @@
 //   matter-dnssd-probe check
 //   matter-dnssd-probe publish [--count N] [--instance NAME] [--discriminator D] [--vendor V] [--product P]
 //       [--device-type T] [--cm N] [--name DN] [--port P] [--ph N] [--pi TEXT] [--sii MS] [--sai MS] [--sat MS]
-//       [--tcp BITS] [--operational CFID-NODE]
-//       then reads commands on stdin: "cm N", "withdraw", "withdraw-operational", "names", "quit"
+//       [--tcp BITS] [--operational CFID-NODE] [--probe]
+//       (--probe: Avahi services, probed; default raw records without probing), prints
+//       "established KIND NAME after MS ms" per record (from its publish call), then "ready",
+//       (raw records: then "conflict-checked NAME after MS ms" once its background probe passed),
+//       then reads commands on stdin: "cm N", "sii MS" (a TXT-only change), "withdraw",
+//       "withdraw-operational", "names", "quit"
 //   matter-dnssd-probe browse commissionable [--long D | --short S | --vendor V | --device-type T | --cm-open |
 //       --instance NAME] [--timeout S] [--limit N]
 //   matter-dnssd-probe browse operational [--fabric CFID | --node CFID-NODE] [--timeout S] [--limit N]
@@ -37,9 +41,9 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-func startAvahi() async -> AvahiDNSSD {
+func startAvahi(publishing: DNSSDPublishing = .rawRecords) async -> AvahiDNSSD {
     do {
-        return try await AvahiDNSSD.start(label: "probe.dnssd")
+        return try await AvahiDNSSD.start(label: "probe.dnssd", publishing: publishing)
     } catch {
         if case .daemonUnavailable = error { fail(error.description, status: 3) }
         fail(error.description, status: 1)
@@ -97,7 +101,9 @@ func runPublish(_ options: ProbeOptions) async throws {
         activeThreshold: try options.number("--sat") ?? 4000)
     template.tcpSupport = TCPSupport(rawValue: try options.number("--tcp") ?? 0)
 
-    let dnssd = await startAvahi()
+    let dnssd = await startAvahi(publishing: options.has("--probe") ? .probedServices : .rawRecords)
+    let clock = ContinuousClock()
+    let started = clock.now
     var commissionable: [(DNSSDPublicationID, CommissionableAdvertisement)] = []
     for i in 0..<count {
         var ad = template
@@ -112,11 +118,30 @@ func runPublish(_ options: ProbeOptions) async throws {
             tcpSupport: template.tcpSupport)
         operational = try await dnssd.publish(ad)
     }
+    func elapsed() -> String {
+        let d = clock.now - started
+        return "after \(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000) ms"
+    }
     for (id, _) in commissionable {
-        say("established commissionable \(try await dnssd.waitUntilEstablished(id, timeout: .seconds(30)))")
+        let name = try await dnssd.waitUntilEstablished(id, timeout: .seconds(30))
+        say("established commissionable \(name) \(elapsed())")
     }
     if let operational {
-        say("established operational \(try await dnssd.waitUntilEstablished(operational, timeout: .seconds(30)))")
+        let name = try await dnssd.waitUntilEstablished(operational, timeout: .seconds(30))
+        say("established operational \(name) \(elapsed())")
+    }
+    if !options.has("--probe") {
+        // Raw records: the background probe of each name ends after the records were established.
+        var waiting = commissionable.map(\.0) + (operational.map { [$0] } ?? [])
+        for _ in 0..<1500 where !waiting.isEmpty {
+            for id in waiting where await dnssd.isConflictChecked(id) {
+                say("conflict-checked \(await dnssd.instanceName(of: id) ?? "-") \(elapsed())")
+            }
+            var still: [DNSSDPublicationID] = []
+            for id in waiting where !(await dnssd.isConflictChecked(id)) { still.append(id) }
+            waiting = still
+            if !waiting.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
     }
     say("ready")
 
@@ -136,6 +161,16 @@ func runPublish(_ options: ProbeOptions) async throws {
                 _ = try await dnssd.waitUntilEstablished(id, timeout: .seconds(30))
             }
             say("updated cm \(value)")
+        case "sii":
+            guard words.count == 2, let value = UInt32(words[1]) else {
+                say("error: usage: sii MS")
+                continue
+            }
+            for index in commissionable.indices {
+                commissionable[index].1.sessionParameters.idleInterval = value
+                try await dnssd.update(commissionable[index].0, to: commissionable[index].1)
+            }
+            say("updated sii \(value)")
         case "withdraw":
             for (id, _) in commissionable { await dnssd.withdraw(id) }
             commissionable.removeAll()
@@ -195,7 +230,7 @@ func runBrowse(_ kind: String, _ options: ProbeOptions) async throws {
 let arguments = CommandLine.arguments.dropFirst()
 let publishOptions: Set<String> = [
     "--count", "--instance", "--discriminator", "--vendor", "--product", "--device-type", "--cm", "--name", "--port",
-    "--ph", "--pi", "--sii", "--sai", "--sat", "--tcp", "--operational",
+    "--ph", "--pi", "--sii", "--sai", "--sat", "--tcp", "--operational", "--probe",
 ]
 let browseOptions: Set<String> = [
     "--long", "--short", "--vendor", "--device-type", "--cm-open", "--instance", "--fabric", "--node", "--timeout",

@@ -28,12 +28,14 @@ public final class Fleet: Sendable {
         public var pkiDirectory: String
         /// First UDP port; device i gets basePort + i (0: every device picks a free port).
         public var basePort: UInt16 = 5540
-        /// First discriminator; device i gets (base + i) mod 4096.
+        /// First discriminator; see ``Fleet/discriminator(ofDevice:base:)`` for the others.
         public var baseDiscriminator: UInt16 = 3840
         /// Seed of the passcodes (the same seed gives the same codes).
         public var passcodeSeed: UInt64 = 20_202_021
         public var pbkdfIterations: UInt32 = 1000
         public var advertise = true
+        /// Raw records (default) or probed Avahi services, for the fleet's one Avahi client.
+        public var dnssdPublishing = DNSSDPublishing.rawRecords
         public var factoryReset = false
         public init(groups: [Group], storagePath: String, pkiDirectory: String) {
             self.groups = groups
@@ -45,6 +47,17 @@ public final class Fleet: Sendable {
     public let devices: [VirtualDevice]
 
     init(devices: [VirtualDevice]) { self.devices = devices }
+
+    /// The discriminator of device `index`: device `16q + r` gets `(base + 256 r + q) mod 4096`.
+    ///
+    /// A manual code carries only the upper 4 bits of the discriminator (the short discriminator), so
+    /// devices 0...15 differ in those bits and each manual code of them finds one device; from device
+    /// 16 on the short discriminators repeat (each group of 16 shifted by one), and every one of the
+    /// first 4096 devices still has its own long discriminator (the QR code's).
+    public static func discriminator(ofDevice index: Int, base: UInt16) -> UInt16 {
+        let offset = 256 * (index % 16) + index / 16
+        return UInt16((Int(base) + offset) % 4096)
+    }
 
     /// Starts every device; stops those already started if one fails.
     public static func start(_ configuration: Configuration, dnssd: (any DNSSDAdvertiser)? = nil)
@@ -62,7 +75,8 @@ public final class Fleet: Sendable {
         var shared = dnssd
         if configuration.advertise, shared == nil {
             do {
-                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet")
+                let publishing = configuration.dnssdPublishing
+                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet", publishing: publishing)
             } catch {
                 Logger(label: "fleet").warning("\(error); the fleet is reachable by direct address only")
             }
@@ -82,7 +96,7 @@ public final class Fleet: Sendable {
                                                         pkiDirectory: configuration.pkiDirectory)
                 device.storageNamespace = "fleet/\(index)"
                 device.port = configuration.basePort == 0 ? 0 : configuration.basePort &+ UInt16(index)
-                device.discriminator = UInt16((Int(configuration.baseDiscriminator) + index) % 4096)
+                device.discriminator = Self.discriminator(ofDevice: index, base: configuration.baseDiscriminator)
                 device.passcode = SetupPasscode.random(using: &random)
                 device.pbkdfIterations = configuration.pbkdfIterations
                 device.name = group.namePrefix.map { "\($0) \(member + 1)" }

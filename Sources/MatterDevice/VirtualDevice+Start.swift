@@ -66,7 +66,19 @@ extension VirtualDevice {
                 configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
             transport = configuration.transportWrapper?(faulty) ?? faulty
         } catch {
-            throw .startup("cannot bind UDP port \(configuration.port): \(error)")
+            // A port in use, a port below 1024 without the right, or an interface that does not exist
+            // are the caller's choice of value: invalid configuration, not a start-up fault.
+            switch error.code {
+            case 98:  // EADDRINUSE
+                throw .invalidConfiguration(
+                    "UDP port \(configuration.port) is already in use (choose another with --secured-device-port)")
+            case 13:  // EACCES
+                throw .invalidConfiguration("UDP port \(configuration.port) needs privileges this process lacks")
+            case 19 where configuration.interface != nil:  // ENODEV
+                throw .invalidConfiguration("there is no network interface named \"\(configuration.interface ?? "")\"")
+            default:
+                throw .startup("cannot bind UDP port \(configuration.port): \(error)")
+            }
         }
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.mrp
@@ -119,7 +131,9 @@ extension VirtualDevice {
                 advertiser = DeviceAdvertiser(advertiser: dnssd)
             } else {
                 do {
-                    advertiser = DeviceAdvertiser(advertiser: try await AvahiDNSSD.start(label: "matter-emu.device"))
+                    let publishing = configuration.dnssdPublishing
+                    let dnssd = try await AvahiDNSSD.start(label: "matter-emu.device", publishing: publishing)
+                    advertiser = DeviceAdvertiser(advertiser: dnssd)
                 } catch {
                     Logger(label: "device").warning("\(error); the device is reachable by direct address only")
                 }

@@ -27,7 +27,7 @@ public final class VirtualDevice: Sendable {
     let productID: ProductID
     let deviceTypeID: DeviceTypeID
     let commissionableInstance = MatterInstanceName.randomCommissionable()
-    private let eventSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let eventSink = Mutex<(@Sendable (DeviceEvent) -> Void)?>(nil)
 
     init(configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
          dataModel: DeviceDataModel, root: RootNode,
@@ -58,9 +58,12 @@ public final class VirtualDevice: Sendable {
 
     /// Receives one line per state change ("on-off 1: on") and per commissioning event. Called on
     /// the node's queue.
-    public func onEvent(_ sink: @escaping @Sendable (String) -> Void) { eventSink.withLock { $0 = sink } }
+    public func onEvent(_ sink: @escaping @Sendable (String) -> Void) { onDeviceEvent { sink($0.description) } }
 
-    func emit(_ line: String) { eventSink.withLock { $0 }?(line) }
+    /// Receives every state change and commissioning event with its fields. Called on the node's queue.
+    public func onDeviceEvent(_ sink: @escaping @Sendable (DeviceEvent) -> Void) { eventSink.withLock { $0 = sink } }
+
+    func emit(_ event: DeviceEvent) { eventSink.withLock { $0 }?(event) }
 
     /// Fabrics the device has committed: (index, fabric ID, node ID).
     public func fabrics() async -> [(index: UInt8, fabricID: FabricID, nodeID: NodeID)] {
@@ -87,18 +90,18 @@ public final class VirtualDevice: Sendable {
         let dataModel = self.dataModel
         await node.run { [weak self] node in
             root.pase.onEstablished = { session, peer in
-                self?.emit("PASE session established with \(peer)")
+                self?.emit(.paseEstablished(peer: "\(peer)"))
                 root.paseEstablished(session)
             }
-            root.pase.onFailure = { error in self?.emit("PASE failed: \(error)") }
+            root.pase.onFailure = { error in self?.emit(.paseFailed(reason: "\(error)")) }
             root.pase.onWindowClosedByFailures = { root.closeWindow() }
             root.caseResponder.onEstablished = { _, peer in
-                self?.emit("CASE session established with node \(peer.nodeID) on fabric \(peer.fabricIndex)")
+                self?.emit(.caseEstablished(nodeID: peer.nodeID, fabricIndex: peer.fabricIndex))
             }
             root.onChange = { change in
                 switch change {
-                case .fabricsChanged: self?.emit("fabrics: \(root.fabrics.keys.sorted().map(String.init))")
-                case .windowChanged: self?.emit(root.window.isOpen ? "commissioning window open" : "commissioning window closed")
+                case .fabricsChanged: self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
+                case .windowChanged: self?.emit(.commissioningWindow(open: root.window.isOpen))
                 case .paseSessionChanged: break
                 }
                 self?.advertise()
@@ -113,7 +116,7 @@ public final class VirtualDevice: Sendable {
                     }
                 }
             }
-            dataModel.onStateChange = { change in self?.emit(change.description) }
+            dataModel.onStateChange = { change in self?.emit(DeviceEvent(change)) }
             node.onSessionClosed { session in
                 node.assumeIsolated { _ in root.sessionClosed(session) }
             }

@@ -1,5 +1,6 @@
 public import MatterCore
 public import MatterCredentials
+public import MatterDiscovery
 public import MatterTransport
 
 /// Everything that makes one virtual device, with the defaults of the SDK example apps.
@@ -31,6 +32,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var factoryReset = false
     /// Publish through Avahi (false: direct addressing only).
     public var advertise = true
+    /// How the records go to Avahi when the device starts its own client: raw records answerable at
+    /// once (default), or Avahi services probed first (`--probe`, the slower path, for comparison).
+    public var dnssdPublishing = DNSSDPublishing.rawRecords
     /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
     /// fleet issues one DAC per device).
     public var attestation: DeviceAttestationCredentials?

@@ -165,6 +165,65 @@ final class AvahiConnection {
         return code ?? Int32(AVAHI_ERR_BAD_STATE)
     }
 
+    /// Adds raw records and commits. Unique records (SRV, TXT) get `AVAHI_PUBLISH_UNIQUE`, plus
+    /// `AVAHI_PUBLISH_NO_PROBE` unless `probe`; shared ones (PTR) no flag. Returns Avahi's code
+    /// (AVAHI_ERR_COLLISION: a local name clash).
+    func addRecords(_ token: UInt64, _ records: [AvahiRawRecord], probe: Bool) -> Int32 {
+        guard let group = group(token) else { return Int32(AVAHI_ERR_BAD_STATE) }
+        let code = locked { _ -> Int32 in
+            for record in records {
+                var flags: UInt32 = 0
+                if record.unique {
+                    flags =
+                        UInt32(AVAHI_PUBLISH_UNIQUE.rawValue) | (probe ? 0 : UInt32(AVAHI_PUBLISH_NO_PROBE.rawValue))
+                }
+                let rc = Self.addRecord(group, record, flags: flags)
+                guard rc == 0 else { return rc }
+            }
+            return avahi_entry_group_commit(group)
+        }
+        return code ?? Int32(AVAHI_ERR_BAD_STATE)
+    }
+
+    /// Replaces a unique record of a committed group in place (`AVAHI_PUBLISH_UPDATE`: Avahi
+    /// re-announces it with the cache-flush bit, so peers drop the old data).
+    func updateRecord(_ token: UInt64, _ record: AvahiRawRecord) -> Int32 {
+        guard let group = group(token) else { return Int32(AVAHI_ERR_BAD_STATE) }
+        let flags =
+            UInt32(AVAHI_PUBLISH_UNIQUE.rawValue) | UInt32(AVAHI_PUBLISH_NO_PROBE.rawValue)
+            | UInt32(AVAHI_PUBLISH_UPDATE.rawValue)
+        return locked { _ in Self.addRecord(group, record, flags: flags) } ?? Int32(AVAHI_ERR_BAD_STATE)
+    }
+
+    private static func addRecord(_ group: OpaquePointer, _ record: AvahiRawRecord, flags: UInt32) -> Int32 {
+        record.rdata.withUnsafeBytes { bytes in
+            avahi_entry_group_add_record(
+                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(flags),
+                record.name, UInt16(AVAHI_DNS_CLASS_IN), record.type, record.ttl, bytes.baseAddress,
+                bytes.count)
+        }
+    }
+
+    /// The daemon's host name with its domain (`me-h1.local`), the target of our SRV records.
+    var hostNameFQDN: String? {
+        guard let client else { return nil }
+        return locked { _ in avahi_client_get_host_name_fqdn(client).map { String(cString: $0) } } ?? nil
+    }
+
+    /// The daemon's domain (`local`).
+    var domainName: String? {
+        guard let client else { return nil }
+        return locked { _ in avahi_client_get_domain_name(client).map { String(cString: $0) } } ?? nil
+    }
+
+    /// A service instance's full name in Avahi's escaped text form (`avahi_service_name_join`), or
+    /// nil when Avahi finds it invalid.
+    static func serviceName(instance: String, type: String, domain: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(AVAHI_DOMAIN_NAME_MAX))
+        guard avahi_service_name_join(&buffer, buffer.count, instance, type, domain) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Withdraws a group's entries, keeping the group for new ones.
     func reset(_ token: UInt64) {
         guard let group = group(token) else { return }

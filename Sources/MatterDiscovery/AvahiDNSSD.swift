@@ -3,6 +3,9 @@ public import MatterCore
 
 /// DNS-SD through the system's Avahi daemon (libavahi-client over D-Bus).
 ///
+/// Services go to the daemon as raw records without probing by default (see `DNSSDPublishing`),
+/// or as Avahi services that the daemon probes first.
+///
 /// Publications survive trouble: a name collision picks the next name (see
 /// `DNSSDServiceRecord.CollisionRenaming`); when the daemon goes away the client reconnects in the
 /// background and re-registers everything once the daemon is back. Browses need a live daemon.
@@ -25,11 +28,17 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         var record: DNSSDServiceRecord
         var currentName: String
         var groupToken: UInt64?
+        /// Raw records only: the entry group probing a copy of the SRV record, to detect a conflict.
+        var sentinelToken: UInt64?
+        /// Raw records only: the sentinel's probes found no peer claiming the current name.
+        var conflictChecked = false
         var state: PublicationState = .pending
         var waiters: [UInt64: CheckedContinuation<Result<String, DiscoveryError>, Never>] = [:]
     }
 
     let logger = Logger(label: "dnssd")
+    /// How services are handed to the daemon.
+    public nonisolated let publishing: DNSSDPublishing
     var connection: AvahiConnection?
     var clientState = ClientState.disconnected
     var stopped = false
@@ -42,15 +51,19 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     var reconnectPending = false
     var reconnectDelay: Duration = .milliseconds(250)
     var random = SystemRandomNumberGenerator()
+    var sentinelWarned = false
 
-    init(label: String) {
+    init(label: String, publishing: DNSSDPublishing) {
         executor = DispatchQueueExecutor(label: label)
+        self.publishing = publishing
     }
 
     /// Connects to the Avahi daemon. Throws `.daemonUnavailable` at once (never hangs) when there is
     /// no system D-Bus or no daemon on it; the message says to use `--address HOST:PORT` instead.
-    public static func start(label: String = "matter.dnssd") async throws(DiscoveryError) -> AvahiDNSSD {
-        let dnssd = AvahiDNSSD(label: label)
+    public static func start(label: String = "matter.dnssd", publishing: DNSSDPublishing = .rawRecords)
+        async throws(DiscoveryError) -> AvahiDNSSD
+    {
+        let dnssd = AvahiDNSSD(label: label, publishing: publishing)
         try await dnssd.connectFirstTime()
         return dnssd
     }
@@ -104,7 +117,11 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             clientStatusChanged(status, error: error)
         case .group(let status, let error):
             guard let id = groupOwners[token] else { return }
-            groupStatusChanged(id, status, error: error)
+            if token == publications[id]?.sentinelToken {
+                sentinelStatusChanged(id, status, error: error)
+            } else {
+                groupStatusChanged(id, status, error: error)
+            }
         case .browser(let browseEvent):
             guard let op = browserOwners[token] else { return }
             browserEvent(op, browseEvent)
@@ -146,7 +163,9 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         }
         for id in publications.keys {
             if let token = publications[id]?.groupToken { groupOwners[token] = nil }
+            if let token = publications[id]?.sentinelToken { groupOwners[token] = nil }
             publications[id]?.groupToken = nil
+            publications[id]?.sentinelToken = nil
             publications[id]?.state = .pending
         }
         connection?.freeClient()
@@ -208,14 +227,29 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         let txtOnly =
             old.serviceType == record.serviceType && old.instanceName == record.instanceName
             && old.port == record.port && old.subtypes == record.subtypes
-        if txtOnly, p.state == .established || p.state == .registering,
-            let txt = try? record.txt.wireStrings(),
-            connection.updateTXT(token, record: record, name: p.currentName, txt: txt) == 0
-        {
-            return
+        if txtOnly, p.state == .established || p.state == .registering, let txt = try? record.txt.wireStrings() {
+            switch publishing {
+            case .probedServices:
+                if connection.updateTXT(token, record: record, name: p.currentName, txt: txt) == 0 { return }
+            case .rawRecords:
+                if let domain = connection.domainName,
+                    let name = AvahiConnection.serviceName(
+                        instance: p.currentName, type: record.serviceType, domain: domain),
+                    connection.updateRecord(token, AvahiRawRecord.txt(serviceName: name, txt)) == 0
+                {
+                    return
+                }
+            }
         }
-        connection.reset(token)
-        addEntries(id)
+        switch publishing {
+        case .probedServices:
+            connection.reset(token)
+            addEntries(id)
+        case .rawRecords:
+            // Subtypes or SRV changed: goodbyes for the old records, the new ones announced at once.
+            dropGroup(id)
+            register(id)
+        }
     }
 
     public func withdraw(_ publication: DNSSDPublicationID) {
@@ -228,6 +262,12 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
 
     public func instanceName(of publication: DNSSDPublicationID) -> String? {
         publications[publication.rawValue]?.currentName
+    }
+
+    /// Raw records: whether the background probe of the current name has finished without a
+    /// conflict (the records were answerable before that). For tests and measurements.
+    package func isConflictChecked(_ publication: DNSSDPublicationID) -> Bool {
+        publications[publication.rawValue]?.conflictChecked ?? false
     }
 
     public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
@@ -261,6 +301,12 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     }
 
     private func dropGroup(_ id: UInt64) {
+        publications[id]?.conflictChecked = false
+        if let token = publications[id]?.sentinelToken {
+            connection?.free(token)
+            groupOwners[token] = nil
+            publications[id]?.sentinelToken = nil
+        }
         guard let token = publications[id]?.groupToken else { return }
         connection?.free(token)
         groupOwners[token] = nil
@@ -268,27 +314,49 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         publications[id]?.state = .pending
     }
 
-    /// Creates the publication's entry group and adds its records.
+    /// Creates the publication's entry group (and, for raw records, its sentinel group) and adds its
+    /// records.
     private func register(_ id: UInt64) {
         guard let connection, publications[id] != nil else { return }
         do {
             let token = try connection.newEntryGroup()
             groupOwners[token] = id
             publications[id]?.groupToken = token
+            if publishing == .rawRecords {
+                do {
+                    let sentinel = try connection.newEntryGroup()
+                    groupOwners[sentinel] = id
+                    publications[id]?.sentinelToken = sentinel
+                } catch {
+                    // E.g. the daemon's objects-per-client-max (1024 by default): publish anyway.
+                    if !sentinelWarned { logger.warning("DNS-SD conflict checks skipped: \(error)") }
+                    sentinelWarned = true
+                }
+            }
             addEntries(id)
         } catch {
             publicationFailed(id, error)
         }
     }
 
-    /// Adds service + subtypes to the (empty) group and commits, renaming on a local collision.
+    /// Adds the records to the (empty) group(s) and commits, renaming on a local collision.
     private func addEntries(_ id: UInt64) {
         guard let connection, let p = publications[id], let token = p.groupToken else { return }
         let txt: [[UInt8]]
         do { txt = try p.record.txt.wireStrings() } catch { return publicationFailed(id, error) }
         var name = p.currentName
         for _ in 0..<100 {
-            let code = connection.addService(token, record: p.record, name: name, txt: txt)
+            let code: Int32
+            switch publishing {
+            case .probedServices:
+                code = connection.addService(token, record: p.record, name: name, txt: txt)
+            case .rawRecords:
+                do {
+                    code = try addRawRecords(connection, p, name: name, txt: txt)
+                } catch {
+                    return publicationFailed(id, error)
+                }
+            }
             if code == 0 {
                 publications[id]?.currentName = name
                 publications[id]?.state = .registering
@@ -301,6 +369,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             logger.notice("DNS-SD name '\(name)' is taken here; trying '\(next)'")
             name = next
             connection.reset(token)
+            if let sentinel = p.sentinelToken { connection.reset(sentinel) }
         }
         publicationFailed(
             id, .avahi(operation: "publish", code: AvahiErrorCode.collision, message: "no free name found"))
@@ -317,16 +386,67 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
                 for c in waiters.values { c.resume(returning: .success(p.currentName)) }
             }
         case .collision:
-            let next = MatterInstanceName.next(after: p.currentName, renaming: p.record.renaming, using: &random)
-            logger.notice("DNS-SD name '\(p.currentName)' collides on the network; renaming to '\(next)'")
-            publications[id]?.currentName = next
-            if let token = p.groupToken { connection?.reset(token) }
-            addEntries(id)
+            renameAfterConflict(id)
         case .failure:
             publicationFailed(id, AvahiConnection.error(error, operation: "publish of \(p.currentName)"))
         case .uncommitted, .registering:
             break
         }
+    }
+
+    /// A peer owns the name: withdraw, pick the next name and publish again. Raw records get fresh
+    /// entry groups (both groups report the collision; the old tokens' late events are ignored).
+    private func renameAfterConflict(_ id: UInt64) {
+        guard let p = publications[id] else { return }
+        let next = MatterInstanceName.next(after: p.currentName, renaming: p.record.renaming, using: &random)
+        logger.notice("DNS-SD name '\(p.currentName)' collides on the network; renaming to '\(next)'")
+        publications[id]?.currentName = next
+        switch publishing {
+        case .probedServices:
+            if let token = p.groupToken { connection?.reset(token) }
+            addEntries(id)
+        case .rawRecords:
+            dropGroup(id)
+            register(id)
+        }
+    }
+
+    /// The sentinel's probes ended: ESTABLISHED means no peer claims the name; COLLISION (Avahi then
+    /// withdrew the records of both groups) means one does.
+    private func sentinelStatusChanged(_ id: UInt64, _ status: AvahiGroupStatus, error: Int32) {
+        guard let p = publications[id] else { return }
+        switch status {
+        case .collision:
+            renameAfterConflict(id)
+        case .failure:
+            // Kept, not freed: freeing would send goodbyes for an SRV record the main group still has.
+            logger.warning(
+                "DNS-SD conflict check of \(p.currentName) failed: \(AvahiConnection.error(error, operation: "probe"))")
+        case .established:
+            publications[id]?.conflictChecked = true
+            logger.debug("no conflict for \(p.currentName).\(p.record.serviceType)")
+        case .uncommitted, .registering:
+            break
+        }
+    }
+
+    /// Raw records into the main group (answerable at once), a probed SRV copy into the sentinel.
+    private func addRawRecords(_ connection: AvahiConnection, _ p: Publication, name: String, txt: [[UInt8]])
+        throws(DiscoveryError) -> Int32
+    {
+        guard let token = p.groupToken, let host = connection.hostNameFQDN, let domain = connection.domainName else {
+            throw .daemonUnavailable(detail: "the Avahi client has no host name yet")
+        }
+        guard let serviceName = AvahiConnection.serviceName(instance: name, type: p.record.serviceType, domain: domain)
+        else {
+            throw .invalidRecord("'\(name).\(p.record.serviceType)' is not a valid service name")
+        }
+        let records = try AvahiRawRecord.serviceRecords(
+            p.record, instanceName: name, serviceName: serviceName, hostName: host, domain: domain, txt: txt)
+        let code = connection.addRecords(token, records, probe: false)
+        guard code == 0, let sentinel = p.sentinelToken else { return code }
+        let srv = records.filter { $0.type == AvahiRawRecord.typeSRV }
+        return connection.addRecords(sentinel, srv, probe: true)
     }
 
     private func publicationFailed(_ id: UInt64, _ error: DiscoveryError) {

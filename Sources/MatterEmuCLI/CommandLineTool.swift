@@ -8,6 +8,13 @@ struct CommandLineTool {
 
     func run(_ argv: [String]) async -> ExitCode {
         let wantsJSON = argv.contains("--json")
+        if argv.first == "--version" {
+            guard argv.dropFirst().allSatisfy({ $0 == "--json" }) else {
+                return report(UsageError("--version takes only --json"), json: wantsJSON)
+            }
+            if wantsJSON { output.printJSON(ToolVersion.json) } else { output.print(ToolVersion.text) }
+            return .success
+        }
         // Longest command path that prefixes the arguments.
         let match = commands
             .filter { argv.starts(with: $0.path) }
@@ -16,9 +23,16 @@ struct CommandLineTool {
             let words = Array(argv.prefix { !$0.hasPrefix("-") })
             let group = commands.filter { $0.path.starts(with: words) }
             let asksHelp = argv.isEmpty || argv.contains("--help") || argv.contains("-h") || argv == ["help"]
-            if asksHelp || (!words.isEmpty && !group.isEmpty) {
-                output.print(HelpFormatter.groupHelp(prefix: group.isEmpty ? [] : words, commands: group.isEmpty ? commands : group))
-                return asksHelp ? .success : .usage
+            let help = HelpFormatter.groupHelp(prefix: group.isEmpty ? [] : words, commands: group.isEmpty ? commands : group)
+            if asksHelp {
+                output.print(help)
+                return .success
+            }
+            if !words.isEmpty && !group.isEmpty {
+                // A group without its subcommand is a usage error: the usage goes to stderr with it.
+                output.progress(help)
+                let name = words.joined(separator: " ")
+                return report(UsageError("'\(name)' needs one of the commands above", command: name), json: wantsJSON)
             }
             return report(UsageError("unknown command '\(words.joined(separator: " "))'"), json: wantsJSON)
         }

@@ -38,6 +38,7 @@ enum HelpFormatter {
         for c in commands { lines.append(row(c.pathString, c.summary)) }
         lines.append("")
         lines.append("Every command takes --json and --help. 'matter-emu <command> --help' shows its options.")
+        if prefix.isEmpty { lines.append("'matter-emu --version' (with --json too) prints the version.") }
         if prefix.isEmpty {
             lines.append("")
             lines.append("exit codes:")

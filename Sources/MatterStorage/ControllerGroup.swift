@@ -2,7 +2,7 @@ public import MatterCore
 
 /// A named set of (node, endpoint) pairs that commands fan out to.
 public struct ControllerGroup: Sendable, Equatable {
-    /// The group's name, unique among nodes and groups without ASCII case.
+    /// The group's name, unique among nodes and groups (full Unicode case folding).
     public var name: String
     /// The members, ordered by node ID then endpoint.
     public var members: [Member]

@@ -4,7 +4,7 @@ public import MatterCore
 public struct ControllerNode: Sendable, Equatable {
     /// The node's operational node ID on the controller's fabric.
     public var nodeID: NodeID
-    /// A user-given name, unique among nodes and groups without ASCII case; nil for none.
+    /// A user-given name, unique among nodes and groups (full Unicode case folding); nil for none.
     public var name: String?
     /// The room the user put the node in; nil for none.
     public var room: String?

@@ -4,7 +4,7 @@ extension ControllerStore {
     /// Creates an empty group.
     /// - Throws: `nameAlreadyUsed` if a group or a node has this name; `invalidArgument` if it is empty.
     public func createGroup(_ name: String) throws(StorageError) {
-        try Self.validateName(name, what: "a group name")
+        try Self.validateName(name, what: "a group name", identifier: true)
         try database.transaction { connection throws(StorageError) in
             try Self.requireNameFree(name, connection)
             try connection.execute("INSERT INTO \"groups\" (name) VALUES (?1)", [.text(name)])
@@ -14,8 +14,9 @@ extension ControllerStore {
     /// Deletes a group and its memberships (the nodes stay).
     /// - Throws: `noSuchGroup`.
     public func deleteGroup(_ name: String) throws(StorageError) {
-        let removed = try database.withConnection { connection throws(StorageError) in
-            try connection.execute("DELETE FROM \"groups\" WHERE name = ?1", [.text(name)])
+        let removed = try database.transaction { connection throws(StorageError) in
+            guard let stored = try Self.storedGroupName(name, connection) else { return 0 }
+            return try connection.execute("DELETE FROM \"groups\" WHERE name = ?1", [.text(stored)])
         }
         guard removed > 0 else { throw .noSuchGroup(name) }
     }
@@ -48,7 +49,7 @@ extension ControllerStore {
         }
     }
 
-    /// The group with this name (any ASCII case) and its members, or nil.
+    /// The group with this name (any case: full Unicode case folding) and its members, or nil.
     public func group(named name: String) throws(StorageError) -> ControllerGroup? {
         try groups(matching: name).first
     }
@@ -73,28 +74,24 @@ extension ControllerStore {
 
     // MARK: Helpers
 
-    /// The stored spelling of the group named `name` (any ASCII case), or `noSuchGroup`.
+    /// The stored spelling of the group named `name` (any case: full Unicode case folding), or `noSuchGroup`.
     private static func requireGroup(_ name: String, _ connection: borrowing SQLiteConnection)
         throws(StorageError) -> String
     {
-        let names = try connection.query("SELECT name FROM \"groups\" WHERE name = ?1", [.text(name)]) {
-            row throws(StorageError) in try row.text(0)
-        }
-        guard let stored = names.first else { throw .noSuchGroup(name) }
+        guard let stored = try storedGroupName(name, connection) else { throw .noSuchGroup(name) }
         return stored
     }
 
     /// Groups (all, or the one named `name`) with their members, from one statement (one snapshot).
     private func groups(matching name: String?) throws(StorageError) -> [ControllerGroup] {
-        let filter: SQLiteValue = name.map { .text($0) } ?? .null
+        let key = name.map(Self.nameKey)
         let rows = try database.withConnection { connection throws(StorageError) in
             try connection.query(
                 """
                 SELECT g.name, m.node_id, m.endpoint FROM "groups" g
                 LEFT JOIN group_members m ON m.group_name = g.name
-                WHERE ?1 IS NULL OR g.name = ?1 ORDER BY g.name
-                """,
-                [filter]
+                ORDER BY g.name
+                """
             ) { row throws(StorageError) in
                 let member =
                     row.isNull(1)
@@ -104,7 +101,7 @@ extension ControllerStore {
             }
         }
         var groups: [ControllerGroup] = []
-        for row in rows {
+        for row in rows where key == nil || Self.nameKey(row.group) == key {
             if groups.last?.name != row.group { groups.append(ControllerGroup(name: row.group)) }
             if let member = row.member { groups[groups.count - 1].members.append(member) }
         }

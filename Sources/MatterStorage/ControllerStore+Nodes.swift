@@ -51,12 +51,13 @@ extension ControllerStore {
         }
     }
 
-    /// The node with this name (any ASCII case), or nil.
+    /// The node with this name (any case: full Unicode case folding), or nil.
     public func node(named name: String) throws(StorageError) -> ControllerNode? {
-        try database.withConnection { connection throws(StorageError) in
+        let key = Self.nameKey(name)
+        return try database.withConnection { connection throws(StorageError) in
             try connection.query(
-                "SELECT \(Self.nodeColumns) FROM nodes WHERE name = ?1", [.text(name)], row: Self.readNode
-            ).first
+                "SELECT \(Self.nodeColumns) FROM nodes WHERE name IS NOT NULL", row: Self.readNode
+            ).first { $0.name.map(Self.nameKey) == key }
         }
     }
 
@@ -78,7 +79,7 @@ extension ControllerStore {
     /// Gives a node a new name, or removes its name (nil).
     /// - Throws: `noSuchNode`, `nameAlreadyUsed`, or `invalidArgument` for an empty name.
     public func rename(_ nodeID: NodeID, to name: String?) throws(StorageError) {
-        if let name { try Self.validateName(name, what: "a node name") }
+        if let name { try Self.validateName(name, what: "a node name", identifier: true) }
         try database.transaction { connection throws(StorageError) in
             try Self.requireNode(nodeID, connection)
             if let name { try Self.requireNameFree(name, exceptNode: nodeID, connection) }
@@ -134,7 +135,7 @@ extension ControllerStore {
         guard node.nodeID.isOperational else {
             throw .invalidArgument("node ID \(node.nodeID) is not an operational node ID")
         }
-        if let name = node.name { try validateName(name, what: "a node name") }
+        if let name = node.name { try validateName(name, what: "a node name", identifier: true) }
         if let room = node.room { try validateName(room, what: "a room name") }
     }
 

@@ -1,5 +1,9 @@
 public import MatterCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a controller remembers between runs: its fabric (root CA key and certificate, IPK, its own
 /// node ID and the node-ID counter), the nodes it commissioned (names, rooms, vendor and product,
 /// device types, last address), and groups of node endpoints.
@@ -7,24 +11,52 @@ public import MatterCore
 /// Several `matter-emu` processes may use one file at once: each change is one write transaction, so
 /// they serialize (`allocateNodeID()` never hands the same ID to two processes, and leaves no gaps).
 /// Names of nodes and groups share one name space (a group stands where a node would on the command
-/// line) and compare without ASCII case; so do rooms. Calls block the calling thread briefly (see
-/// `SQLiteDatabase`).
+/// line) and compare with full Unicode case folding (rooms without ASCII case). Calls block the
+/// calling thread briefly (see `SQLiteDatabase`).
 ///
 /// The tables live in the same schema history as `KeyValueStore`'s (see `StorageSchema`), so one
 /// `SQLiteDatabase` may serve both.
 public struct ControllerStore: Sendable {
     /// The database this store reads and writes.
     public let database: SQLiteDatabase
+    /// The file the store opened (nil for an in-memory database), for ``checkFileUnchanged()``.
+    public let fileIdentity: StoreFileIdentity?
 
     /// A store over `database`, creating or upgrading the file's tables if needed.
     public init(database: SQLiteDatabase) throws(StorageError) {
         try database.migrate(StorageSchema.migrations)
         self.database = database
+        fileIdentity = database.path == ":memory:" ? nil : try StoreFileIdentity.current(path: database.path)
     }
 
     /// A store over the SQLite file at `path` (created with mode 0600, parents with 0700).
+    ///
+    /// - Throws: `emptyStoreFile` when `path` is an existing empty file (a missing file is a new
+    ///   store; an empty one is a store that lost its contents). A file that another process has just
+    ///   created and is initialising is waited for (briefly) first.
     public init(path: String) throws(StorageError) {
+        try Self.refuseEmptyFile(path)
         try self.init(database: SQLiteDatabase(path: path))
+    }
+
+    /// Throws ``StorageError/storeFileChanged(path:deleted:)`` when the store's path no longer names
+    /// the file the store opened (deleted, or replaced by another file): writes since went to the old
+    /// file. Callers check before writes that matter and before reporting them done.
+    public func checkFileUnchanged() throws(StorageError) {
+        guard let fileIdentity else { return }
+        let now = try StoreFileIdentity.current(path: database.path)
+        guard now == fileIdentity else { throw .storeFileChanged(path: database.path, deleted: now == nil) }
+    }
+
+    /// An existing 0-byte file is refused, unless it gains content within a moment (a concurrent
+    /// process between creating the file and SQLite writing its header).
+    static func refuseEmptyFile(_ path: String) throws(StorageError) {
+        for attempt in 0..<20 {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return }
+            if attempt < 19 { usleep(10_000) }
+        }
+        throw .emptyStoreFile(path: path)
     }
 
     // MARK: Fabric
@@ -127,18 +159,67 @@ public struct ControllerStore: Sendable {
     }
 
     /// A name must have something besides white space.
-    static func validateName(_ name: String, what: String) throws(StorageError) {
+    static func validateName(_ name: String, what: String, identifier: Bool = false) throws(StorageError) {
         guard name.contains(where: { !$0.isWhitespace }) else { throw .invalidArgument("\(what) cannot be empty") }
+        guard !name.unicodeScalars.contains(where: Self.isControl) else {
+            throw .invalidArgument("\(what) cannot contain control characters")
+        }
+        if identifier, Self.readsAsNodeID(name) {
+            throw .invalidArgument("\(what) cannot be a number (it would read as a node ID)")
+        }
     }
 
-    /// Throws `nameAlreadyUsed` if a group, or a node other than `node`, has this name (any ASCII case).
+    /// Checks a name for a node or a group: not empty, no control characters, not a number (decimal
+    /// or 0x hex, which the command line reads as a node ID).
+    /// - Throws: `invalidArgument` saying why.
+    public static func validateNodeOrGroupName(_ name: String) throws(StorageError) {
+        try validateName(name, what: "a name", identifier: true)
+    }
+
+    /// C0 and C1 controls, and the line and paragraph separators: nothing a name needs, and what a
+    /// terminal would act on when the name is printed.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// True for what the command line takes as a node ID: decimal digits, or 0x and hex digits.
+    static func readsAsNodeID(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let digits = lower.hasPrefix("0x") ? lower.dropFirst(2) : Substring(lower)
+        let radix = lower.hasPrefix("0x") ? 16 : 10
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }
+    }
+
+    /// The form names are compared in: full Unicode case folding (lower, upper, lower again: "ß",
+    /// "SS" and "ẞ" all become "ss", "ς" and "Σ" become "σ"), compared by canonical equivalence.
+    static func nameKey(_ name: String) -> String { name.lowercased().uppercased().lowercased() }
+
+    /// Throws `nameAlreadyUsed` if a group, or a node other than `node`, has this name (compared by
+    /// ``nameKey(_:)``).
     static func requireNameFree(
         _ name: String, exceptNode node: NodeID? = nil, _ connection: borrowing SQLiteConnection
     ) throws(StorageError) {
-        let nodes = try connection.query("SELECT node_id FROM nodes WHERE name = ?1", [.text(name)]) {
-            row throws(StorageError) in NodeID(try row.bits(0))
+        let key = nameKey(name)
+        let nodes = try connection.query("SELECT node_id, name FROM nodes WHERE name IS NOT NULL") {
+            row throws(StorageError) in (NodeID(try row.bits(0)), try row.text(1))
         }
-        let groups: [Void] = try connection.query("SELECT 1 FROM \"groups\" WHERE name = ?1", [.text(name)]) { _ in () }
-        guard nodes.allSatisfy({ $0 == node }), groups.isEmpty else { throw .nameAlreadyUsed(name) }
+        let groups = try connection.query("SELECT name FROM \"groups\"") { row throws(StorageError) in
+            try row.text(0)
+        }
+        let nodeTaken = nodes.contains { $0.0 != node && nameKey($0.1) == key }
+        let groupTaken = groups.contains { nameKey($0) == key }
+        guard !nodeTaken, !groupTaken else { throw .nameAlreadyUsed(name) }
+    }
+
+    /// The stored spelling of the group named `name` (compared by ``nameKey(_:)``), or nil.
+    static func storedGroupName(_ name: String, _ connection: borrowing SQLiteConnection) throws(StorageError)
+        -> String?
+    {
+        let key = nameKey(name)
+        return try connection.query("SELECT name FROM \"groups\"") { row throws(StorageError) in try row.text(0) }
+            .first { nameKey($0) == key }
     }
 }

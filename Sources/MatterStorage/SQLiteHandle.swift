@@ -26,7 +26,7 @@ final class SQLiteHandle {
             throw .sqlite(code: rc, message: "out of memory", operation: "opening \(path)")
         }
         guard rc == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(db))
+            let message = Self.message(db)
             sqlite3_close_v2(db)
             throw .sqlite(code: rc, message: message, operation: "opening \(path)")
         }
@@ -194,6 +194,14 @@ final class SQLiteHandle {
     /// A `StorageError` for result code `code`, with the connection's current error message.
     /// Call it right after the failing call, on the same thread.
     func error(_ code: Int32, operation: String) -> StorageError {
-        .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), operation: operation)
+        .sqlite(code: code, message: Self.message(handle), operation: operation)
+    }
+
+    /// SQLite's message for the connection's last error, with the system `errno` behind it when
+    /// there is one ("disk I/O error; errno 28"), which tells a full disk from a failing one.
+    static func message(_ db: OpaquePointer) -> String {
+        let text = String(cString: sqlite3_errmsg(db))
+        let code = sqlite3_system_errno(db)
+        return code == 0 ? text : "\(text); errno \(code)"
     }
 }

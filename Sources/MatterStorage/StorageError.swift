@@ -22,7 +22,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchNode(NodeID)
     /// A node with this ID is already stored.
     case nodeAlreadyExists(NodeID)
-    /// The name is already taken by a node or a group (names are compared without ASCII case, and a
+    /// The name is already taken by a node or a group (names are compared with full Unicode case folding, and a
     /// group name stands where a node name would, so the two share one name space).
     case nameAlreadyUsed(String)
     /// No group with this name is stored.
@@ -31,6 +31,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case nodeIDsExhausted
     /// Another process holds the store file (``StoreOwnership``); `holder` is what its lock file says.
     case storeInUse(path: String, holder: String)
+    /// The store's file was deleted, or replaced by another file, while this process had it open:
+    /// what this process wrote since went to the old file.
+    case storeFileChanged(path: String, deleted: Bool)
+    /// The store's file exists but is empty (0 bytes): not a fresh store (a missing file is), so it
+    /// is not silently initialised over whatever emptied it.
+    case emptyStoreFile(path: String)
 
     /// SQLite's primary result code for a `.sqlite` error (`SQLITE_BUSY` = 5, `SQLITE_CORRUPT` = 11,
     /// `SQLITE_NOTADB` = 26...), nil for the other cases.
@@ -39,19 +45,20 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The `errno N` a message from `SQLiteHandle` ends with, or 0.
+    static func errno(in message: String) -> Int32 {
+        let marker = "; errno "
+        guard let semicolon = message.lastIndex(of: ";"), message[semicolon...].hasPrefix(marker) else { return 0 }
+        return Int32(message[semicolon...].dropFirst(marker.count).prefix { $0.isNumber }) ?? 0
+    }
+
     public var description: String {
         switch self {
         case .sqlite(let code, let message, let operation):
-            let hint =
-                switch code & 0xFF {
-                case 26, 11: " (the file is not a SQLite database or is damaged: move it aside to start afresh)"
-                case 5, 6: " (another process holds the store locked for too long)"
-                case 8: " (the file or its directory is read-only)"
-                case 13: " (the disk is full)"
-                case 14: " (the file or its directory cannot be opened: check the path and permissions)"
-                default: ""
-                }
-            return "storage error while \(operation): \(message) (SQLite code \(code))\(hint)"
+            let (what, advice) = SQLiteResultCode.meaning(code, errno: Self.errno(in: message))
+            let lead = what.isEmpty ? message : what
+            let detail = what.isEmpty ? "SQLite code \(code)" : "SQLite: \(message), code \(code)"
+            return "storage error while \(operation): \(lead) (\(detail))" + (advice.isEmpty ? "" : "; \(advice)")
         case .fileSystem(let errno, let message, let operation):
             return "storage error while \(operation): \(message) (errno \(errno))"
         case .schemaTooNew(let path, let found, let supported):
@@ -68,6 +75,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nameAlreadyUsed(let name): return "the name \"\(name)\" is already used by a node or a group"
         case .noSuchGroup(let name): return "no group named \"\(name)\""
         case .nodeIDsExhausted: return "no operational node ID left to allocate on this fabric"
+        case .storeFileChanged(let path, let deleted):
+            return "the store \(path) was \(deleted ? "deleted" : "replaced by another file") while this process "
+                + "had it open (what it wrote since is lost)"
+        case .emptyStoreFile(let path):
+            return "the store \(path) is an empty file, not a SQLite store: remove it to start afresh "
+                + "(a missing file is created), or restore it from a copy"
         }
     }
 }

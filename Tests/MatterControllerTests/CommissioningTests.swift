@@ -62,7 +62,7 @@ struct CommissioningTests {
         let events = EventRecorder()
         let error = await #expect(throws: ControllerError.self) {
             try await controller.commission(
-                device.request(nodeID: NodeID(7), passcode: 12_345_678), progress: events.record)
+                device.request(nodeID: NodeID(7), passcode: 20_202_099), progress: events.record)
         }
         #expect(error?.category == .pase)
         #expect(events.failed == .pase)

@@ -16,11 +16,13 @@ struct DoorLockTests {
         #expect(bench.value(1, .doorLock, A.actuatorEnabled) == .bool(true))
         #expect(bench.value(1, .doorLock, A.supportedOperatingModes) == .unsigned(0xFFF6))
         let commands = bench.model.acceptedCommands(endpoint: EndpointID(1), cluster: .doorLock)
-        #expect(commands.map(\.requiresTimedInvoke) == [true, true])
+        let timed = commands.filter(\.requiresTimedInvoke).map(\.id)
+        typealias C = CommandID.DoorLock
+        #expect(timed == [C.lockDoor, C.unlockDoor, C.setUser, C.clearUser, C.setCredential, C.clearCredential])
         let before = bench.model.eventRecords(from: 0).count
         try bench.invoke(1, .doorLock, .DoorLock.unlockDoor)
         #expect(bench.value(1, .doorLock, A.lockState) == .unsigned(2))
-        try bench.invoke(1, .doorLock, .DoorLock.lockDoor, [0: .bytes([1, 2, 3, 4])])
+        try bench.invoke(1, .doorLock, .DoorLock.lockDoor)
         #expect(bench.value(1, .doorLock, A.lockState) == .unsigned(1))
         #expect(bench.log == ["door-lock 1 → unlocked", "door-lock 1 → locked"])
         let events = bench.model.eventRecords(from: 0).dropFirst(before)
@@ -30,7 +32,7 @@ struct DoorLockTests {
                 == .structure([
                     TLVElement(tag: .context(0), .unsigned(1)), TLVElement(tag: .context(1), .unsigned(7)),
                     TLVElement(tag: .context(2), .null), TLVElement(tag: .context(3), .unsigned(1)),
-                    TLVElement(tag: .context(4), .unsigned(controllerNodeID)),
+                    TLVElement(tag: .context(4), .unsigned(controllerNodeID)), TLVElement(tag: .context(5), .null),
                 ]))
         #expect(bench.status(1, .doorLock, .DoorLock.lockDoor, [0: .utf8("1234")]) == .invalidCommand)
         // The state survives a restart.

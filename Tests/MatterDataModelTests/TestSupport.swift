@@ -109,6 +109,18 @@ final class Bench {
         }
     }
 
+    /// The whole status an invoke fails with (nil on success), cluster status included.
+    func statusIB(
+        _ endpoint: UInt16, _ cluster: ClusterID, _ command: CommandID, _ members: [UInt8: TLVValue] = [:]
+    ) -> StatusIB? {
+        do throws(StatusIB) {
+            try invoke(endpoint, cluster, command, members)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Moves the clock and runs the due timers.
     func advance(_ milliseconds: UInt64) {
         clock.advance(by: milliseconds)

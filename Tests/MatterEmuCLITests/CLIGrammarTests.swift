@@ -17,6 +17,14 @@ struct CLIGrammarTests {
         #expect(result.stdout.contains("--discriminator"))
     }
 
+    @Test(arguments: [["device"], ["fleet"]])
+    func deviceAndFleetHelpOfferTheProbingPath(command: [String]) throws {
+        let result = try CLIRunner.run(command + ["--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("--probe"))
+        #expect(result.stdout.contains("raw records"))
+    }
+
     @Test(arguments: [
         (["frobnicate"], "unknown command 'frobnicate'"),
         (["payload", "parse", "--bogus", "MT:-24J0AFN00KA0648G00"], "unknown option '--bogus'"),
@@ -37,5 +45,33 @@ struct CLIGrammarTests {
         #expect(result.exitCode == 2)
         let error = try #require(try CLIRunner.json(result)["error"] as? [String: Any])
         #expect(error["exitCode"] as? Int == 2)
+    }
+
+    @Test("a bare command group prints its usage on stderr and exits 2; with --json the error document")
+    func bareGroup() throws {
+        let text = try CLIRunner.run(["onoff"])
+        #expect(text.exitCode == 2)
+        #expect(text.stdout.isEmpty)
+        #expect(text.stderr.contains("usage: matter-emu onoff <command>"))
+        #expect(text.stderr.contains("onoff toggle"))
+        let json = try CLIRunner.run(["pairing", "--json"])
+        #expect(json.exitCode == 2)
+        let error = try #require(try CLIRunner.json(json)["error"] as? [String: Any])
+        #expect(error["exitCode"] as? Int == 2)
+        #expect((error["message"] as? String)?.contains("'pairing' needs one of the commands") == true)
+        #expect(try CLIRunner.run(["onoff", "--help"]).exitCode == 0)
+    }
+
+    @Test("--version prints the version, as text or JSON")
+    func version() throws {
+        let text = try CLIRunner.run(["--version"])
+        #expect(text.exitCode == 0)
+        #expect(text.stdout.hasPrefix("matter-emu 0."))
+        let json = try CLIRunner.run(["--version", "--json"])
+        #expect(json.exitCode == 0)
+        let document = try CLIRunner.json(json)
+        #expect(document["name"] as? String == "matter-emu")
+        #expect((document["version"] as? String)?.isEmpty == false)
+        #expect(try CLIRunner.run(["--version", "extra"]).exitCode == 2)
     }
 }

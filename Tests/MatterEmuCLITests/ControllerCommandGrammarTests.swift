@@ -20,6 +20,11 @@ struct ControllerCommandGrammarTests {
         (["pairing", "code", "0", "MT:-24J0AFN00KA0648G00"], "not an operational node ID"),
         (["pairing", "code", "5", "MT:XYZ"], "base38"),
         (["pairing", "onnetwork", "5", "12345678"], "passcode"),
+        (["pairing", "code", "5", "35191106788"], "passcode 11111111"),
+        (["pairing", "code", "5", "3576-780-7533"], "passcode 12345678"),
+        (["pairing", "code", "5", "34915200008"], "passcode"),
+        (["pairing", "already-discovered", "5", "00000000", "127.0.0.1", "5540"], "passcode"),
+        (["pairing", "onnetwork-long", "5", "11111111", "3840"], "passcode"),
         (["pairing", "onnetwork", "five", "20202021"], "<node-id> expects a number"),
         (["pairing", "onnetwork-long", "5", "20202021", "5000"], "<discriminator> 5000 is out of range"),
         (["pairing", "already-discovered", "5", "20202021", "not-an-ip", "5540"], "<address>"),
@@ -53,6 +58,9 @@ struct ControllerCommandGrammarTests {
         (["rename", "5"], "missing argument <name>"),
         (["room", "5"], "missing argument <room> (or --clear)"),
         (["group", "create", "42"], "a group name cannot be a number"),
+        (["group", "create", "bad\u{1B}[31mname"], "cannot contain control characters"),
+        (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--name", "0x1F"], "cannot be a number"),
+        (["pairing", "code", "5", "MT:-24J0AFN00KA0648G00", "--name", "lamp\u{7}"], "control characters"),
         (["group", "add", "lights"], "missing argument <node>"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
@@ -126,5 +134,14 @@ struct ControllerCommandGrammarTests {
         #expect(pairing.stdout.contains("--skip-attestation"))
         let read = try CLIRunner.run(["onoff", "read", "--help"])
         #expect(read.stdout.contains("start-up-on-off"))
+    }
+
+    @Test("control characters in what is printed appear escaped, never raw")
+    func controlCharactersEscaped() throws {
+        let state = try StateDirectory()
+        let result = try CLIRunner.run(["group", "show", "evil\u{1B}[2Jname", "--state-dir", state.path])
+        #expect(result.exitCode == 2)
+        #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
+        #expect(result.stderr.contains("evil\\u{1B}[2Jname"), "\(result.stderr)")
     }
 }

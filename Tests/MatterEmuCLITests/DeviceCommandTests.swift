@@ -13,6 +13,7 @@ struct DeviceCommandTests {
         (["device", "--drop", "2"], "probability"),
         (["fleet"], "--count"),
         (["fleet", "--count", "3", "--base-port", "65535"], "leaves no room"),
+        (["device", "--interface", "no-such-if0"], "no network interface named \"no-such-if0\""),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
@@ -104,5 +105,76 @@ struct DeviceCommandTests {
         #expect(document["commissionable"] as? Bool == true)
         #expect(process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: directory + "/device-0.sqlite"))
+    }
+
+    /// Starts `device --json` on a free port; returns the process, its stdout and the started document.
+    static func startDevice(_ arguments: [String], directory: String) throws -> (Process, Pipe, [String: Any]) {
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["device", "--no-advertise", "--state-dir", directory, "--json"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = readLine(out)
+        let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+        return (process, out, document)
+    }
+
+    static func readLine(_ pipe: Pipe) -> Data {
+        var line = Data()
+        while true {
+            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        return line
+    }
+
+    @Test("a port already in use is a usage error (exit 2) that says so")
+    func portInUse() throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (first, _, started) = try Self.startDevice(["--secured-device-port", "0"], directory: directory + "/a")
+        defer {
+            first.terminate()
+            first.waitUntilExit()
+        }
+        let port = try #require(started["port"] as? Int)
+        let second = try CLIRunner.run([
+            "device", "--secured-device-port", String(port), "--no-advertise", "--state-dir", directory + "/b",
+        ])
+        #expect(second.exitCode == 2, "\(second.stderr)")
+        #expect(second.stderr.contains("UDP port \(port) is already in use"), "\(second.stderr)")
+    }
+
+    @Test("device --json events are fields: commissioned by the CLI, then switched on")
+    func jsonEventsAreFields() throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (device, out, started) = try Self.startDevice(
+            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
+        let port = try #require(started["port"] as? Int)
+        let state = directory + "/controller"
+        let paired = try CLIRunner.run([
+            "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
+        ])
+        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let on = try CLIRunner.run(["onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state])
+        #expect(on.exitCode == 0, "\(on.stderr)")
+        device.terminate()
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        device.waitUntilExit()
+        let events = String(decoding: rest, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let onOff = events.first { $0["event"] as? String == "attribute" && $0["attribute"] as? String == "OnOff" }
+        #expect(onOff?["endpoint"] as? Int == 1)
+        #expect(onOff?["cluster"] as? String == "OnOff")
+        #expect(onOff?["value"] as? Bool == true)
+        #expect(events.contains { $0["event"] as? String == "pase-established" && $0["peer"] is String })
+        #expect(events.contains { $0["event"] as? String == "fabrics" && ($0["fabricIndexes"] as? [Int]) == [1] })
+        // No event is a sentence any more.
+        #expect(events.allSatisfy { ($0["event"] as? String)?.contains(" ") == false })
     }
 }

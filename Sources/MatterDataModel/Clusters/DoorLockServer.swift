@@ -3,10 +3,15 @@ public import MatterCore
 public import MatterInteraction
 public import MatterTLV
 
-/// Door Lock 0x0101 (rev 8), the minimal subset: LockState, LockType, ActuatorEnabled, OperatingMode
-/// (writable with Manage; only supported modes), SupportedOperatingModes, WrongCodeEntryLimit
-/// (writable with Administer, 1...255), the timed LockDoor/UnlockDoor without PIN, and the
-/// LockOperation / LockOperationError events. Lock state and settings are persisted.
+/// Door Lock 0x0101 (rev 8) with users and PIN credentials (features PIN, COTA, USR), week-day and
+/// year-day schedules (WDSCH, YDSCH): LockState, LockType, ActuatorEnabled, OperatingMode (writable
+/// with Manage; only supported modes), the timed LockDoor/UnlockDoor with a PIN checked against the
+/// credentials (always when one is sent; required when RequirePINforRemoteOperation is true), the
+/// wrong-code lock-out (WrongCodeEntryLimit wrong PINs lock remote operation out for
+/// UserCodeTemporaryDisableTime seconds, with a DoorLockAlarm), AutoRelockTime, and the
+/// DoorLockAlarm, LockOperation, LockOperationError and LockUserChange events. Users, credentials,
+/// schedules, lock state and settings are persisted. Schedules are kept and reported but not enforced
+/// (the device has no local time zone).
 public final class DoorLockServer: ClusterServer, @unchecked Sendable {
     /// LockStateEnum.
     public enum LockState: UInt8, Sendable {
@@ -36,28 +41,61 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
         public var supportedOperatingModes: UInt16 = 0xFFF6
         /// WrongCodeEntryLimit before a controller writes one.
         public var wrongCodeEntryLimit: UInt8 = 5
+        /// UserCodeTemporaryDisableTime (seconds) before a controller writes one.
+        public var userCodeTemporaryDisableTime: UInt8 = 10
 
         public init() {}
     }
 
-    /// OperationSourceEnum Remote.
-    static let remoteSource: UInt64 = 7
-    /// OperationErrorEnum Restricted.
-    static let restrictedError: UInt64 = 3
+    /// OperationSourceEnum.
+    enum Source: UInt64 {
+        case auto = 4
+        case remote = 7
+    }
+
+    /// OperationErrorEnum.
+    enum OperationError: UInt64 {
+        case unspecified = 0
+        case invalidCredential = 1
+        case disabledUserDenied = 2
+        case restricted = 3
+    }
+
+    /// AlarmCodeEnum WrongCodeEntryLimit.
+    static let wrongCodeEntryLimitAlarm: UInt64 = 4
+    /// Features PIN | WDSCH | COTA | USR | YDSCH.
+    static let features: UInt32 = 0x0001 | 0x0010 | 0x0080 | 0x0100 | 0x0400
 
     public let configuration: Configuration
     /// LockState (nil: unknown).
-    public private(set) var lockState: LockState?
+    public internal(set) var lockState: LockState?
     /// OperatingMode.
-    public private(set) var operatingMode: OperatingMode = .normal
+    public internal(set) var operatingMode: OperatingMode = .normal
     /// WrongCodeEntryLimit.
-    public private(set) var wrongCodeEntryLimit: UInt8
+    public internal(set) var wrongCodeEntryLimit: UInt8
+    /// UserCodeTemporaryDisableTime, seconds.
+    public internal(set) var userCodeTemporaryDisableTime: UInt8
+    /// AutoRelockTime, seconds (0: off).
+    public internal(set) var autoRelockTime: UInt32 = 0
+    /// RequirePINforRemoteOperation.
+    public internal(set) var requirePINforRemoteOperation = false
+    /// SendPINOverTheAir.
+    public internal(set) var sendPINOverTheAir = false
+
+    /// Users, PIN credentials and schedules.
+    var table = DoorLockUserTable()
+    /// Wrong PINs since the last right one or lock-out.
+    var wrongCodeEntries = 0
+    /// Until when remote operation is locked out (data-model clock, ms).
+    var lockedOutUntil: UInt64?
+    private lazy var relockTimer = makeTimer { [unowned self] in self.autoRelock() }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.lockState = configuration.initialState
         self.wrongCodeEntryLimit = configuration.wrongCodeEntryLimit
-        super.init(id: .doorLock, revision: ClusterSchema.doorLock.revision)
+        self.userCodeTemporaryDisableTime = configuration.userCodeTemporaryDisableTime
+        super.init(id: .doorLock, revision: ClusterSchema.doorLock.revision, featureMap: Self.features)
     }
 
     override public var attributes: [AttributeInfo] {
@@ -65,16 +103,24 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
         return Self.attributeInfos(
             .doorLock,
             [
-                A.lockState, A.lockType, A.actuatorEnabled, A.operatingMode, A.supportedOperatingModes,
-                A.wrongCodeEntryLimit,
+                A.lockState, A.lockType, A.actuatorEnabled, A.numberOfTotalUsersSupported,
+                A.numberOfPINUsersSupported, A.numberOfWeekDaySchedulesSupportedPerUser,
+                A.numberOfYearDaySchedulesSupportedPerUser, A.maxPINCodeLength, A.minPINCodeLength,
+                A.credentialRulesSupport, A.numberOfCredentialsSupportedPerUser, A.autoRelockTime, A.operatingMode,
+                A.supportedOperatingModes, A.wrongCodeEntryLimit, A.userCodeTemporaryDisableTime,
+                A.sendPINOverTheAir, A.requirePINforRemoteOperation,
             ])
     }
 
     override public var acceptedCommands: [CommandInfo] {
-        Self.commandInfos(.doorLock, [.DoorLock.lockDoor, .DoorLock.unlockDoor])
+        Self.commandInfos(.doorLock, ClusterSchema.doorLock.commands.map(\.id))
     }
 
+    override public var generatedCommands: [CommandID] { ClusterSchema.doorLock.responses.map(\.id) }
+
     override public var events: [EventInfo] { ClusterSchema.doorLock.events.map(EventInfo.init) }
+
+    // MARK: - Lifecycle
 
     override public func start() {
         typealias A = AttributeID.DoorLock
@@ -90,25 +136,62 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
         {
             operatingMode = mode
         }
-        if case .unsigned(let raw)? = loadPersisted(A.wrongCodeEntryLimit), let limit = UInt8(exactly: raw), limit > 0 {
-            wrongCodeEntryLimit = limit
+        if let limit = storedByte(A.wrongCodeEntryLimit), limit > 0 { wrongCodeEntryLimit = limit }
+        if let time = storedByte(A.userCodeTemporaryDisableTime), time > 0 { userCodeTemporaryDisableTime = time }
+        if case .unsigned(let raw)? = loadPersisted(A.autoRelockTime), let time = UInt32(exactly: raw) {
+            autoRelockTime = time
+        }
+        if case .bool(let flag)? = loadPersisted(A.requirePINforRemoteOperation) { requirePINforRemoteOperation = flag }
+        if case .bool(let flag)? = loadPersisted(A.sendPINOverTheAir) { sendPINOverTheAir = flag }
+        if let stored = loadPersisted(named: Self.tableKey),
+            let loaded = DoorLockUserTable(tlv: stored, limits: table.limits)
+        {
+            table = loaded
         }
     }
+
+    override public func stop() { relockTimer.cancel() }
+
+    private func storedByte(_ attribute: AttributeID) -> UInt8? {
+        guard case .unsigned(let raw)? = loadPersisted(attribute) else { return nil }
+        return UInt8(exactly: raw)
+    }
+
+    /// The store name of the users, credentials and schedules.
+    static let tableKey = "users"
+
+    /// Persists the users, credentials and schedules (after every change).
+    func persistTable() { persist(named: Self.tableKey, table.tlv) }
 
     /// True when SupportedOperatingModes (inverted) lists `mode`.
     public func isSupported(_ mode: OperatingMode) -> Bool {
         configuration.supportedOperatingModes & (1 << UInt16(mode.rawValue)) == 0
     }
 
+    // MARK: - Attributes
+
     override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         typealias A = AttributeID.DoorLock
+        let limits = table.limits
         switch attribute {
         case A.lockState: return lockState.map { .unsigned(UInt64($0.rawValue)) } ?? .null
         case A.lockType: return .unsigned(UInt64(configuration.lockType))
         case A.actuatorEnabled: return .bool(true)
+        case A.numberOfTotalUsersSupported: return .unsigned(UInt64(limits.users))
+        case A.numberOfPINUsersSupported: return .unsigned(UInt64(limits.pinCredentials))
+        case A.numberOfWeekDaySchedulesSupportedPerUser: return .unsigned(UInt64(limits.weekDaySchedulesPerUser))
+        case A.numberOfYearDaySchedulesSupportedPerUser: return .unsigned(UInt64(limits.yearDaySchedulesPerUser))
+        case A.maxPINCodeLength: return .unsigned(UInt64(limits.maxPINLength))
+        case A.minPINCodeLength: return .unsigned(UInt64(limits.minPINLength))
+        case A.credentialRulesSupport: return .unsigned(1)  // Single
+        case A.numberOfCredentialsSupportedPerUser: return .unsigned(UInt64(limits.credentialsPerUser))
+        case A.autoRelockTime: return .unsigned(UInt64(autoRelockTime))
         case A.operatingMode: return .unsigned(UInt64(operatingMode.rawValue))
         case A.supportedOperatingModes: return .unsigned(UInt64(configuration.supportedOperatingModes))
         case A.wrongCodeEntryLimit: return .unsigned(UInt64(wrongCodeEntryLimit))
+        case A.userCodeTemporaryDisableTime: return .unsigned(UInt64(userCodeTemporaryDisableTime))
+        case A.sendPINOverTheAir: return .bool(sendPINOverTheAir)
+        case A.requirePINforRemoteOperation: return .bool(requirePINforRemoteOperation)
         default: throw StatusIB(.unsupportedAttribute)
         }
     }
@@ -132,55 +215,176 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
             guard limit != wrongCodeEntryLimit else { return }
             wrongCodeEntryLimit = limit
             persist(attribute, .unsigned(UInt64(limit)))
+        case A.userCodeTemporaryDisableTime:
+            let time = try value.unsigned(UInt8.self)
+            guard time >= 1 else { throw StatusIB(.constraintError) }
+            guard time != userCodeTemporaryDisableTime else { return }
+            userCodeTemporaryDisableTime = time
+            persist(attribute, .unsigned(UInt64(time)))
+        case A.autoRelockTime:
+            let time = try value.unsigned(UInt32.self)
+            guard time != autoRelockTime else { return }
+            autoRelockTime = time
+            persist(attribute, .unsigned(UInt64(time)))
+        case A.requirePINforRemoteOperation:
+            let flag = try value.bool()
+            guard flag != requirePINforRemoteOperation else { return }
+            requirePINforRemoteOperation = flag
+            persist(attribute, .bool(flag))
+        case A.sendPINOverTheAir:
+            let flag = try value.bool()
+            guard flag != sendPINOverTheAir else { return }
+            sendPINOverTheAir = flag
+            persist(attribute, .bool(flag))
         default:
             throw StatusIB(.unsupportedWrite)
         }
         attributeChanged(attribute)
     }
 
+    // MARK: - Commands
+
     override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
-        let locking: Bool
+        typealias C = CommandID.DoorLock
         switch command {
-        case .DoorLock.lockDoor: locking = true
-        case .DoorLock.unlockDoor: locking = false
+        case C.lockDoor, C.unlockDoor:
+            try remoteOperation(locking: command == C.lockDoor, pin: try fields.optionalOctets(0), context: context)
+            return nil
+        case C.setUser: try setUser(fields, context: context)
+        case C.getUser: return try getUser(fields)
+        case C.clearUser: try clearUser(fields, context: context)
+        case C.setCredential: return try setCredential(fields, context: context)
+        case C.getCredentialStatus: return try getCredentialStatus(fields)
+        case C.clearCredential: try clearCredential(fields, context: context)
+        case C.setWeekDaySchedule: try setWeekDaySchedule(fields, context: context)
+        case C.getWeekDaySchedule: return try getWeekDaySchedule(fields)
+        case C.clearWeekDaySchedule: try clearWeekDaySchedule(fields, context: context)
+        case C.setYearDaySchedule: try setYearDaySchedule(fields, context: context)
+        case C.getYearDaySchedule: return try getYearDaySchedule(fields)
+        case C.clearYearDaySchedule: try clearYearDaySchedule(fields, context: context)
         default: throw StatusIB(.unsupportedCommand)
         }
-        // No PIN feature: a PINCode, if sent, must be an octet string and is otherwise ignored.
-        _ = try fields.optionalOctets(0)
-        let subject = context.subject
-        let fabric: TLVValue = subject.hasFabric ? .unsigned(UInt64(subject.fabricIndex)) : .null
-        let node: TLVValue = subject.authMode == .case ? .unsigned(subject.subject) : .null
-        let operation: UInt64 = locking ? 0 : 1
-        guard operatingMode != .noRemoteLockUnlock else {
-            recordEvent(
-                .DoorLock.lockOperationError, priority: .critical,
-                fields: .structure([
-                    TLVElement(tag: .context(0), .unsigned(operation)),
-                    TLVElement(tag: .context(1), .unsigned(Self.remoteSource)),
-                    TLVElement(tag: .context(2), .unsigned(Self.restrictedError)),
-                    TLVElement(tag: .context(3), .null),
-                    TLVElement(tag: .context(4), fabric),
-                    TLVElement(tag: .context(5), node),
-                ]))
-            throw StatusIB(.failure)
-        }
-        setLockState(locking ? .locked : .unlocked)
-        recordEvent(
-            .DoorLock.lockOperation, priority: .critical,
-            fields: .structure([
-                TLVElement(tag: .context(0), .unsigned(operation)),
-                TLVElement(tag: .context(1), .unsigned(Self.remoteSource)),
-                TLVElement(tag: .context(2), .null),
-                TLVElement(tag: .context(3), fabric),
-                TLVElement(tag: .context(4), node),
-            ]))
         return nil
     }
 
+    /// LockDoor / UnlockDoor from a controller: refused in NoRemoteLockUnlock mode and during a
+    /// lock-out; a PIN, when sent, must be an enabled user's, and one is required when
+    /// RequirePINforRemoteOperation is true. A wrong or missing required PIN counts toward the
+    /// lock-out. Every refusal answers FAILURE with a LockOperationError event.
+    func remoteOperation(locking: Bool, pin: [UInt8]?, context: InteractionContext) throws(StatusIB) {
+        let operation: UInt64 = locking ? 0 : 1
+        func refuse(_ error: OperationError, user: UInt16? = nil, credential: UInt16? = nil) -> StatusIB {
+            recordOperation(
+                .DoorLock.lockOperationError, operation: operation, error: error, user: user,
+                credential: credential, context: context)
+            return StatusIB(.failure)
+        }
+        guard operatingMode != .noRemoteLockUnlock else { throw refuse(.restricted) }
+        if let until = lockedOutUntil {
+            guard now >= until else { throw refuse(.unspecified) }
+            lockedOutUntil = nil
+        }
+        var user: UInt16?
+        var credential: UInt16?
+        if let pin {
+            guard let match = table.pin(matching: pin) else {
+                wrongCodeEntered()
+                throw refuse(.invalidCredential)
+            }
+            guard table.users[match.credential.user]?.isEnabled == true else {
+                throw refuse(.disabledUserDenied, user: match.credential.user, credential: match.index)
+            }
+            wrongCodeEntries = 0
+            user = match.credential.user
+            credential = match.index
+        } else if requirePINforRemoteOperation {
+            wrongCodeEntered()
+            throw refuse(.invalidCredential)
+        }
+        setLockState(locking ? .locked : .unlocked)
+        recordOperation(
+            .DoorLock.lockOperation, operation: operation, error: nil, user: user, credential: credential,
+            context: context)
+        if !locking, autoRelockTime > 0 { relockTimer.start(after: UInt64(autoRelockTime) * 1000) }
+    }
+
+    /// Counts a wrong PIN; the WrongCodeEntryLimit-th locks remote operation out for
+    /// UserCodeTemporaryDisableTime seconds, with a DoorLockAlarm (WrongCodeEntryLimit).
+    private func wrongCodeEntered() {
+        wrongCodeEntries += 1
+        guard wrongCodeEntries >= Int(wrongCodeEntryLimit) else { return }
+        wrongCodeEntries = 0
+        lockedOutUntil = now + UInt64(userCodeTemporaryDisableTime) * 1000
+        note(
+            "door-lock \(endpointID.rawValue): \(wrongCodeEntryLimit) wrong codes, locked out for "
+                + "\(userCodeTemporaryDisableTime) s")
+        recordEvent(
+            .DoorLock.doorLockAlarm, priority: .critical,
+            fields: .structure([TLVElement(tag: .context(0), .unsigned(Self.wrongCodeEntryLimitAlarm))]))
+    }
+
+    /// AutoRelockTime ran out after an unlock: the lock locks itself (source Auto).
+    private func autoRelock() {
+        guard lockState != .locked else { return }
+        setLockState(.locked)
+        recordEvent(
+            .DoorLock.lockOperation, priority: .critical,
+            fields: .structure([
+                TLVElement(tag: .context(0), .unsigned(0)),
+                TLVElement(tag: .context(1), .unsigned(Source.auto.rawValue)),
+                TLVElement(tag: .context(2), .null),
+                TLVElement(tag: .context(3), .null),
+                TLVElement(tag: .context(4), .null),
+            ]))
+    }
+
+    /// A LockOperation (`error` nil) or LockOperationError event of a remote operation.
+    private func recordOperation(
+        _ event: EventID, operation: UInt64, error: OperationError?, user: UInt16?, credential: UInt16?,
+        context: InteractionContext
+    ) {
+        var fields = [
+            TLVElement(tag: .context(0), .unsigned(operation)),
+            TLVElement(tag: .context(1), .unsigned(Source.remote.rawValue)),
+        ]
+        if let error { fields.append(TLVElement(tag: .context(2), .unsigned(error.rawValue))) }
+        let base: UInt8 = error == nil ? 2 : 3
+        fields += [
+            TLVElement(tag: .context(base), user.map { .unsigned(UInt64($0)) } ?? .null),
+            TLVElement(tag: .context(base + 1), Self.fabric(context)),
+            TLVElement(tag: .context(base + 2), Self.node(context)),
+            TLVElement(tag: .context(base + 3), credential.map { .array([Self.credentialElement($0)]) } ?? .null),
+        ]
+        recordEvent(event, priority: .critical, fields: .structure(fields))
+    }
+
+    /// The accessing fabric, or null.
+    static func fabric(_ context: InteractionContext) -> TLVValue {
+        context.subject.hasFabric ? .unsigned(UInt64(context.subject.fabricIndex)) : .null
+    }
+
+    /// The accessing node (CASE), or null.
+    static func node(_ context: InteractionContext) -> TLVValue {
+        context.subject.authMode == .case ? .unsigned(context.subject.subject) : .null
+    }
+
+    /// A CredentialStruct of a PIN credential.
+    static func credentialElement(_ index: UInt16) -> TLVElement {
+        TLVElement(
+            .structure([
+                TLVElement(tag: .context(0), .unsigned(DoorLockServer.pinCredentialType)),
+                TLVElement(tag: .context(1), .unsigned(UInt64(index))),
+            ]))
+    }
+
+    /// CredentialTypeEnum PIN.
+    static let pinCredentialType: UInt64 = 1
+
     /// Sets LockState (a local operation, or the result of a command).
     public func setLockState(_ state: LockState?) {
+        if state == .locked { relockTimer.cancel() }
         guard state != lockState else { return }
         lockState = state
         persist(.DoorLock.lockState, state.map { .unsigned(UInt64($0.rawValue)) } ?? .null)

@@ -163,6 +163,17 @@ open class ClusterServer: @unchecked Sendable {
         dataModel?.saveValue(Self.storageKey(endpointID, id, attribute), value)
     }
 
+    /// The persisted value stored under `name` for this cluster instance (state that is no
+    /// attribute, such as a lock's users), if any.
+    public func loadPersisted(named name: String) -> TLVValue? {
+        dataModel?.loadValue(Self.storageKey(endpointID, id, name: name))
+    }
+
+    /// Persists `value` under `name` for this cluster instance (nil forgets it).
+    public func persist(named name: String, _ value: TLVValue?) {
+        dataModel?.saveValue(Self.storageKey(endpointID, id, name: name), value)
+    }
+
     /// Records an event of this cluster (`fields` is its structure); returns its event number.
     @discardableResult
     public func recordEvent(
@@ -187,6 +198,11 @@ open class ClusterServer: @unchecked Sendable {
     /// The store key of an attribute value: `<endpoint>/<cluster>/<attribute>` in hexadecimal.
     public static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, _ attribute: AttributeID) -> String {
         "\(String(endpoint.rawValue, radix: 16))/\(hex4(cluster.rawValue))/\(hex4(attribute.rawValue))"
+    }
+
+    /// The store key of named state: `<endpoint>/<cluster>/<name>`.
+    public static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, name: String) -> String {
+        "\(String(endpoint.rawValue, radix: 16))/\(hex4(cluster.rawValue))/\(name)"
     }
 
     private static func hex4(_ value: UInt32) -> String {

@@ -121,6 +121,25 @@ public struct CommandFields: Sendable {
         try ValueDecoding.string(try required(tag), maxLength: maxLength, typeError: .invalidCommand)
     }
 
+    /// A mandatory nullable string of at most `maxLength` bytes: nil for `null`.
+    public func nullableString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
+        let value = try required(tag)
+        if case .null = value { return nil }
+        return try ValueDecoding.string(value, maxLength: maxLength, typeError: .invalidCommand)
+    }
+
+    /// A mandatory structure field, as fields of its own.
+    public func structure(_ tag: UInt8) throws(StatusIB) -> CommandFields {
+        guard let member = self[tag], case .structure = member.value else { throw StatusIB(.invalidCommand) }
+        return CommandFields(member)
+    }
+
+    /// A mandatory nullable structure field: nil for `null`.
+    public func nullableStructure(_ tag: UInt8) throws(StatusIB) -> CommandFields? {
+        if case .null = try required(tag) { return nil }
+        return try structure(tag)
+    }
+
     /// An optional string: nil when absent.
     public func optionalString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
         guard let member = self[tag] else { return nil }

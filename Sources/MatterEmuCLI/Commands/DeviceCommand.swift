@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MatterCore
 import MatterDevice
+import MatterDiscovery
 import MatterOnboarding
 import MatterTransport
 
@@ -24,6 +25,7 @@ struct DeviceCommand: CLICommand {
         .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records (direct addressing only)"),
+        .flag("probe", "probe DNS-SD names first (Avahi services, ~0.9 s) instead of raw records"),
         .value("drop", "P", "fault injection: drop probability per datagram, 0...1"),
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
@@ -76,8 +78,12 @@ struct DeviceCommand: CLICommand {
             throw UsageError("--fail-safe-expiry must be 1...900 seconds", command: Self.pathString)
         }
         configuration.interface = arguments.value("interface")
+        if let name = configuration.interface, if_nametoindex(name) == 0 {
+            throw UsageError("--interface: there is no network interface named \"\(name)\"", command: Self.pathString)
+        }
         configuration.factoryReset = arguments.has("factory-reset")
         configuration.advertise = !arguments.has("no-advertise")
+        configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         func probability(_ name: String) throws(UsageError) -> Double {
             guard let text = arguments.value(name) else { return 0 }
             guard let p = Double(text), (0...1).contains(p) else {
@@ -140,11 +146,11 @@ struct DeviceCommand: CLICommand {
             }
             output.print(lines.joined(separator: "\n"))
         }
-        device.onEvent { line in
+        device.onDeviceEvent { event in
             if json {
-                output.print(JSONValue.object([("event", .string(line))]).serialized(pretty: false))
+                output.print(JSONValue.object(DeviceEventJSON.fields(event)).serialized(pretty: false))
             } else {
-                output.print(line)
+                output.print(event.description)
             }
         }
         let stats = statsInterval.map {

@@ -1,6 +1,7 @@
 import Foundation
 import MatterCore
 import MatterDevice
+import MatterDiscovery
 import MatterOnboarding
 
 /// `matter-emu fleet`: many virtual devices in one process.
@@ -12,19 +13,27 @@ struct FleetCommand: CLICommand {
         .value("type", "TYPE", "device type of every device (default dimmable-light)"),
         .value("config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
         .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
-        .value("base-discriminator", "N", "discriminator of the first device; the others follow (default 3840)"),
+        .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
         .value("seed", "N", "seed of the passcodes (default 20202021)"),
         .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
         .value("state-dir", "DIR", "default directory for state files"),
         .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records"),
+        .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
         namespace in the shared state file. Prints one row per device (or one JSON document), then one
         line per state change prefixed with the device's index.
+
+        Discriminators: device 16q + r gets (base + 256 r + q) mod 4096, so the first 16 devices have
+        different short discriminators (the upper 4 bits, all a manual code carries) and each of their
+        manual codes finds one device; from device 16 on short discriminators repeat (a manual code
+        then matches several devices, and commissioning tries each), while the long discriminators
+        (QR codes) of the first 4096 devices all differ. With the default base 3840: 3840, 0, 256,
+        512, ..., 3584, then 3841, 1, 257, ...
         """
 
     let configuration: Fleet.Configuration
@@ -63,6 +72,7 @@ struct FleetCommand: CLICommand {
         configuration.baseDiscriminator = try arguments.unsigned("base-discriminator") ?? 3840
         configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
         configuration.advertise = !arguments.has("no-advertise")
+        configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context
@@ -91,9 +101,9 @@ struct FleetCommand: CLICommand {
                           ManualPairingCode.formatted(manual).padded(13), qr].joined(separator: "  "))
             let output = context.output
             let json = context.json
-            device.onEvent { line in
-                output.print(json ? JSONValue.object([("device", .int(Int64(index))), ("event", .string(line))])
-                    .serialized(pretty: false) : "[\(index)] \(line)")
+            device.onDeviceEvent { event in
+                output.print(json ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
+                    .serialized(pretty: false) : "[\(index)] \(event)")
             }
         }
         if context.json {

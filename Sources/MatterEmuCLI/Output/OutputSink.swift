@@ -3,10 +3,34 @@
 #endif
 
 /// Writes command output: results to stdout (clean for scripts), progress and errors to stderr.
+/// Control characters (in a stored name, a device's string, an error message) are never written raw:
+/// they print as `\u{1B}`, so nothing a peer or a file holds can drive the terminal.
 struct OutputSink {
-    func print(_ text: String) { OutputSink.write(text + "\n", to: 1) }
+    func print(_ text: String) { OutputSink.write(OutputSink.visible(text) + "\n", to: 1) }
     func printJSON(_ value: JSONValue) { print(value.serialized(pretty: true)) }
-    func progress(_ text: String) { OutputSink.write(text + "\n", to: 2) }
+    func progress(_ text: String) { OutputSink.write(OutputSink.visible(text) + "\n", to: 2) }
+
+    /// `text` with every control character but newline and tab written as `\u{XX}`.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isEscaped(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar != "\n", scalar != "\t" else { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
 
     static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)

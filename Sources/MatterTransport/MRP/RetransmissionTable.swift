@@ -52,6 +52,11 @@ struct RetransmissionTable<Key: Hashable & Sendable>: Sendable {
     /// Removes the entry of `key` (exchange closed).
     mutating func remove(_ key: Key) { entries[key] = nil }
 
+    /// The messages sent to `address` (compared by IP and port; the scope may differ).
+    func keys(destinedTo address: UDPAddress) -> [Key] {
+        entries.filter { $0.value.destination.ip == address.ip && $0.value.destination.port == address.port }.map(\.key)
+    }
+
     /// What is due at `now`: resends and give-ups after the last transmission's wait ran out. A
     /// resent entry counts one more transmission; the caller sets its next due time with `reschedule`.
     mutating func due(at now: UInt64) -> [Action] {

@@ -18,6 +18,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case encryption(String)
     /// The node was stopped.
     case stopped
+    /// The network reported the peer's port closed (ICMP port unreachable): nothing listens there.
+    case portUnreachable(UDPAddress)
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         case .socket(let e): e.description
         case .encryption(let detail): "encryption failed: \(detail)"
         case .stopped: "transport stopped"
+        case .portUnreachable(let peer): "the port is closed: nothing listens at \(peer) (ICMP port unreachable)"
         }
     }
 }

@@ -24,6 +24,10 @@ public actor TransportNode {
         public var usesDispatchTimers = true
         /// Seed for MRP jitter and counters; nil draws from the system's generator.
         public var randomSeed: UInt64?
+        /// True: a reliable message to a peer whose port the network reports closed (ICMP port
+        /// unreachable, where the transport can tell) fails its exchange at once with
+        /// `TransportError.portUnreachable` instead of after every MRP retransmission.
+        public var failsOnPortUnreachable = false
         public init() {}
     }
 
@@ -73,10 +77,29 @@ public actor TransportNode {
 
     /// Starts receiving.
     public func start() {
+        if configuration.failsOnPortUnreachable {
+            transport.onPortUnreachable { [weak self] peer in
+                guard let self else { return }
+                self.assumeIsolated { node in node.portUnreachable(peer) }
+            }
+        }
         transport.start { [weak self] datagram in
             guard let self else { return }
             self.assumeIsolated { node in node.handleDatagram(datagram) }
         }
+    }
+
+    /// Fails every exchange whose reliable message waits for an acknowledgement from `peer` (same
+    /// address and port), since nothing listens there.
+    func portUnreachable(_ peer: UDPAddress) {
+        for key in retransmissions.keys(destinedTo: peer) {
+            retransmissions.remove(key)
+            let exchange = exchanges[key] ?? closingExchanges[key]
+            closingExchanges[key] = nil
+            log.info("\(key): \(peer) reported its port closed")
+            exchange?.fail(.portUnreachable(peer))
+        }
+        rearmTimer()
     }
 
     /// Stops receiving, fails every exchange, cancels timers. Idempotent.

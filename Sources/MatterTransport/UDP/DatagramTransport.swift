@@ -10,6 +10,14 @@ public protocol DatagramTransport: AnyObject, Sendable {
     func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError)
     /// Stops delivery; call on `queue`.
     func close()
+    /// Receives, on `queue`, each destination the network reported closed (ICMP port unreachable)
+    /// for a datagram sent to it. Transports that cannot tell never call it. Set before `start`.
+    func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void)
+}
+
+extension DatagramTransport {
+    /// No reports (in-memory transports).
+    public func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {}
 }
 
 extension UDPEndpoint: DatagramTransport {}

@@ -56,6 +56,10 @@ public final class FaultInjectingTransport: DatagramTransport {
         random.withLock { FaultInjection.fate(faults, &$0) }
     }
 
+    public func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {
+        inner.onPortUnreachable(handler)
+    }
+
     public func start(_ handler: @escaping @Sendable (Datagram) -> Void) {
         inner.start { [self] datagram in
             switch fate() {

@@ -96,13 +96,33 @@ public final class UDPEndpoint: @unchecked Sendable {
         }
     }
 
+    /// Set before `start`; read only on `queue` (the read source's handler).
+    private var unreachableHandler: (@Sendable (UDPAddress) -> Void)?
+
+    /// Asks the kernel for ICMP errors on this socket (IPv6, and IPv4 through the v4-mapped path)
+    /// and hands each "port unreachable" to `handler` with the datagram's destination. Only sockets
+    /// that ask get them: with the errors on, the next `sendto` after one fails once (to any peer).
+    /// Best effort: where the options are refused a closed port shows only when MRP gives up.
+    public func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {
+        unreachableHandler = handler
+        try? UDPEndpoint.setOption(fd, Int32(IPPROTO_IPV6), IPV6_RECVERR, 1, "IPV6_RECVERR")
+        try? UDPEndpoint.setOption(fd, Int32(IPPROTO_IP), IP_RECVERR, 1, "IP_RECVERR")
+    }
+
     /// Starts delivering datagrams to `handler`, on `queue`. Call once.
     public func start(_ handler: @escaping @Sendable (Datagram) -> Void) {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in
-            for _ in 0..<UDPEndpoint.readsPerWakeup {
-                guard let datagram = self.receiveOne() else { break }
-                handler(datagram)
+            for read in 0..<UDPEndpoint.readsPerWakeup {
+                switch self.receiveOne() {
+                case .datagram(let datagram): handler(datagram)
+                case .pendingError: self.drainErrorQueue()
+                case .none:
+                    // Woken with nothing to read: an ICMP error waits on the error queue (it keeps the
+                    // socket signalled until read).
+                    if read == 0 { self.drainErrorQueue() }
+                    return
+                }
             }
         }
         let fd = self.fd
@@ -120,7 +140,53 @@ public final class UDPEndpoint: @unchecked Sendable {
         source = nil
     }
 
-    private func receiveOne() -> Datagram? {
+    private enum Received {
+        case datagram(Datagram)
+        /// The socket reported an error (an ICMP message): its queue holds the details.
+        case pendingError
+    }
+
+    /// Reads the socket's error queue: each ICMP "port unreachable" for one of our datagrams goes to
+    /// the unreachable handler with the datagram's destination; other errors are dropped.
+    private func drainErrorQueue() {
+        for _ in 0..<UDPEndpoint.readsPerWakeup {
+            var destination = sockaddr_in6()
+            var iov = iovec(iov_base: receiveBuffer.baseAddress, iov_len: receiveBuffer.count)
+            let refused: Bool? = withUnsafeMutablePointer(to: &destination) { destinationPointer in
+                withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(destinationPointer)
+                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_in6>.size)
+                    message.msg_iov = iovPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = controlBuffer.baseAddress
+                    message.msg_controllen = controlBuffer.count
+                    guard recvmsg(fd, &message, Int32(MSG_ERRQUEUE)) >= 0 else { return nil }
+                    var refused = false
+                    var control = CMatterPOSIX_CMSG_FIRSTHDR(&message)
+                    while let header = control {
+                        let level = header.pointee.cmsg_level
+                        let type = header.pointee.cmsg_type
+                        if (level == Int32(IPPROTO_IPV6) && type == IPV6_RECVERR)
+                            || (level == Int32(IPPROTO_IP) && type == IP_RECVERR),
+                            let data = CMatterPOSIX_CMSG_DATA(header)
+                        {
+                            // struct sock_extended_err starts with ee_errno (u32).
+                            refused = data.loadUnaligned(as: UInt32.self) == UInt32(ECONNREFUSED)
+                        }
+                        control = CMatterPOSIX_CMSG_NXTHDR(&message, header)
+                    }
+                    return refused
+                }
+            }
+            guard let refused else { return }  // EAGAIN: the queue is empty
+            if refused, destination.sin6_family == sa_family_t(AF_INET6) {
+                unreachableHandler?(UDPAddress(destination))
+            }
+        }
+    }
+
+    private func receiveOne() -> Received? {
         var peer = sockaddr_in6()
         var iov = iovec(iov_base: receiveBuffer.baseAddress, iov_len: receiveBuffer.count)
         return withUnsafeMutablePointer(to: &peer) { peerPointer in
@@ -133,7 +199,11 @@ public final class UDPEndpoint: @unchecked Sendable {
                 message.msg_control = controlBuffer.baseAddress
                 message.msg_controllen = controlBuffer.count
                 let n = recvmsg(fd, &message, 0)
-                guard n >= 0 else { return nil }  // EAGAIN: drained; other errors: try on the next event
+                guard n >= 0 else {
+                    // EAGAIN: drained. An ICMP error is reported once as the call's errno.
+                    let code = errno
+                    return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? nil : .pendingError
+                }
                 var local: [UInt8]?
                 var interface: UInt32 = 0
                 var control = CMatterPOSIX_CMSG_FIRSTHDR(&message)
@@ -148,8 +218,8 @@ public final class UDPEndpoint: @unchecked Sendable {
                     control = CMatterPOSIX_CMSG_NXTHDR(&message, header)
                 }
                 let bytes = Array(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<n]))
-                return Datagram(bytes: bytes, source: UDPAddress(peerPointer.pointee), localAddress: local,
-                                interfaceIndex: interface)
+                return .datagram(Datagram(bytes: bytes, source: UDPAddress(peerPointer.pointee), localAddress: local,
+                                          interfaceIndex: interface))
             }
         }
     }
@@ -164,6 +234,12 @@ public final class UDPEndpoint: @unchecked Sendable {
                 }
             }
         }
-        if rc < 0 { throw SocketError(call: "sendto \(destination)", code: errno) }
+        if rc < 0 {
+            let code = errno
+            // An earlier datagram's ICMP error is reported here once, for no peer in particular: its
+            // destination waits on the error queue, read on the socket's queue.
+            if code == ECONNREFUSED { queue.async { [weak self] in self?.drainErrorQueue() } }
+            throw SocketError(call: "sendto \(destination)", code: code)
+        }
     }
 }

@@ -127,7 +127,7 @@ struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
         let cluster = Family.schema.id
         let attributeID = attribute.id
         let endpoint = endpoint
-        let value = try await context.withController { controller in
+        let value = try await context.withController(boundedByTimeout: true) { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
             return try await controller.readAttribute(
                 stored.nodeID, endpoint: endpoint, cluster: cluster, attribute: attributeID)
@@ -210,7 +210,7 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
         let (cluster, attributeID, value, endpoint) = (Family.schema.id, attribute.id, value, endpoint)
-        try await context.withController { controller in
+        try await context.withController(boundedByTimeout: true) { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
             try await controller.writeAttribute(
                 stored.nodeID, endpoint: endpoint, cluster: cluster, attribute: attributeID, value: value)

@@ -45,6 +45,11 @@ struct CommissioningRunner {
         if let name, !name.contains(where: { !$0.isWhitespace }) {
             throw UsageError("--name cannot be empty", command: command)
         }
+        if let name {
+            do { try ControllerStore.validateNodeOrGroupName(name) } catch {
+                throw UsageError("--name: \(error)", command: command)
+            }
+        }
         if let room, !room.contains(where: { !$0.isWhitespace }) {
             throw UsageError("--room cannot be empty", command: command)
         }

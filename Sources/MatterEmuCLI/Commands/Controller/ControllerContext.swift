@@ -5,6 +5,7 @@ import MatterCredentials
 import MatterDiscovery
 import MatterStorage
 import MatterTransport
+import Synchronization
 
 /// Options the controller commands share.
 enum ControllerOptions {
@@ -13,7 +14,9 @@ enum ControllerOptions {
     static let address = OptionSpec.value(
         "address", "HOST:PORT", "reach the node at this address instead of resolving it through DNS-SD")
     static let timeout = OptionSpec.value(
-        "timeout", "SECONDS", "how long to look for the device or node on DNS-SD (default 10 / 5)")
+        "timeout", "SECONDS",
+        "commands on nodes: the whole command; pairing: the DNS-SD search (default: 10 s to find a device, "
+            + "5 s to resolve a node)")
     /// For commands that only read or write the store.
     static let store: [OptionSpec] = [stateDirectory]
     /// For commands that talk to nodes.
@@ -54,9 +57,13 @@ struct ControllerContext {
     }
 
     /// Opens a controller on a UDP socket on any port, runs `body`, and stops it whatever happens.
+    ///
+    /// `boundedByTimeout`: with `--timeout`, the whole of `body` (resolution, CASE and the request)
+    /// must end within it; when it does not, the controller is stopped (which ends whatever waits on
+    /// the network) and the command fails as unreachable (exit 7).
     func withController<T>(
         trustStore: PAATrustStore? = nil, checkpoint: (@Sendable (CommissioningCheckpoint) -> Void)? = nil,
-        _ body: (Controller) async throws -> T
+        boundedByTimeout: Bool = false, _ body: (Controller) async throws -> T
     ) async throws -> T {
         let store = try openStore()
         let endpoint: UDPEndpoint
@@ -78,12 +85,27 @@ struct ControllerContext {
             configuration.resolveTimeout = timeout
         }
         let controller = try await Controller.open(configuration)
+        let expired = Mutex(false)
+        var watchdog: Task<Void, Never>?
+        if boundedByTimeout, let timeout {
+            // Detached: it must not wait for the caller's executor, which the command may occupy.
+            watchdog = Task.detached {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                expired.withLock { $0 = true }
+                await controller.stop()
+            }
+        }
         do {
             let value = try await body(controller)
+            watchdog?.cancel()
             await controller.stop()
             return value
         } catch {
+            watchdog?.cancel()
             await controller.stop()
+            if expired.withLock({ $0 }), let timeout {
+                throw ControllerError.unreachable("no answer within --timeout \(timeout.components.seconds) s")
+            }
             throw error
         }
     }

@@ -21,7 +21,7 @@ struct DescribeCommand: CLICommand {
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let description = try await context.withController { controller in
+        let description = try await context.withController(boundedByTimeout: true) { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
             return try await controller.describe(stored.nodeID)
         }

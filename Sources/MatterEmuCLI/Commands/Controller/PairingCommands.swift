@@ -14,7 +14,10 @@ struct PairingCodeCommand: CLICommand {
     ]
     static let discussion = """
         The device is found on DNS-SD by the code's discriminator (long from a QR code, short from a
-        manual code) and vendor, unless --address says where it is.
+        manual code) and vendor, unless --address says where it is. When several devices match (a
+        short discriminator is shared by up to 256 long ones), each is tried in discovery order until
+        one takes the passcode; one with another passcode counts a failed PASE attempt. A passcode
+        the specification forbids (11111111, 12345678...) is refused before any device is contacted.
 
         examples:
           matter-emu pairing code 5 MT:-24J0AFN00KA0648G00 --name "Desk lamp" --room Office
@@ -29,6 +32,11 @@ struct PairingCodeCommand: CLICommand {
         runner = try CommissioningRunner(arguments, context, command: Self.pathString, nodeID: arguments.positionals[0])
         let parsed = try OnboardingPayloadParser.parse(arguments.positionals[1])
         payload = parsed.payload
+        // A code may carry a passcode no device may use (11111111, 12345678...): refused here, as
+        // every other pairing command refuses it, rather than spending a device's PASE attempt.
+        do { try SetupPasscode.validate(payload.passcode) } catch {
+            throw UsageError("<payload>: \(error)", command: Self.pathString)
+        }
         if parsed.payloads.count > 1 {
             context.output.progress("note: the QR code holds \(parsed.payloads.count) devices; commissioning the first")
         }

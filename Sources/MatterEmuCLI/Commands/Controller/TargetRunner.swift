@@ -16,7 +16,7 @@ struct TargetRunner {
     ) async throws -> ExitCode {
         let store = try context.openStore()
         let target = try context.target(targetText, endpoint: endpoint, in: store)
-        return try await context.withController { controller in
+        return try await context.withController(boundedByTimeout: true) { controller in
             switch target {
             case .node(let node, let endpoint):
                 await context.applyAddress(to: controller, node: node.nodeID)

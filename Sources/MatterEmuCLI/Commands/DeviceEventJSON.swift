@@ -1,0 +1,45 @@
+import MatterClusters
+import MatterCore
+import MatterDevice
+
+/// A device event as JSON fields for `--json` (one line each): what changed, not a sentence.
+///
+/// `{"event":"attribute","endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}`; a cluster's
+/// note is `{"event":"note",...,"text":...}`; commissioning events are `pase-established` (`peer`),
+/// `pase-failed` (`reason`), `case-established` (`nodeID`, `fabricIndex`), `fabrics`
+/// (`fabricIndexes`) and `commissioning-window` (`open`).
+enum DeviceEventJSON {
+    static func fields(_ event: DeviceEvent) -> [(String, JSONValue)] {
+        switch event {
+        case .attribute(let endpoint, let cluster, let attribute, let value, let text):
+            let schema = ClusterRegistry.standard.cluster(cluster)
+            var fields: [(String, JSONValue)] = [
+                ("event", .string(attribute == nil ? "note" : "attribute")),
+                ("endpoint", .uint(UInt64(endpoint.rawValue))),
+                ("cluster", .string(schema?.name ?? "0x" + hexDigits(cluster.rawValue, width: 4))),
+            ]
+            if let attribute {
+                let attributeSchema = schema?.allAttributes.first { $0.id == attribute }
+                fields.append(
+                    ("attribute", .string(attributeSchema?.name ?? "0x" + hexDigits(attribute.rawValue, width: 4))))
+                fields.append(("value", value.map { TLVJSON.json($0, as: attributeSchema?.type) } ?? .null))
+            } else {
+                fields.append(("text", .string(text)))
+            }
+            return fields
+        case .paseEstablished(let peer):
+            return [("event", .string("pase-established")), ("peer", .string(peer))]
+        case .paseFailed(let reason):
+            return [("event", .string("pase-failed")), ("reason", .string(reason))]
+        case .caseEstablished(let nodeID, let fabricIndex):
+            return [
+                ("event", .string("case-established")), ("nodeID", .uint(nodeID.rawValue)),
+                ("fabricIndex", .uint(UInt64(fabricIndex))),
+            ]
+        case .fabricsChanged(let indexes):
+            return [("event", .string("fabrics")), ("fabricIndexes", .array(indexes.map { .uint(UInt64($0)) }))]
+        case .commissioningWindow(let open):
+            return [("event", .string("commissioning-window")), ("open", .bool(open))]
+        }
+    }
+}

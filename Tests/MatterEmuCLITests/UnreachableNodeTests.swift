@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A commissioned node that stopped answering: `--timeout` bounds the whole command, and a closed
+/// port (ICMP port unreachable) fails at once with a message that says so. Exit 7 both times.
+@Suite("Unreachable nodes")
+struct UnreachableNodeTests {
+    @Test("a silent node fails within --timeout; a closed port fails as closed")
+    func silentAndClosed() throws {
+        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (device, _, started) = try DeviceCommandTests.startDevice(
+            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
+        let port = try #require(started["port"] as? Int)
+        let state = directory + "/controller"
+        let paired = try CLIRunner.run([
+            "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
+        ])
+        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let address = ["--address", "127.0.0.1:\(port)", "--state-dir", state]
+
+        // Stopped (SIGSTOP): the socket is open, nothing answers.
+        kill(device.processIdentifier, SIGSTOP)
+        let silent = try CLIRunner.run(["onoff", "on", "1", "--timeout", "2"] + address)
+        kill(device.processIdentifier, SIGCONT)
+        #expect(silent.exitCode == 7, "\(silent.stderr)")
+        #expect(silent.stderr.contains("no answer within --timeout 2 s"), "\(silent.stderr)")
+
+        device.terminate()
+        device.waitUntilExit()
+        let closed = try CLIRunner.run(["onoff", "on", "1", "--json"] + address)
+        #expect(closed.exitCode == 7, "\(closed.stderr)")
+        let error = try #require(try CLIRunner.json(closed)["error"] as? [String: Any])
+        #expect((error["message"] as? String)?.contains("the port is closed") == true, "\(closed.stderr)")
+    }
+}
