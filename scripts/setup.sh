@@ -51,6 +51,16 @@ if [ "$(id -u)" -eq 0 ] && ! "$HA_VENV/bin/python" -c 'import matter_server.serv
     "$HA_VENV/bin/pip" install -q "python-matter-server[server]==7.0.1"
 fi
 
+# esp-matter-dm-validator, the data-model validator of the conformance suite (scripts/test-dmv.sh), in
+# its own venv (it needs click and tabulate, which the SDK's venv does not carry).
+DMV_VENV=${DMV_VENV:-/opt/matter-emu/dmvenv}
+if [ "$(id -u)" -eq 0 ] && ! "$DMV_VENV/bin/python" -c 'import dmv_tool' 2>/dev/null; then
+    echo "setup: creating $DMV_VENV (esp-matter-dm-validator 1.0.5)" >&2
+    mkdir -p "$(dirname "$DMV_VENV")"
+    python3 -m venv "$DMV_VENV"
+    "$DMV_VENV/bin/pip" install -q esp-matter-dm-validator==1.0.5
+fi
+
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }
 
 echo "setup: building matter-emu" >&2

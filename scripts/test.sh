@@ -6,6 +6,8 @@
 #   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
 #      on that LAN (needs root; creates its venv on first use), and the ha suite: Home Assistant's
 #      Matter Server (python-matter-server) commissions and drives every device type there (root),
+#   4b. the data-model suite: every device type's wildcard read judged by esp-matter-dm-validator at the
+#      Matter version the device reports (root, LAN; scripts/test-dmv.sh),
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
 #   6. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
 #      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone),
@@ -64,6 +66,7 @@ if [ "$(id -u)" = 0 ]; then
     suite hostile scripts/test-hostile.sh  # a hostile peer floods a device while a controller toggles it
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
     suite ha scripts/test-ha.sh  # Home Assistant's Matter Server against every device type
+    suite dmv scripts/test-dmv.sh  # every device type's data model through esp-matter-dm-validator
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
 fi

@@ -10,6 +10,9 @@ With --bench N (scripts/bench.sh), it instead commissions N devices one after an
 call and of each stage the SDK logs: discovery, PASE, then every "Performing next commissioning step"
 to its "Successfully finished commissioning step" line.
 
+With --wildcard-log PATH (scripts/test-dmv.sh), it commissions the device, reads every attribute with one
+wildcard path and writes the read as a chip-tool wildcard log (chip_tool_log.py) for esp-matter-dm-validator.
+
 Run inside a network namespace with a real interface (the SDK's mDNS does not use loopback) and a
 writable /data (the SDK's storage path); scripts/interop-chip.sh does both.
 """
@@ -167,6 +170,9 @@ async def main(args):
         return
     if args.commission_only:
         return
+    if args.wildcard_log:
+        await wildcard(ctrl, node, args)
+        return
 
     Level = Clusters.LevelControl
 
@@ -234,6 +240,36 @@ async def main(args):
         await second_fabric(ctrl, authorities, Clusters, args)
 
 
+async def wildcard(ctrl, node, args):
+    """A read of every attribute of every cluster on every endpoint (one wildcard path), written as a
+    chip-tool wildcard log (chip_tool_log.py) to --wildcard-log and as counts to --wildcard-log + .shape.json,
+    with the reported BasicInformation.SpecificationVersion (0x0028/0x0015)."""
+    import chip_tool_log
+    try:
+        response = await ctrl.Read(node, attributes=[()])
+    except Exception as error:
+        check("wildcard read", False, repr(error))
+        return
+    raw = response.tlvAttributes
+    versions = {}
+    for endpoint, clusters in response.attributes.items():
+        for cluster_type, values in clusters.items():
+            for key, value in values.items():
+                if getattr(key, "__name__", "") == "DataVersion":
+                    versions.setdefault(endpoint, {})[cluster_type.id] = value
+    attributes = sum(len(attrs) for clusters in raw.values() for attrs in clusters.values())
+    clusters = sum(len(c) for c in raw.values())
+    spec = raw.get(0, {}).get(0x0028, {}).get(0x0015)
+    ok = bool(raw) and isinstance(spec, int)
+    check("wildcard read", ok, f"({len(raw)} endpoints, {clusters} clusters, {attributes} attributes, "
+          f"SpecificationVersion 0x{spec or 0:08X})")
+    if not ok:
+        return
+    pathlib.Path(args.wildcard_log).write_text("\n".join(chip_tool_log.render(raw, versions)) + "\n")
+    pathlib.Path(args.wildcard_log + ".shape.json").write_text(json.dumps(
+        {"specificationVersion": int(spec), "endpoints": chip_tool_log.read_shape(raw)}))
+
+
 async def second_fabric(ctrl, authorities, Clusters, args):
     """The first admin opens an enhanced window; a controller of another fabric commissions the
     device with the new code; then both fabrics control it."""
@@ -283,6 +319,8 @@ if __name__ == "__main__":
     parser.add_argument("--commission-only", action="store_true")
     parser.add_argument("--reconnect", action="store_true", help="reuse the stored controller; no commissioning")
     parser.add_argument("--second-fabric", action="store_true", help="then commission into a second fabric")
+    parser.add_argument("--wildcard-log", metavar="PATH",
+                        help="after commissioning, read every attribute and write it as a chip-tool wildcard log")
     parser.add_argument("--work", default="/data/chip-driver")
     parser.add_argument("--bench", type=int, default=0, metavar="N",
                         help="commission N devices (discriminators --discriminator...+N-1) and time the stages")
