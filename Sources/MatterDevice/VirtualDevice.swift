@@ -79,6 +79,13 @@ public final class VirtualDevice: Sendable {
             root.stop()
             dataModel.shutDown()
         }
+        // Subscribers get what is pending (the ShutDown event) now, and up to half a second to
+        // acknowledge it, before the socket closes.
+        await server.flushReports()
+        for _ in 0..<25 {
+            guard await server.reportsInFlight() else { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         await advertiser?.stop()
         await node.stop()
         ownership.release()

@@ -128,6 +128,32 @@ extension InteractionServer {
             })
     }
 
+    /// Sends at once what every subscription has pending (changes, events), minimum intervals aside:
+    /// a device shutting down delivers its ShutDown event before it goes (as the SDK's
+    /// `ScheduleUrgentEventDeliverySync` at shutdown).
+    public func flushReports() async {
+        guard let node else { return }
+        await flush(node)
+    }
+
+    private func flush(_ node: isolated TransportNode) {
+        for subscription in subscriptions.values.sorted(by: { $0.id < $1.id })
+        where subscription.isActive && !subscription.inFlight
+            && (!subscription.dirty.isEmpty || subscription.eventsPending)
+        {
+            sendReport(subscription)
+        }
+        rescheduleTimer()
+    }
+
+    /// True while a report waits for its subscriber's StatusResponse.
+    public func reportsInFlight() async -> Bool {
+        guard let node else { return false }
+        return await inFlight(node)
+    }
+
+    private func inFlight(_ node: isolated TransportNode) -> Bool { subscriptions.values.contains { $0.inFlight } }
+
     // MARK: - DataModelObserver
 
     public func attributesChanged(_ changes: [AttributeChange]) {
