@@ -1,0 +1,58 @@
+package import MatterController
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Home {
+    /// Where a ``Home`` keeps its state and how it finds devices.
+    public struct Configuration: Sendable {
+        /// How devices to commission are found.
+        public enum Discovery: Sendable, Hashable {
+            /// DNS-SD through the system's Avahi daemon (`_matterc._udp`, `_matter._tcp`).
+            case avahi
+            /// None: commission only at ``Configuration/commissioningAddress``; reach nodes at the
+            /// addresses they last answered on.
+            case none
+        }
+
+        /// The controller's state directory (its fabric, nodes, rooms and groups in
+        /// `controller.sqlite`); the same directory the `matter-emu` CLI uses with `--state-dir`.
+        public var stateDirectory: String
+        /// A directory of PAA certificates (PEM or DER) that device attestation trusts; nil for the
+        /// built-in test PAAs (``DefaultPAATrustStore``).
+        public var paaTrustStore: String?
+        public var discovery: Discovery
+        /// `HOST:PORT` of the device to commission, instead of finding it by DNS-SD (the onboarding
+        /// payload still gives the passcode).
+        public var commissioningAddress: String?
+        /// The local UDP port (0: any free port).
+        public var port: UInt16 = 0
+        /// How long a lost device subscription waits at most between attempts to come back.
+        public var resubscribeLimit: Duration = .seconds(10)
+        /// Test hook: adjusts the controller's configuration (in-memory DNS-SD, fast timers).
+        package var controllerSettings: (@Sendable (inout ControllerConfiguration) -> Void)?
+
+        /// A configuration for `stateDirectory` (default: `$XDG_STATE_HOME/matter-emu`, else
+        /// `~/.local/state/matter-emu`, as the CLI's).
+        public init(
+            stateDirectory: String = Configuration.defaultStateDirectory, paaTrustStore: String? = nil,
+            discovery: Discovery = .avahi
+        ) {
+            self.stateDirectory = stateDirectory
+            self.paaTrustStore = paaTrustStore
+            self.discovery = discovery
+        }
+
+        /// `$XDG_STATE_HOME/matter-emu`, else `$HOME/.local/state/matter-emu`, else `./matter-emu-state`.
+        public static var defaultStateDirectory: String {
+            if let xdg = environment("XDG_STATE_HOME"), !xdg.isEmpty { return xdg + "/matter-emu" }
+            if let home = environment("HOME"), !home.isEmpty { return home + "/.local/state/matter-emu" }
+            return "matter-emu-state"
+        }
+
+        private static func environment(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }
+        }
+    }
+}
