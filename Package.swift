@@ -101,7 +101,9 @@ let package = Package(
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
         .testTarget(name: "MatterDeviceTests", dependencies: ["MatterDevice", "MatterController"]),
         .testTarget(name: "MatterControllerTests", dependencies: ["MatterController", "MatterDevice"]),
-        .testTarget(name: "MatterHomeTests", dependencies: ["MatterHome", "MatterController", "MatterDevice"]),
+        .testTarget(
+            name: "MatterHomeTests", dependencies: ["MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
+        ),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
     ]

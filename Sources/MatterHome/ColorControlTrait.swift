@@ -111,7 +111,10 @@ extension Matter {
             }
             public mutating func setStartUpColorTemperatureMireds(_ value: UInt16?) {
                 writes.append(
-                    (AttributeID.ColorControl.startUpColorTemperatureMireds, value.map { .unsigned(UInt64($0)) } ?? .null))
+                    (
+                        AttributeID.ColorControl.startUpColorTemperatureMireds,
+                        value.map { .unsigned(UInt64($0)) } ?? .null
+                    ))
             }
         }
 

@@ -117,7 +117,11 @@ final class CommissioningSession: Sendable {
     }
 
     private func finish(_ token: Int, _ outcome: Outcome) {
-        let resume = state.withLock { s -> (CheckedContinuation<Result<CommissioningResult, HomeError>, Never>, Result<CommissioningResult, HomeError>)? in
+        let resume = state.withLock {
+            s -> (
+                CheckedContinuation<Result<CommissioningResult, HomeError>, Never>,
+                Result<CommissioningResult, HomeError>
+            )? in
             guard var flight = s.inFlight, flight.token == token else { return nil }
             guard let waiter = flight.waiter else {
                 flight.outcome = outcome

@@ -58,10 +58,12 @@ final class HomeContext: Sendable {
 
     /// Ends every subscription and the controller.
     func close() async {
-        guard !closed.withLock({ value in
-            defer { value = true }
-            return value
-        }) else { return }
+        guard
+            !closed.withLock({ value in
+                defer { value = true }
+                return value
+            })
+        else { return }
         await commissioning.shutDown()
         let devices = live.withLock { devices in
             defer { devices = [:] }

@@ -23,7 +23,9 @@ public struct Structure: Sendable, Identifiable {
     /// Renames the structure; returns it with its new name.
     public func setName(_ name: String) async throws(HomeError) -> Structure {
         guard !name.isEmpty else { throw .invalid("a structure name cannot be empty") }
-        do { try home.records.set("structure-name", to: Array(name.utf8), namespace: HomeContext.recordsNamespace) } catch {
+        do {
+            try home.records.set("structure-name", to: Array(name.utf8), namespace: HomeContext.recordsNamespace)
+        } catch {
             throw HomeError(error)
         }
         return try Structure(home: home)
