@@ -23,19 +23,23 @@ public final class Home: Sendable {
 
     /// Sets the configuration that ``open(configuration:)`` uses when given none (the Home API's
     /// `Home.configure { $0.sharedAppGroup = ... }`; here the settings are a state directory and a
-    /// trust store).
+    /// trust store). Starts from the last one set, else from one without a state directory.
     public static func configure(_ body: (inout Configuration) -> Void) {
-        var configuration = defaults.withLock { $0 } ?? Configuration()
+        var configuration = defaults.withLock { $0 } ?? Configuration(stateDirectory: "")
         body(&configuration)
         defaults.withLock { [configuration] in $0 = configuration }
     }
 
     /// Opens the state directory (creating its fabric on first use), binds a UDP socket and starts
-    /// following every commissioned device. Without `configuration`, the one ``configure(_:)`` set,
-    /// else the default.
+    /// following every commissioned device. Without `configuration`, the one ``configure(_:)`` set.
+    /// - Throws: `invalidArgument` without a state directory; `storage` when its store cannot be opened.
     public static func open(configuration: Configuration? = nil) async throws(HomeError) -> Home {
-        let configuration = configuration ?? defaults.withLock { $0 } ?? Configuration()
-        guard !configuration.stateDirectory.isEmpty else { throw .invalid("the state directory cannot be empty") }
+        guard let configuration = configuration ?? defaults.withLock({ $0 }), !configuration.stateDirectory.isEmpty
+        else {
+            throw .invalid(
+                "no state directory: set Home.Configuration.stateDirectory (Home.configure { $0.stateDirectory = ... })"
+            )
+        }
         let storePath = ControllerStateDirectory.storePath(in: configuration.stateDirectory)
         let store: ControllerStore
         let records: KeyValueStore

@@ -1,9 +1,5 @@
 package import MatterController
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension Home {
     /// Where a ``Home`` keeps its state and how it finds devices.
     public struct Configuration: Sendable {
@@ -33,26 +29,12 @@ extension Home {
         /// Test hook: adjusts the controller's configuration (in-memory DNS-SD, fast timers).
         package var controllerSettings: (@Sendable (inout ControllerConfiguration) -> Void)?
 
-        /// A configuration for `stateDirectory` (default: `$XDG_STATE_HOME/matter-emu`, else
-        /// `~/.local/state/matter-emu`, as the CLI's).
-        public init(
-            stateDirectory: String = Configuration.defaultStateDirectory, paaTrustStore: String? = nil,
-            discovery: Discovery = .avahi
-        ) {
+        /// A configuration for `stateDirectory` (the CLI's default is `$XDG_STATE_HOME/matter-emu`, else
+        /// `~/.local/state/matter-emu`; the library reads no environment variables, so give one).
+        public init(stateDirectory: String, paaTrustStore: String? = nil, discovery: Discovery = .avahi) {
             self.stateDirectory = stateDirectory
             self.paaTrustStore = paaTrustStore
             self.discovery = discovery
-        }
-
-        /// `$XDG_STATE_HOME/matter-emu`, else `$HOME/.local/state/matter-emu`, else `./matter-emu-state`.
-        public static var defaultStateDirectory: String {
-            if let xdg = environment("XDG_STATE_HOME"), !xdg.isEmpty { return xdg + "/matter-emu" }
-            if let home = environment("HOME"), !home.isEmpty { return home + "/.local/state/matter-emu" }
-            return "matter-emu-state"
-        }
-
-        private static func environment(_ name: String) -> String? {
-            getenv(name).map { String(cString: $0) }
         }
     }
 }

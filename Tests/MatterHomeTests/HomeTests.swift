@@ -33,6 +33,22 @@ struct HomeTests {
         await home.close()
     }
 
+    @Test("Home.configure sets what open() uses; without a state directory open() is a typed error")
+    func configure() async throws {
+        let error = await #expect(throws: HomeError.self) {
+            try await Home.open(configuration: Home.Configuration(stateDirectory: ""))
+        }
+        #expect(error?.category == .invalidArgument)
+        let directory = bed.stateDirectory
+        Home.configure {
+            $0.stateDirectory = directory
+            $0.discovery = .none
+        }
+        let home = try await Home.open()
+        #expect(try await home.structures().first?.name == "Home")
+        await home.close()
+    }
+
     @Test("commission a dimmable and a colour-temperature light, then the device-control samples")
     func commissionAndControl() async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 101)
