@@ -139,7 +139,7 @@ public struct DevicePart: Sendable {
     private func refresh(_ member: PartMember, _ cluster: ClusterID) async {
         let path = AttributePathIB(endpoint: member.endpoint, cluster: cluster)
         if let result = try? await home.controller.read(member.live.nodeID, paths: [path]) {
-            member.live.apply(result.attributes)
+            member.live.apply(result.attributes, authoritative: true)
         }
     }
 

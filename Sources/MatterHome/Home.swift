@@ -88,7 +88,8 @@ public final class Home: Sendable {
         let context = HomeContext(
             controller: controller, records: records, stateDirectory: configuration.stateDirectory,
             commissioningAddress: address, canDiscover: canDiscover,
-            usesAvahi: configuration.discovery == .avahi && canDiscover, retryLimit: configuration.resubscribeLimit)
+            usesAvahi: configuration.discovery == .avahi && canDiscover, retryLimit: configuration.resubscribeLimit,
+            maxInterval: max(1, configuration.subscriptionMaxInterval))
         do {
             for node in try store.nodes() { _ = context.liveDevice(node.nodeID) }
         } catch {

@@ -24,6 +24,9 @@ extension Home {
         public var commissioningAddress: String?
         /// The local UDP port (0: any free port).
         public var port: UInt16 = 0
+        /// The longest silence (seconds) a device may keep on its subscription: a device that said
+        /// nothing for this long (plus a margin) is taken as lost and subscribed to again.
+        public var subscriptionMaxInterval: UInt16 = 30
         /// How long a lost device subscription waits at most between attempts to come back.
         public var resubscribeLimit: Duration = .seconds(10)
         /// Test hook: adjusts the controller's configuration (in-memory DNS-SD, fast timers).

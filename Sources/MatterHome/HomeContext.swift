@@ -19,13 +19,14 @@ final class HomeContext: Sendable {
     /// True when that browsing goes through the system's Avahi daemon (checked before commissioning).
     let usesAvahi: Bool
     let retryLimit: Duration
+    let maxInterval: UInt16
     let commissioning: CommissioningSession
     private let live = Mutex<[NodeID: LiveDevice]>([:])
     private let closed = Mutex(false)
 
     init(
         controller: Controller, records: KeyValueStore, stateDirectory: String, commissioningAddress: DirectAddress?,
-        canDiscover: Bool, usesAvahi: Bool, retryLimit: Duration
+        canDiscover: Bool, usesAvahi: Bool, retryLimit: Duration, maxInterval: UInt16
     ) {
         self.controller = controller
         self.store = controller.store
@@ -35,6 +36,7 @@ final class HomeContext: Sendable {
         self.canDiscover = canDiscover
         self.usesAvahi = usesAvahi
         self.retryLimit = retryLimit
+        self.maxInterval = maxInterval
         self.commissioning = CommissioningSession(lockPath: ControllerStateDirectory.storePath(in: stateDirectory))
     }
 
@@ -46,7 +48,9 @@ final class HomeContext: Sendable {
             devices[nodeID] = device
             return (device, true)
         }
-        if isNew, !closed.withLock({ $0 }) { device.start(controller: controller, retryLimit: retryLimit) }
+        if isNew, !closed.withLock({ $0 }) {
+            device.start(controller: controller, maxInterval: maxInterval, retryLimit: retryLimit)
+        }
         return device
     }
 

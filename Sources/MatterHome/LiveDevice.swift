@@ -35,8 +35,10 @@ final class LiveDevice: Sendable {
     // MARK: Subscription
 
     /// Starts keeping the cache current through `controller`.
-    func start(controller: Controller, retryLimit: Duration) {
-        let task = Task { [self] in await keepSubscribed(controller, retryLimit: retryLimit) }
+    func start(controller: Controller, maxInterval: UInt16, retryLimit: Duration) {
+        let task = Task { [self] in
+            await keepSubscribed(controller, maxInterval: maxInterval, retryLimit: retryLimit)
+        }
         runner.withLock { $0 = task }
     }
 
@@ -60,24 +62,28 @@ final class LiveDevice: Sendable {
         settle()
     }
 
-    private func keepSubscribed(_ controller: Controller, retryLimit: Duration) async {
+    private func keepSubscribed(_ controller: Controller, maxInterval: UInt16, retryLimit: Duration) async {
         var delay = Duration.milliseconds(250)
         while !Task.isCancelled {
             let (ended, endedContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             do {
                 let subscription = try await controller.subscribe(
-                    nodeID, paths: [AttributePathIB()], minInterval: 0, maxInterval: 30,
+                    nodeID, paths: [AttributePathIB()], minInterval: 0, maxInterval: maxInterval,
                     onReport: { [weak self] report in self?.apply(report.result.attributes) },
                     onEnded: { _ in
                         endedContinuation.yield()
                         endedContinuation.finish()
                     })
-                apply(subscription.priming.attributes)
+                apply(subscription.priming.attributes, authoritative: true)
                 state.withLock { $0.subscription = subscription }
                 settle()
                 delay = .milliseconds(250)
                 for await _ in ended { break }
                 state.withLock { $0.subscription = nil }
+                if Task.isCancelled {
+                    await controller.cancel(subscription)
+                    return
+                }
             } catch {
                 settle()
             }
@@ -110,16 +116,20 @@ final class LiveDevice: Sendable {
 
     // MARK: Cache
 
-    /// Merges reports into the cache: a report older than what the cache holds for its cluster (a
-    /// lower DataVersion) is ignored. Observers hear of every merge that changed something.
-    func apply(_ reports: [AttributeReport]) {
+    /// Merges reports into the cache. A subscription's report older than what the cache holds for its
+    /// cluster (a lower DataVersion) is ignored; an `authoritative` one (a priming report, a read) is
+    /// always taken, since a device that restarted numbers its data versions afresh. Observers hear
+    /// of every merge that changed something.
+    func apply(_ reports: [AttributeReport], authoritative: Bool = false) {
         guard !reports.isEmpty else { return }
         let observers = state.withLock { s -> [AsyncStream<Void>.Continuation] in
             var changed = false
             for report in reports {
                 let key = ClusterKey(endpoint: report.path.endpoint, cluster: report.path.cluster)
                 if let version = report.dataVersion {
-                    if let known = s.versions[key], version < known, known - version < UInt32.max / 2 { continue }
+                    if !authoritative, let known = s.versions[key], version < known, known - version < UInt32.max / 2 {
+                        continue
+                    }
                     s.versions[key] = version
                 }
                 switch report.result {

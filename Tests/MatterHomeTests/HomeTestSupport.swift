@@ -49,10 +49,10 @@ final class HomeTestBed: Sendable {
     }
 
     /// A virtual device of `type`, advertised with `discriminator`.
-    func device(_ type: String, name: String, discriminator: UInt16) async throws -> VirtualDevice {
+    func device(_ type: String, name: String, discriminator: UInt16, port: UInt16 = 0) async throws -> VirtualDevice {
         var configuration = VirtualDeviceConfiguration(
             deviceType: type, storagePath: directory.path + "/\(name).sqlite", pkiDirectory: Self.pkiDirectory)
-        configuration.port = 0
+        configuration.port = port
         configuration.discriminator = discriminator
         configuration.storageNamespace = name
         configuration.mrp = Self.fastMRP
@@ -65,6 +65,7 @@ final class HomeTestBed: Sendable {
         var configuration = Home.Configuration(stateDirectory: stateDirectory, discovery: .none)
         let browser = dnssd.makeHost(hostName: "home.local", addresses: [])
         configuration.resubscribeLimit = .milliseconds(500)
+        configuration.subscriptionMaxInterval = 2
         configuration.controllerSettings = { controller in
             controller.discovery = .browser(browser)
             controller.localMRP = HomeTestBed.fastMRP

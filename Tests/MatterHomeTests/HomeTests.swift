@@ -184,4 +184,29 @@ struct HomeTests {
         await home.close()
         await lamp.stop()
     }
+
+    @Test("after the device restarts, the home subscribes again and follows its state")
+    func resubscribe() async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 601)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let ids = try await commission([lamp], in: structure)
+        let nodeID = NodeID(try #require(UInt64(ids[0])))
+        let device = try #require(try await home.devices().first)
+        let onOff = try #require(await device.types.get(DimmableLightDeviceType.self)?.matterTraits.onOffTrait)
+        try await onOff.on()
+        let port = lamp.port
+        await lamp.stop()
+        // The same device (same state, same port) comes back; another controller turns it off.
+        let again = try await bed.device("dimmable-light", name: "lamp", discriminator: 601, port: port)
+        let other = try await bed.otherController()
+        try await other.off(nodeID)
+        // The loss shows after MaxInterval (2 s) plus the client's 10 s liveness allowance.
+        #expect(await eventually(device, limit: .seconds(60)) { onOff.attributes.onOff == false })
+        try await other.on(nodeID)
+        #expect(await eventually(device) { onOff.attributes.onOff == true })
+        await other.stop()
+        await home.close()
+        await again.stop()
+    }
 }
