@@ -34,8 +34,11 @@ struct DeviceGroupTests {
         try await onOff.on()
         #expect(await lamp.deviceValue(1, .onOff, .OnOff.onOff) == .bool(true))
         #expect(await ceiling.deviceValue(1, .onOff, .OnOff.onOff) == .bool(true))
-        // Dynamic state is not populated on a group part.
+        // Dynamic state is not populated on a group part; support is. Writes go to members, not parts.
         #expect(onOff.attributes.onOff == nil)
+        #expect(onOff.attributes.$onOff.isSupported)
+        let write = await #expect(throws: HomeError.self) { try await onOff.update { $0.setStartUpOnOff(.on) } }
+        #expect(write?.category == .invalidArgument)
 
         let level = try #require(light.matterTraits.levelControlTrait)
         if level.supports(.moveToLevelWithOnOff) {
