@@ -8,6 +8,10 @@ let package = Package(
     products: [
         .executable(name: "matter-emu", targets: ["MatterEmuCLI"]),
         .executable(name: "matter-emu-bench", targets: ["MatterBench"]),
+        .library(name: "MatterHome", targets: ["MatterHome"]),
+        .library(name: "MatterDevice", targets: ["MatterDevice"]),
+        .library(name: "MatterController", targets: ["MatterController"]),
+        .library(name: "MatterClusters", targets: ["MatterClusters"]),
         .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
         .library(name: "MatterTLV", targets: ["MatterTLV"]),
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
@@ -53,6 +57,13 @@ let package = Package(
                            "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
                            "MatterDiscovery", "MatterOnboarding"]
         ),
+        // The Google Home API's object model (Home, structures, rooms, devices, traits) over the controller.
+        .target(
+            name: "MatterHome",
+            dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterStorage", "MatterDiscovery",
+                           "MatterInteraction", "MatterOnboarding", "MatterCredentials", "MatterTransport",
+                           "MatterController"]
+        ),
 
         .executableTarget(
             name: "MatterEmuCLI",
@@ -90,6 +101,9 @@ let package = Package(
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
         .testTarget(name: "MatterDeviceTests", dependencies: ["MatterDevice", "MatterController"]),
         .testTarget(name: "MatterControllerTests", dependencies: ["MatterController", "MatterDevice"]),
+        .testTarget(
+            name: "MatterHomeTests", dependencies: ["MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
+        ),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
     ]

@@ -1,0 +1,163 @@
+import MatterClusters
+import MatterController
+import MatterCore
+import MatterInteraction
+import MatterTLV
+
+/// One endpoint of one device, as a member of a part.
+struct PartMember: Sendable {
+    let live: LiveDevice
+    let endpoint: EndpointID
+}
+
+/// How a group part shows an attribute its members may disagree on.
+enum GroupMerge: Sendable {
+    /// Dynamic state (`onOff`, `currentLevel`): not populated on a group part.
+    case dynamic
+    /// A lower bound of a capability: the largest member value (what every member can reach).
+    case largest
+    /// An upper bound of a capability: the smallest member value.
+    case smallest
+    /// A setting: the members' value when they all agree.
+    case common
+}
+
+/// What a device type's traits act on: one endpoint of one device, or (for a ``DeviceGroup``'s part)
+/// the endpoints of every member. Made by the home; apps get it inside device types.
+public struct DevicePart: Sendable {
+    let home: HomeContext
+    let members: [PartMember]
+    /// The group's name for a group part; nil for a device's endpoint.
+    let group: String?
+
+    // MARK: Attributes
+
+    func value(_ cluster: ClusterID, _ attribute: AttributeID, merge: GroupMerge) -> TLVValue? {
+        guard group != nil else {
+            return members.first.flatMap { $0.live.value($0.endpoint, cluster, attribute) }
+        }
+        let values = members.compactMap { $0.live.value($0.endpoint, cluster, attribute) }
+        guard !values.isEmpty else { return nil }
+        switch merge {
+        case .dynamic:
+            return nil
+        case .largest:
+            return values.compactMap(\.unsignedValue).max().map(TLVValue.unsigned)
+        case .smallest:
+            return values.compactMap(\.unsignedValue).min().map(TLVValue.unsigned)
+        case .common:
+            return values.allSatisfy({ $0 == values[0] }) ? values[0] : nil
+        }
+    }
+
+    /// True when the endpoint (for a group part: any member) has the attribute.
+    func isSupported(_ cluster: ClusterID, _ attribute: AttributeID) -> Bool {
+        members.contains { $0.live.hasAttribute($0.endpoint, cluster, attribute) == true }
+    }
+
+    /// True when the endpoint (for a group part: any member) has a server for `cluster`.
+    func hasCluster(_ cluster: ClusterID) -> Bool {
+        members.contains { $0.live.hasCluster($0.endpoint, cluster) }
+    }
+
+    /// True when the endpoint (for a group part: any member) accepts `command`.
+    func supports(_ cluster: ClusterID, _ command: CommandID) -> Bool {
+        members.contains { $0.live.accepts($0.endpoint, cluster, command) == true }
+    }
+
+    // MARK: Commands
+
+    /// Invokes a command. On a device, then reads the cluster back so its attributes are current when
+    /// this returns. On a group part, sends it to every member that accepts it (members not known to
+    /// lack it included), all at once; succeeds when one did, throws the first failure when all did.
+    func invoke(
+        _ cluster: ClusterID, _ command: CommandID, fields: [TLVElement] = [], timed: Bool? = nil
+    ) async throws(HomeError) {
+        let controller = home.controller
+        guard let group else {
+            guard let member = members.first else { throw HomeError(.internalFailure, "a part without a device") }
+            do {
+                try await controller.invoke(
+                    member.live.nodeID, endpoint: member.endpoint, cluster: cluster, command: command, fields: fields,
+                    timed: timed)
+            } catch {
+                throw HomeError(error)
+            }
+            await refresh(member, cluster)
+            return
+        }
+        let relevant = members.filter { $0.live.accepts($0.endpoint, cluster, command) != false }
+        guard !relevant.isEmpty else {
+            throw .invalid("no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))")
+        }
+        let outcomes = await withTaskGroup(of: (Int, HomeError?).self) { tasks in
+            for (index, member) in relevant.enumerated() {
+                tasks.addTask {
+                    do throws(ControllerError) {
+                        try await controller.invoke(
+                            member.live.nodeID, endpoint: member.endpoint, cluster: cluster, command: command,
+                            fields: fields, timed: timed)
+                        return (index, nil)
+                    } catch {
+                        return (index, HomeError(error))
+                    }
+                }
+            }
+            var collected: [(Int, HomeError?)] = []
+            for await outcome in tasks { collected.append(outcome) }
+            return collected.sorted { $0.0 < $1.0 }
+        }
+        if outcomes.contains(where: { $0.1 == nil }) { return }
+        if let first = outcomes.first?.1 { throw first }
+    }
+
+    /// Writes attributes of `cluster` (each must be supported and writable), then reads it back.
+    func write(_ cluster: ClusterID, _ writes: [(AttributeID, TLVValue)]) async throws(HomeError) {
+        guard group == nil, let member = members.first else {
+            throw .invalid("attributes cannot be written on a group part: write each member's trait")
+        }
+        let schema = ClusterRegistry.standard.cluster(cluster)
+        for (attribute, value) in writes {
+            let name = schema?.attribute(attribute)?.name ?? "\(attribute)"
+            guard member.live.hasAttribute(member.endpoint, cluster, attribute) != false else {
+                throw .invalid("device \(member.live.nodeID.rawValue) does not support \(name)")
+            }
+            guard schema?.attribute(attribute)?.isWritable ?? true else {
+                throw .invalid("\(name) is read-only: a command changes it, not a write")
+            }
+            do {
+                try await home.controller.writeAttribute(
+                    member.live.nodeID, endpoint: member.endpoint, cluster: cluster, attribute: attribute, value: value)
+            } catch {
+                throw HomeError(error)
+            }
+        }
+        await refresh(member, cluster)
+    }
+
+    /// Reads `cluster` of `member` into the cache (a failure leaves it to the subscription).
+    private func refresh(_ member: PartMember, _ cluster: ClusterID) async {
+        let path = AttributePathIB(endpoint: member.endpoint, cluster: cluster)
+        if let result = try? await home.controller.read(member.live.nodeID, paths: [path]) {
+            member.live.apply(result.attributes, authoritative: true)
+        }
+    }
+
+    static func commandName(_ cluster: ClusterID, _ command: CommandID) -> String {
+        let schema = ClusterRegistry.standard.cluster(cluster)
+        return "\(schema?.name ?? "\(cluster)").\(schema?.command(command)?.name ?? "\(command)")"
+    }
+}
+
+extension TLVValue {
+    var unsignedValue: UInt64? {
+        if case .unsigned(let value) = self { return value }
+        return nil
+    }
+}
+
+extension TLVElement {
+    /// A context-tagged command field.
+    static func field(_ tag: UInt8, _ value: TLVValue) -> TLVElement { TLVElement(tag: .context(tag), value) }
+    static func field(_ tag: UInt8, _ value: UInt64) -> TLVElement { field(tag, .unsigned(value)) }
+}

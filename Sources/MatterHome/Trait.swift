@@ -1,0 +1,37 @@
+import MatterCore
+
+/// A Matter cluster seen as a Home API trait (`Matter.OnOffTrait`...), on a device endpoint or a group
+/// part.
+public protocol Trait: Sendable {
+    /// The Matter cluster ID the trait stands for.
+    static var clusterID: UInt32 { get }
+    /// The trait on `part` (made by the home).
+    init(part: DevicePart)
+}
+
+/// The Home API's namespace for Matter traits.
+public enum Matter {}
+
+/// The traits of a part by type: `deviceType.traits[Matter.OnOffTrait.self]`.
+public struct Traits: Sendable {
+    let part: DevicePart
+
+    /// The trait when the endpoint (for a group part: any member) has its cluster; nil otherwise.
+    public subscript<T: Trait>(_ type: T.Type) -> T? {
+        part.hasCluster(ClusterID(T.clusterID)) ? T(part: part) : nil
+    }
+}
+
+/// The Matter traits of a part by name: `deviceType.matterTraits.onOffTrait`.
+public struct MatterTraits: Sendable {
+    let part: DevicePart
+
+    private var traits: Traits { Traits(part: part) }
+
+    public var onOffTrait: Matter.OnOffTrait? { traits[Matter.OnOffTrait.self] }
+    public var levelControlTrait: Matter.LevelControlTrait? { traits[Matter.LevelControlTrait.self] }
+    public var colorControlTrait: Matter.ColorControlTrait? { traits[Matter.ColorControlTrait.self] }
+    public var doorLockTrait: Matter.DoorLockTrait? { traits[Matter.DoorLockTrait.self] }
+    public var identifyTrait: Matter.IdentifyTrait? { traits[Matter.IdentifyTrait.self] }
+    public var basicInformationTrait: Matter.BasicInformationTrait? { traits[Matter.BasicInformationTrait.self] }
+}

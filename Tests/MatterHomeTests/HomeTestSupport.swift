@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import MatterClusters
+import MatterController
+import MatterCore
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+import MatterOnboarding
+import MatterStorage
+import MatterTLV
+import MatterTransport
+import Testing
+
+@testable import MatterDevice
+@testable import MatterHome
+
+/// A temporary state directory, removed when released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        let template = NSTemporaryDirectory() + "matter-home-tests.XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Virtual devices (MatterDevice, in process, loopback UDP) advertised on an in-memory DNS-SD that
+/// the homes browse, and homes over one state directory.
+final class HomeTestBed: Sendable {
+    let directory: TemporaryDirectory
+    let stateDirectory: String
+    let dnssd = InMemoryDNSSDNetwork()
+
+    static let fastMRP = MRPParameters(idleInterval: 60, activeInterval: 60, activeThreshold: 4000)
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        stateDirectory = directory.path + "/controller"
+    }
+
+    static var pkiDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fixtures/pki").path
+    }
+
+    /// A virtual device of `type`, advertised with `discriminator`.
+    func device(_ type: String, name: String, discriminator: UInt16, port: UInt16 = 0) async throws -> VirtualDevice {
+        var configuration = VirtualDeviceConfiguration(
+            deviceType: type, storagePath: directory.path + "/\(name).sqlite", pkiDirectory: Self.pkiDirectory)
+        configuration.port = port
+        configuration.discriminator = discriminator
+        configuration.storageNamespace = name
+        configuration.mrp = Self.fastMRP
+        let host = dnssd.makeHost(hostName: "\(name).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
+        return try await VirtualDevice.start(configuration, dnssd: host)
+    }
+
+    /// The home's configuration: this state directory, the in-memory DNS-SD, fast timers.
+    func configuration() -> Home.Configuration {
+        var configuration = Home.Configuration(stateDirectory: stateDirectory, discovery: .none)
+        let browser = dnssd.makeHost(hostName: "home.local", addresses: [])
+        configuration.resubscribeLimit = .milliseconds(500)
+        configuration.subscriptionMaxInterval = 2
+        configuration.controllerSettings = { controller in
+            controller.discovery = .browser(browser)
+            controller.localMRP = HomeTestBed.fastMRP
+            controller.defaultPeerMRP = HomeTestBed.fastMRP
+            controller.discoveryTimeout = .seconds(5)
+            controller.resolveTimeout = .seconds(2)
+            controller.responseTimeout = 3_000
+        }
+        return configuration
+    }
+
+    func openHome() async throws -> Home { try await Home.open(configuration: configuration()) }
+
+    /// A plain controller on the same state directory (another administrator of the same fabric).
+    func otherController() async throws -> Controller {
+        let store = try ControllerStore(path: ControllerStateDirectory.storePath(in: stateDirectory))
+        var configuration = ControllerConfiguration(
+            store: store, transport: try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.other")),
+            discovery: .none, trustStore: try DefaultPAATrustStore.make())
+        configuration.localMRP = Self.fastMRP
+        configuration.defaultPeerMRP = Self.fastMRP
+        return try await Controller.open(configuration)
+    }
+}
+
+extension VirtualDevice {
+    /// The device's QR code.
+    var qrCode: String { (try? SetupQRCode.encode(setupPayload)) ?? "" }
+    /// The device's manual pairing code.
+    var setupPayloadManual: String { (try? ManualPairingCode.encode(setupPayload)) ?? "" }
+
+    /// An attribute as the device itself holds it (read from its data model on its queue).
+    func deviceValue(_ endpoint: UInt16, _ cluster: ClusterID, _ attribute: AttributeID) async -> TLVValue? {
+        let model = dataModel
+        return await node.isolated { _ in
+            try? model.readAttribute(
+                ConcreteAttributePath(endpoint: EndpointID(endpoint), cluster: cluster, attribute: attribute),
+                context: InteractionContext(
+                    subject: SubjectDescriptor(authMode: .pase, fabricIndex: 0, subject: 0),
+                    session: .secure(localSessionID: 0)))
+        }
+    }
+}
+
+/// Commissions `devices` in one session; returns their IDs in order.
+func commission(_ devices: [VirtualDevice], in structure: Structure) async throws -> [String] {
+    try await structure.prepareForMatterCommissioning()
+    var ids: [String] = []
+    for device in devices { ids.append(try await structure.commissionMatterDevice(onboardingPayload: device.qrCode)) }
+    #expect(try structure.completeMatterCommissioning() == ids)
+    return ids
+}
+
+/// Waits (at most `limit`) until `condition` holds, re-checking on every change the device reports.
+func eventually(
+    _ device: HomeDevice, limit: Duration = .seconds(20), _ condition: @escaping @Sendable () -> Bool
+) async -> Bool {
+    if condition() { return true }
+    return await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await _ in device.types where condition() { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return condition()
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
+extension TransportNode {
+    /// Runs `body` in the node's isolation (on its queue).
+    func isolated<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
+}
