@@ -385,7 +385,7 @@ async def main(args):
                     await asyncio.wait_for(client.remove_node(node_id), WAIT)
                     gone = await events.wait(lambda: True if node_id in events.removed[mark[2]:] else None)
                     # The server removes its fabric from the device (RemoveFabric): the device says so.
-                    left = await by_name[name].output_after(lines, '"event":"fabrics: []"')
+                    left = await by_name[name].output_after(lines, '"event":"fabrics","fabricIndexes":[]')
                     check(f"{name}: remove_node", gone is not None and left is not None
                           and all(n.node_id != node_id for n in client.get_nodes()),
                           f"NODE_REMOVED event: {gone is not None}; the device left the fabric: {left is not None}")
