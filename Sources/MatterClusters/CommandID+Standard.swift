@@ -75,6 +75,9 @@ extension CommandID {
         public static let updateFabricLabel = CommandID(0x09)
         public static let removeFabric = CommandID(0x0A)
         public static let addTrustedRootCertificate = CommandID(0x0B)
+        public static let setVIDVerificationStatement = CommandID(0x0C)
+        public static let signVIDVerificationRequest = CommandID(0x0D)
+        public static let signVIDVerificationResponse = CommandID(0x0E)
     }
 
     public enum GroupKeyManagement {

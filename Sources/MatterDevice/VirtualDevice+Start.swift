@@ -61,7 +61,7 @@ extension VirtualDevice {
         let queue = DispatchQueue(label: "matter-emu.device.\(configuration.storageNamespace)")
         let transport: any DatagramTransport
         do {
-            let udp = try UDPEndpoint(port: configuration.port, interface: configuration.interface, queue: queue)
+            let udp = try await bind(configuration, queue: queue)
             let faulty: any DatagramTransport =
                 configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
             transport = configuration.transportWrapper?(faulty) ?? faulty
@@ -146,6 +146,24 @@ extension VirtualDevice {
         await device.wire()
         await node.start()
         return device
+    }
+
+    /// The device's socket. A port still held for a moment by this process's previous device on it (a
+    /// restart: the old socket closes once its read source's cancellation has run) is tried again for
+    /// up to half a second before it counts as in use.
+    static func bind(_ configuration: VirtualDeviceConfiguration, queue: DispatchQueue) async throws(SocketError)
+        -> UDPEndpoint
+    {
+        var attempt = 0
+        while true {
+            do {
+                return try UDPEndpoint(port: configuration.port, interface: configuration.interface, queue: queue)
+            } catch {
+                attempt += 1
+                guard error.code == 98 /* EADDRINUSE */, configuration.port != 0, attempt < 10 else { throw error }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
     }
 
     /// The device's SerialNumber and UniqueID: random at first start (each its own 64/128 random bits, so

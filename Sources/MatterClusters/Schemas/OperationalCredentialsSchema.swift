@@ -14,6 +14,7 @@ extension ClusterSchema {
                             [
                                 FieldSchema(1, "NOC", .octets(maxLength: 400)),
                                 FieldSchema(2, "ICAC", .octets(maxLength: 400), nullable: true),
+                                FieldSchema(3, "VVSC", .octets(maxLength: 400), optional: true),
                                 .fabricIndex,
                             ]))), read: .administer, fabricScoped: true),
             AttributeSchema(
@@ -67,6 +68,17 @@ extension ClusterSchema {
             CommandSchema(
                 .OperationalCredentials.addTrustedRootCertificate, "AddTrustedRootCertificate",
                 [FieldSchema(0, "RootCACertificate", .octets(maxLength: 400))], privilege: .administer),
+            CommandSchema(
+                .OperationalCredentials.setVIDVerificationStatement, "SetVIDVerificationStatement",
+                [
+                    FieldSchema(0, "VendorID", .uint16, optional: true),
+                    FieldSchema(1, "VIDVerificationStatement", .octets(maxLength: 85), optional: true),
+                    FieldSchema(2, "VVSC", .octets(maxLength: 400), optional: true),
+                ], privilege: .administer, fabricScoped: true),
+            CommandSchema(
+                .OperationalCredentials.signVIDVerificationRequest, "SignVIDVerificationRequest",
+                [FieldSchema(0, "FabricIndex", .uint8), FieldSchema(1, "ClientChallenge", .octets(maxLength: 32))],
+                response: .command(.OperationalCredentials.signVIDVerificationResponse), privilege: .administer),
         ],
         responses: [
             CommandSchema(
@@ -91,6 +103,12 @@ extension ClusterSchema {
                     FieldSchema(1, "FabricIndex", .uint8, optional: true),
                     FieldSchema(2, "DebugText", .string(maxLength: 128), optional: true),
                 ]),
+            CommandSchema(
+                .OperationalCredentials.signVIDVerificationResponse, "SignVIDVerificationResponse",
+                [
+                    FieldSchema(0, "FabricIndex", .uint8), FieldSchema(1, "FabricBindingVersion", .uint8),
+                    FieldSchema(2, "Signature", .octets(maxLength: 64)),
+                ]),
         ])
 
     /// FabricDescriptorStruct, an entry of the Fabrics attribute.
@@ -102,6 +120,7 @@ extension ClusterSchema {
             FieldSchema(3, "FabricID", .uint64),
             FieldSchema(4, "NodeID", .uint64),
             FieldSchema(5, "Label", .string(maxLength: 32)),
+            FieldSchema(6, "VIDVerificationStatement", .octets(maxLength: 85), optional: true),
             .fabricIndex,
         ])
 }

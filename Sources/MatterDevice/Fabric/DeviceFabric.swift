@@ -23,6 +23,10 @@ public struct DeviceFabric: Sendable, Equatable {
     public var ipkEpochKey: [UInt8]
     /// The root's public key (65 bytes).
     public var rootPublicKey: [UInt8]
+    /// SetVIDVerificationStatement's statement (85 bytes), when one is set.
+    public var vidVerificationStatement: [UInt8]?
+    /// SetVIDVerificationStatement's VID verification signer certificate, when one is set.
+    public var vvsc: [UInt8]?
 
     public static func == (a: DeviceFabric, b: DeviceFabric) -> Bool { a.encoded() == b.encoded() }
 
@@ -53,6 +57,8 @@ public struct DeviceFabric: Sendable, Equatable {
             w.put(operationalKey, tag: .context(9))
             w.put(ipkEpochKey, tag: .context(10))
             w.put(rootPublicKey, tag: .context(11))
+            if let vidVerificationStatement { w.put(vidVerificationStatement, tag: .context(12)) }
+            if let vvsc { w.put(vvsc, tag: .context(13)) }
         }
         return w.bytes
     }
@@ -86,6 +92,8 @@ public struct DeviceFabric: Sendable, Equatable {
             operationalKey = try e.decodeMember(.context(9))
             ipkEpochKey = try e.decodeMember(.context(10))
             rootPublicKey = try e.decodeMember(.context(11))
+            vidVerificationStatement = try e.decodeMemberIfPresent(.context(12))
+            vvsc = try e.decodeMemberIfPresent(.context(13))
         } catch {
             throw .storage("stored fabric record is unreadable: \(error)")
         }

@@ -31,6 +31,7 @@ extension RootNode {
             return .array(all.filter { !context.isFabricFiltered || $0.index == accessing }.compactMap { fabric in
                 guard fabric.index == accessing else { return nil }
                 return TLVElement(Field.structure([(1, .bytes(fabric.noc)), (2, fabric.icac.map { .bytes($0) } ?? .null),
+                                                   (3, fabric.vvsc.map { .bytes($0) }),
                                                    (0xFE, Field.uint(fabric.index))]))
             })
         case 0x0001:  // Fabrics
@@ -38,7 +39,8 @@ extension RootNode {
                 TLVElement(Field.structure([
                     (1, .bytes(fabric.rootPublicKey)), (2, Field.uint(fabric.vendorID.rawValue)),
                     (3, .unsigned(fabric.fabricID.rawValue)), (4, .unsigned(fabric.nodeID.rawValue)),
-                    (5, .utf8(fabric.label)), (0xFE, Field.uint(fabric.index)),
+                    (5, .utf8(fabric.label)), (6, fabric.vidVerificationStatement.map { .bytes($0) }),
+                    (0xFE, Field.uint(fabric.index)),
                 ]))
             })
         case 0x0002: return Field.uint(configuration.supportedFabrics)
@@ -135,6 +137,11 @@ extension RootNode {
             }
             removeFabric(index)
             return Field.response(C.nocResponse, [(0, Field.uint(NOCStatus.ok)), (1, Field.uint(index))])
+        case C.setVIDVerificationStatement:
+            try setVIDVerificationStatement(fields, context: context)
+            return nil
+        case C.signVIDVerificationRequest:
+            return try signVIDVerificationRequest(fields, context: context)
         default:
             throw StatusIB(.unsupportedCommand)
         }
