@@ -126,6 +126,16 @@ struct DeviceCommand: CLICommand {
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let device = try await VirtualDevice.start(configuration)
+        // The socket exists before the first line is printed, so a script may connect once it reads it.
+        let control: ControlSocket?
+        do {
+            control = try controlPath.map { path throws(DeviceError) in
+                try ControlSocket(path: path) { line in await device.control(line) }
+            }
+        } catch {
+            await device.stop()
+            throw error
+        }
         let payload = device.setupPayload
         let qr = try SetupQRCode.encode(payload)
         let manual = try ManualPairingCode.encode(payload)
@@ -155,9 +165,6 @@ struct DeviceCommand: CLICommand {
             } else {
                 output.print(event.description)
             }
-        }
-        let control = try controlPath.map { path in
-            try ControlSocket(path: path) { line in await device.control(line) }
         }
         let stats = statsInterval.map {
             DeviceStatsReporter(device: device, intervalSeconds: $0, output: output, json: json)
