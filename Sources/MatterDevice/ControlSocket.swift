@@ -89,7 +89,9 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
                 let answer = Array((respond(line) + "\n").utf8)
                 var sent = 0
                 while sent < answer.count {
-                    let written = answer[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let written = answer[sent...].withUnsafeBytes {
+                        send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                     guard written > 0 else { return }
                     sent += written
                 }

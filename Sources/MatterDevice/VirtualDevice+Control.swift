@@ -42,10 +42,14 @@ extension VirtualDevice {
             let setValue = encoded
             let result: Result<TLVValue, ControlFailure> = await node.run { _ in
                 guard let server = dataModel.cluster(target.cluster.id, on: target.endpoint) else {
-                    return .failure(ControlFailure("endpoint \(target.endpoint.rawValue) has no \(target.cluster.name) cluster"))
+                    return .failure(
+                        ControlFailure("endpoint \(target.endpoint.rawValue) has no \(target.cluster.name) cluster"))
                 }
                 guard server.attributes.contains(where: { $0.id == target.attribute.id }) else {
-                    return .failure(ControlFailure("\(target.cluster.name) on endpoint \(target.endpoint.rawValue) has no attribute \(target.attribute.name)"))
+                    return .failure(
+                        ControlFailure(
+                            "\(target.cluster.name) on endpoint \(target.endpoint.rawValue) has no attribute \(target.attribute.name)"
+                        ))
                 }
                 do throws(StatusIB) {
                     if let setValue { try server.setLocally(target.attribute.id, setValue) }

@@ -10,8 +10,10 @@ import Testing
         let socket = directory + "/c.sock"
         let process = Process()
         process.executableURL = CLIRunner.binary
-        process.arguments = ["device", "--type", "door-lock", "--secured-device-port", "0", "--no-advertise",
-                             "--state-dir", directory, "--control", socket, "--json"]
+        process.arguments = [
+            "device", "--type", "door-lock", "--secured-device-port", "0", "--no-advertise",
+            "--state-dir", directory, "--control", socket, "--json",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

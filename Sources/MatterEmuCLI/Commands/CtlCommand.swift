@@ -38,7 +38,8 @@ struct CtlCommand: CLICommand {
             lines = [request.replacingOccurrences(of: "\n", with: " ")]
         }
         guard let connection = ControlConnection(path: socketPath) else {
-            FileHandle.standardError.write(Data("error: cannot connect to \(socketPath): \(String(cString: strerror(errno)))\n".utf8))
+            FileHandle.standardError.write(
+                Data("error: cannot connect to \(socketPath): \(String(cString: strerror(errno)))\n".utf8))
             return .unreachable
         }
         defer { connection.close() }
