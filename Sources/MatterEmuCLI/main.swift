@@ -9,6 +9,7 @@ let allCommands: [any CLICommand.Type] = [
     DiscoverCommand.self,
     DeviceCommand.self,
     FleetCommand.self,
+    CtlCommand.self,
     // Commissioner and controller commands (docs/CLI.md).
 ] + ControllerCommands.all
 

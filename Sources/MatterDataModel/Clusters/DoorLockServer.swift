@@ -382,6 +382,21 @@ public final class DoorLockServer: ClusterServer, @unchecked Sendable {
     /// CredentialTypeEnum PIN.
     static let pinCredentialType: UInt64 = 1
 
+    /// LockState changes as the bolt reports it (a hand on the thumb-turn, a jam); other
+    /// attributes as written.
+    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        guard attribute == .DoorLock.lockState else { return try super.setLocally(attribute, value) }
+        switch value {
+        case .null: setLockState(nil)
+        case .unsigned(let raw):
+            guard let byte = UInt8(exactly: raw), let state = LockState(rawValue: byte) else {
+                throw StatusIB(.constraintError)
+            }
+            setLockState(state)
+        default: throw StatusIB(.constraintError)
+        }
+    }
+
     /// Sets LockState (a local operation, or the result of a command).
     public func setLockState(_ state: LockState?) {
         if state == .locked { relockTimer.cancel() }

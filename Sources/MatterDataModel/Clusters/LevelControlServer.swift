@@ -416,6 +416,17 @@ public final class LevelControlServer: ClusterServer, @unchecked Sendable {
         }
     }
 
+    /// CurrentLevel jumps to the value as a local dial sets it (no transition; within MinLevel...MaxLevel,
+    /// else CONSTRAINT_ERROR); other attributes as written.
+    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        guard attribute == .LevelControl.currentLevel else { return try super.setLocally(attribute, value) }
+        guard case .unsigned(let raw) = value, let level = UInt8(exactly: raw), level <= 254,
+            clamp(level) == level
+        else { throw StatusIB(.constraintError) }
+        stop()
+        setLevel(level, force: true)
+    }
+
     private func setLevel(_ level: UInt8, force: Bool) {
         guard level != currentLevel else { return }
         currentLevel = level

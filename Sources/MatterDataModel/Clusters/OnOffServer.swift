@@ -187,6 +187,14 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
         updateCountdown()
     }
 
+    /// OnOff changes as the device's own button would change it (On or Off); other attributes as
+    /// written.
+    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        guard attribute == .OnOff.onOff else { return try super.setLocally(attribute, value) }
+        guard case .bool(let on) = value else { throw StatusIB(.constraintError) }
+        if on { self.on() } else { off() }
+    }
+
     /// Sets OnOff as Level Control does for its WithOnOff commands (no coupling back to the level).
     func setFromLevelControl(_ on: Bool) { set(on, coupled: false) }
 

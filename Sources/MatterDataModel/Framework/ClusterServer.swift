@@ -87,6 +87,15 @@ open class ClusterServer: @unchecked Sendable {
         throw StatusIB(.unsupportedWrite)
     }
 
+    /// Sets `attribute` as the physical world would (a control plane: a hand on the switch, a jammed
+    /// bolt), including attributes a controller cannot write. `value` is already typed by the schema;
+    /// the default applies it through ``write(_:_:context:)`` with the node's own authority, so only
+    /// writable attributes change; clusters override it for the state they own. Throws and changes
+    /// nothing on a bad value.
+    open func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        try write(attribute, .replace(value), context: .local)
+    }
+
     /// A write interaction that touched the list `attribute` ended (after its last chunk).
     open func listWriteFinished(_ attribute: AttributeID, context: InteractionContext) {}
 

@@ -30,6 +30,7 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
+        .value("control", "PATH", "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket"),
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
         .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
         .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
@@ -41,12 +42,13 @@ struct DeviceCommand: CLICommand {
         Prints the QR code, its payload and the manual code, then one line per state change. Stop with
         Ctrl-C (SIGINT) or SIGTERM. With --json: an onboarding document, then JSON lines of events.
         --stats-interval adds a line of counters every interval and a final one on exit ({"event":"stats",...}
-        with --json).
+        with --json). --control PATH serves get/set of any attribute over a Unix socket (see `matter-emu ctl`).
         """
 
     let configuration: VirtualDeviceConfiguration
     let context: CLIContext
     let statsInterval: Double?
+    let controlPath: String?
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         let type = arguments.value("type") ?? "dimmable-light"
@@ -113,6 +115,7 @@ struct DeviceCommand: CLICommand {
             }
             return seconds
         }
+        controlPath = arguments.value("control")
         self.configuration = configuration
         self.context = context
     }
@@ -123,6 +126,16 @@ struct DeviceCommand: CLICommand {
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let device = try await VirtualDevice.start(configuration)
+        // The socket exists before the first line is printed, so a script may connect once it reads it.
+        let control: ControlSocket?
+        do {
+            control = try controlPath.map { path throws(DeviceError) in
+                try ControlSocket(path: path) { line in await device.control(line) }
+            }
+        } catch {
+            await device.stop()
+            throw error
+        }
         let payload = device.setupPayload
         let qr = try SetupQRCode.encode(payload)
         let manual = try ManualPairingCode.encode(payload)
@@ -159,6 +172,7 @@ struct DeviceCommand: CLICommand {
         stats?.start()
         await signals.wait()
         await stats?.finish()
+        control?.close()
         await device.stop()
         return .success
     }

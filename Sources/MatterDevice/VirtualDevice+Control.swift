@@ -1,0 +1,155 @@
+import Foundation
+import MatterClusters
+import MatterCore
+import MatterDataModel
+import MatterInteraction
+import MatterTLV
+import MatterTransport
+
+extension VirtualDevice {
+    /// Answers one control-plane request (one JSON object, docs/CONTROL.md) with one JSON line:
+    /// `{"ok":true,...}` or `{"ok":false,"error":"..."}`. Runs on the node's queue, through the data
+    /// model, so reports and state changes follow as for any other change. A bad request changes nothing.
+    public func control(_ line: String) async -> String {
+        let request: [String: Any]
+        do {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return Self.answer(error: "a request is one JSON object")
+            }
+            request = object
+        } catch {
+            return Self.answer(error: "malformed JSON")
+        }
+        guard let op = request["op"] as? String else { return Self.answer(error: "missing \"op\"") }
+        switch op {
+        case "get", "set":
+            let target: ControlTarget
+            do {
+                target = try ControlTarget(request)
+            } catch {
+                return Self.answer(error: error.message)
+            }
+            var encoded: TLVValue?
+            if op == "set" {
+                guard let value = request["value"] else { return Self.answer(error: "\"set\" needs a \"value\"") }
+                do {
+                    encoded = try target.attribute.encode(cliValue: Self.cliText(value))
+                } catch {
+                    return Self.answer(error: "\(error)")
+                }
+            }
+            let dataModel = self.dataModel
+            let setValue = encoded
+            let result: Result<TLVValue, ControlFailure> = await node.run { _ in
+                guard let server = dataModel.cluster(target.cluster.id, on: target.endpoint) else {
+                    return .failure(
+                        ControlFailure("endpoint \(target.endpoint.rawValue) has no \(target.cluster.name) cluster"))
+                }
+                guard server.attributes.contains(where: { $0.id == target.attribute.id }) else {
+                    return .failure(
+                        ControlFailure(
+                            "\(target.cluster.name) on endpoint \(target.endpoint.rawValue) has no attribute \(target.attribute.name)"
+                        ))
+                }
+                do throws(StatusIB) {
+                    if let setValue { try server.setLocally(target.attribute.id, setValue) }
+                    return .success(try server.read(target.attribute.id, context: .control))
+                } catch {
+                    return .failure(ControlFailure("\(target.attribute.name): \(error)"))
+                }
+            }
+            switch result {
+            case .success(let value):
+                return Self.answer(["value": Self.json(value, schema: target.attribute)])
+            case .failure(let failure):
+                return Self.answer(error: failure.message)
+            }
+        default:
+            return Self.answer(error: "unknown op \"\(op)\"")
+        }
+    }
+
+    /// A JSON value as the text `AttributeSchema.encode(cliValue:)` reads.
+    static func cliText(_ value: Any) -> String {
+        if let text = value as? String { return text }
+        if value is NSNull { return "null" }
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
+            return "\(value)"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A TLV value as JSON: scalars as themselves, anything else as the schema formats it.
+    static func json(_ value: TLVValue, schema: AttributeSchema) -> Any {
+        switch value {
+        case .bool(let b): b
+        case .unsigned(let u): u
+        case .signed(let s): s
+        case .utf8(let text): text
+        case .null: NSNull()
+        case .float(let f): Double(f)
+        case .double(let d): d
+        default: schema.format(value)
+        }
+    }
+
+    static func answer(_ fields: [String: Any] = [:]) -> String {
+        var object = fields
+        object["ok"] = true
+        return serialize(object)
+    }
+
+    static func answer(error: String) -> String { serialize(["ok": false, "error": error]) }
+
+    private static func serialize(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return #"{"ok":false,"error":"the answer could not be encoded"}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Why a control request failed (its message goes back to the client).
+struct ControlFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The endpoint, cluster and attribute a `get`/`set` request names (by schema name or ID).
+struct ControlTarget: Sendable {
+    let endpoint: EndpointID
+    let cluster: ClusterSchema
+    let attribute: AttributeSchema
+
+    init(_ request: [String: Any]) throws(ControlFailure) {
+        guard let number = request["endpoint"] as? Int, let id = UInt16(exactly: number) else {
+            throw ControlFailure("\"endpoint\" must be an endpoint number")
+        }
+        guard let clusterName = Self.name(request["cluster"]) else {
+            throw ControlFailure("\"cluster\" must be a cluster name or ID")
+        }
+        guard let attributeName = Self.name(request["attribute"]) else {
+            throw ControlFailure("\"attribute\" must be an attribute name or ID")
+        }
+        do {
+            cluster = try ClusterRegistry.standard.requireCluster(named: clusterName)
+            attribute = try cluster.requireAttribute(named: attributeName)
+        } catch {
+            throw ControlFailure("\(error)")
+        }
+        endpoint = EndpointID(id)
+    }
+
+    private static func name(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        if let number = value as? Int { return String(number) }
+        return nil
+    }
+}
+
+extension InteractionContext {
+    /// The context of control-plane reads and sets: the node itself.
+    static let control = InteractionContext(
+        subject: SubjectDescriptor(authMode: .pase, fabricIndex: 0, subject: 0),
+        session: .secure(localSessionID: 0))
+}

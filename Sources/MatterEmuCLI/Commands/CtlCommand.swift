@@ -1,0 +1,58 @@
+import Foundation
+
+/// `matter-emu ctl PATH REQUEST`: sends control-plane requests to a device's `--control` socket and
+/// prints each JSON answer.
+struct CtlCommand: CLICommand {
+    static let path = ["ctl"]
+    static let summary = "send a JSON request to a device's --control socket and print the answer"
+    static let options: [OptionSpec] = []
+    static let positionals: [PositionalSpec] = [
+        .required("path", "the Unix socket a device or fleet serves with --control PATH"),
+        .required("request", "one JSON request, or '-' to send JSON lines from stdin (docs/CONTROL.md)"),
+    ]
+    static let discussion = """
+        Example: matter-emu ctl /tmp/lamp.sock '{"op":"set","endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}'
+        Exits 0 when every answer has "ok": true, 8 when the device refused a request, 7 when the socket
+        cannot be reached.
+        """
+
+    let socketPath: String
+    let request: String
+    let context: CLIContext
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        socketPath = arguments.positionals[0]
+        request = arguments.positionals[1]
+        self.context = context
+    }
+
+    func run() async throws -> ExitCode {
+        let lines: [String]
+        if request == "-" {
+            var read: [String] = []
+            while let line = readLine() {
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty { read.append(line) }
+            }
+            lines = read
+        } else {
+            lines = [request.replacingOccurrences(of: "\n", with: " ")]
+        }
+        guard let connection = ControlConnection(path: socketPath) else {
+            FileHandle.standardError.write(
+                Data("error: cannot connect to \(socketPath): \(String(cString: strerror(errno)))\n".utf8))
+            return .unreachable
+        }
+        defer { connection.close() }
+        var allOK = true
+        for line in lines {
+            guard let answer = connection.exchange(line) else {
+                FileHandle.standardError.write(Data("error: \(socketPath) closed the connection\n".utf8))
+                return .unreachable
+            }
+            context.output.print(answer)
+            let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+            if object?["ok"] as? Bool != true { allOK = false }
+        }
+        return allOK ? .success : .status
+    }
+}
