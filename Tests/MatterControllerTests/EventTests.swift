@@ -2,8 +2,10 @@ import Dispatch
 import MatterClusters
 import MatterController
 import MatterCore
+import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
+import MatterOnboarding
 import MatterStorage
 import MatterTLV
 import MatterTransport
@@ -88,5 +90,54 @@ struct EventTests {
         #expect(startUp.priority == 2)
         await again.stop()
         await second.stop()
+    }
+
+    @Test("AccessControlEntryChanged after an ACL write is fabric-sensitive: its own fabric sees it, another does not")
+    func aclChangeIsFabricSensitive() async throws {
+        let device = try await VirtualDevices.start(in: directory, name: "shared")
+        let controller = try await controller()
+        _ = try await controller.commission(device.request(nodeID: NodeID(61)))
+        let window = try await controller.openCommissioningWindow(NodeID(61))
+        let other = try TemporaryDirectory()
+        let second = try await Controller.open(
+            ControllerConfiguration(
+                store: try ControllerStore(path: other.storePath),
+                transport: try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.second")), discovery: .none,
+                trustStore: try DefaultPAATrustStore.make()))
+        _ = try await second.commission(
+            CommissioningRequest(
+                locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(62)))
+
+        guard
+            case .value(.array(let current)) = try await controller.readAttribute(
+                NodeID(61), endpoint: .root, cluster: .accessControl, attribute: .AccessControl.acl)
+        else {
+            Issue.record("the ACL did not read as a list")
+            return
+        }
+        let operate = AccessControlEntry(
+            fabricIndex: 1, privilege: .operate, authMode: .case, subjects: [0x4242], targets: [])
+        try await controller.writeAttribute(
+            NodeID(61), endpoint: .root, cluster: .accessControl, attribute: .AccessControl.acl,
+            value: .array(current.map { TLVElement($0.value) } + [TLVElement(operate.tlvValue())]))
+
+        let path = EventPathIB(
+            endpoint: .root, cluster: .accessControl, event: .AccessControl.accessControlEntryChanged)
+        let own = try await controller.readEvents(NodeID(61), paths: [path])
+        let added = try #require(own.events.last)
+        #expect(added.name == "AccessControlEntryChanged")
+        #expect(added.priority == 1)
+        #expect(added.fields.first { $0.name == "ChangeType" }?.value == .unsigned(1))
+        #expect(added.fields.first { $0.tag == 0xFE }?.value == .unsigned(1))
+        #expect(added.fields.first { $0.name == "AdminNodeID" }?.value != .null)
+
+        let foreign = try await second.readEvents(NodeID(62), paths: [path])
+        #expect(foreign.events.isEmpty)
+        #expect(foreign.statuses.isEmpty)
+        let unfiltered = try await second.readEvents(NodeID(62), paths: [path], fabricFiltered: false)
+        #expect(unfiltered.events.isEmpty)
+        await second.stop()
+        await controller.stop()
+        await device.stop()
     }
 }
