@@ -13,6 +13,20 @@ final class RootClusterServer: ClusterServer, @unchecked Sendable {
         self.root = root
         super.init(id: id, revision: ClusterRegistry.standard.cluster(id)?.revision ?? 1,
                    featureMap: RootNode.featureMaps[id] ?? 0)
+        if id == .accessControl {
+            root.onACLEvent = { [unowned self] fields, fabric in
+                self.recordEvent(
+                    .AccessControl.accessControlEntryChanged, priority: .info, fields: fields, fabricIndex: fabric)
+            }
+        }
+    }
+
+    /// The events the root node records: AccessControlEntryChanged.
+    override var events: [EventInfo] {
+        guard id == .accessControl,
+            let schema = ClusterRegistry.standard.cluster(id)?.event(.AccessControl.accessControlEntryChanged)
+        else { return [] }
+        return [EventInfo(schema)]
     }
 
     override var attributes: [AttributeInfo] {

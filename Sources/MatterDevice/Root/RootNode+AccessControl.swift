@@ -38,11 +38,39 @@ extension RootNode {
             entries = accessControl.entries(fabric: index) + [try validated(TLVElement(value))]
         }
         guard entries.count <= Self.entriesPerFabric else { throw StatusIB(.resourceExhausted) }
+        let previous = accessControl.entries(fabric: index)
         accessControl.replaceEntries(fabric: index, with: entries)
+        recordACLChanges(from: previous, to: entries, fabric: index, subject: context.subject)
         checkpoint?(.aclWritten)
         persistACL(index)
         checkpoint?(.aclPersisted)
         changed(.accessControl, AttributeID(0x0000))
+    }
+
+    /// AccessControlEntryChanged (fabric-sensitive: only `fabric` sees it), one per entry changed, added
+    /// or removed by a write.
+    private func recordACLChanges(
+        from previous: [AccessControlEntry], to entries: [AccessControlEntry], fabric: UInt8,
+        subject: SubjectDescriptor
+    ) {
+        guard let record = onACLEvent else { return }
+        let adminNode: TLVValue = subject.authMode == .case ? .unsigned(subject.subject) : .null
+        let adminPasscode: TLVValue = subject.authMode == .pase ? .unsigned(0) : .null
+        func fields(_ change: UInt64, _ entry: AccessControlEntry) -> TLVValue {
+            .structure([
+                TLVElement(tag: .context(1), adminNode), TLVElement(tag: .context(2), adminPasscode),
+                TLVElement(tag: .context(3), .unsigned(change)), TLVElement(tag: .context(4), entry.tlvValue()),
+                TLVElement(tag: .context(0xFE), .unsigned(UInt64(fabric))),
+            ])
+        }
+        for (position, entry) in entries.enumerated() {
+            if position < previous.count {
+                if previous[position] != entry { record(fields(0, entry), fabric) }
+            } else {
+                record(fields(1, entry), fabric)
+            }
+        }
+        for entry in previous.dropFirst(entries.count) { record(fields(2, entry), fabric) }
     }
 
     private func validated(_ element: TLVElement) throws(StatusIB) -> AccessControlEntry {

@@ -44,6 +44,8 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
     var onChange: ((Change) -> Void)?
     /// Called when a cluster attribute of the root node changed (data version bumps).
     var onAttributesChanged: (([(ClusterID, AttributeID?)]) -> Void)?
+    /// Records an AccessControlEntryChanged event (fields, fabric index); set by the AccessControl server.
+    var onACLEvent: ((TLVValue, UInt8) -> Void)?
     /// Test hook for crash-consistency tests (`VirtualDeviceConfiguration.checkpoint`).
     var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?
 

@@ -64,7 +64,10 @@ enum ClusterAttributeCommands {
 
 extension ClusterCommandFamily {
     static var commands: [any CLICommand.Type] {
-        [ClusterReadCommand<Self>.self, ClusterWriteCommand<Self>.self, ClusterSubscribeCommand<Self>.self]
+        [
+            ClusterReadCommand<Self>.self, ClusterWriteCommand<Self>.self, ClusterSubscribeCommand<Self>.self,
+            ClusterReadEventCommand<Self>.self, ClusterSubscribeEventCommand<Self>.self,
+        ]
     }
 }
 

@@ -10,7 +10,7 @@ enum ControllerCommands {
             ColorMoveToColorTemperatureCommand.self, DoorLockLockCommand.self, DoorLockUnlockCommand.self,
             DescribeCommand.self, NodesCommand.self, RenameCommand.self, RoomCommand.self, RoomsCommand.self,
             GroupCreateCommand.self, GroupDeleteCommand.self, GroupAddCommand.self, GroupRemoveCommand.self,
-            GroupListCommand.self, GroupShowCommand.self,
+            GroupListCommand.self, GroupShowCommand.self, AnyReadEventByIDCommand.self,
         ] + ClusterAttributeCommands.all
     }
 }
