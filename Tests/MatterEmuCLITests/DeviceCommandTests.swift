@@ -81,21 +81,9 @@ struct DeviceCommandTests {
     @Test func deviceStartsPrintsItsCodesAndStopsOnSIGTERM() throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = ["device", "--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise",
-                             "--state-dir", directory, "--json"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // The first line is the onboarding document.
-        var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line.append(byte)
-        }
+        let (process, line) = try Self.startDevice(
+            ["--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise", "--state-dir", directory, "--json"])
         process.terminate()
         process.waitUntilExit()
         let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
