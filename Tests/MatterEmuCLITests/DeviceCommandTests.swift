@@ -23,37 +23,16 @@ struct DeviceCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    /// Starts `matter-emu device` with `arguments` and returns it once its first line (the onboarding
-    /// document under `--json`) is out.
-    static func startDevice(_ arguments: [String]) throws -> (process: Process, firstLine: Data) {
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = ["device"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line.append(byte)
-        }
-        return (process, line)
-    }
-
     @Test("a second device process on a state file in use exits 9 naming the holder, and touches nothing")
     func stateFileHasOneOwner() throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let kvs = directory + "/shared.sqlite"
-        let (first, line) = try Self.startDevice(
-            ["--secured-device-port", "0", "--no-advertise", "--KVS", kvs, "--json"])
+        let (first, _, started) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
         defer {
             first.terminate()
             first.waitUntilExit()
         }
-        let started = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
         #expect(started["event"] as? String == "started")
         let before = try Data(contentsOf: URL(fileURLWithPath: kvs))
 
@@ -71,7 +50,7 @@ struct DeviceCommandTests {
         // Once the first is gone, the file is free again.
         first.terminate()
         first.waitUntilExit()
-        let (again, _) = try Self.startDevice(["--secured-device-port", "0", "--no-advertise", "--KVS", kvs, "--json"])
+        let (again, _, _) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
         #expect(again.isRunning)
         again.terminate()
         again.waitUntilExit()
@@ -82,11 +61,10 @@ struct DeviceCommandTests {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The first line is the onboarding document.
-        let (process, line) = try Self.startDevice(
-            ["--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise", "--state-dir", directory, "--json"])
+        let (process, _, document) = try Self.startDevice(
+            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory)
         process.terminate()
         process.waitUntilExit()
-        let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
         #expect(document["event"] as? String == "started")
         #expect((document["qrCode"] as? String)?.hasPrefix("MT:") == true)
         #expect(document["manualCode"] as? String == "34970112332")
@@ -107,6 +85,20 @@ struct DeviceCommandTests {
         let line = readLine(out)
         let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
         return (process, out, document)
+    }
+
+    /// An on-off plug started in `directory/device` and commissioned as node 1 by address from the
+    /// state directory `directory/controller`: the device, its stdout, its port and that state directory.
+    static func commissionedPlug(in directory: String) throws -> (Process, Pipe, port: Int, state: String) {
+        let (device, out, started) = try startDevice(
+            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
+        let port = try #require(started["port"] as? Int)
+        let state = directory + "/controller"
+        let paired = try CLIRunner.run([
+            "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
+        ])
+        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        return (device, out, port, state)
     }
 
     static func readLine(_ pipe: Pipe) -> Data {
@@ -140,14 +132,7 @@ struct DeviceCommandTests {
     func jsonEventsAreFields() throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (device, out, started) = try Self.startDevice(
-            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
-        let port = try #require(started["port"] as? Int)
-        let state = directory + "/controller"
-        let paired = try CLIRunner.run([
-            "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
-        ])
-        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let (device, out, port, state) = try Self.commissionedPlug(in: directory)
         let on = try CLIRunner.run(["onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state])
         #expect(on.exitCode == 0, "\(on.stderr)")
         device.terminate()

@@ -13,14 +13,7 @@ struct UnreachableNodeTests {
     func silentAndClosed() throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (device, _, started) = try DeviceCommandTests.startDevice(
-            ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
-        let port = try #require(started["port"] as? Int)
-        let state = directory + "/controller"
-        let paired = try CLIRunner.run([
-            "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
-        ])
-        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let (device, _, port, state) = try DeviceCommandTests.commissionedPlug(in: directory)
         let address = ["--address", "127.0.0.1:\(port)", "--state-dir", state]
 
         // Stopped (SIGSTOP): the socket is open, nothing answers.
