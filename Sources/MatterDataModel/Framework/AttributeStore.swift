@@ -9,8 +9,20 @@ import Synchronization
 public protocol AttributeStore: AnyObject, Sendable {
     /// The bytes saved under `key`, or nil when there are none.
     func load(_ key: String) throws -> [UInt8]?
-    /// Saves `value` under `key`; nil removes the key.
+    /// Saves `value` under `key`; nil removes the key. Durable when it returns.
     func save(_ key: String, _ value: [UInt8]?) throws
+    /// Saves `value` under `key` soon: ``load(_:)`` sees it at once, the write itself may be
+    /// coalesced with others and done off the caller's thread. For attribute values on the hot
+    /// path (a Toggle's OnOff); ``flush()`` waits for it. The default saves at once.
+    func saveSoon(_ key: String, _ value: [UInt8]?) throws
+    /// Returns when every ``saveSoon(_:_:)`` made before it is written (or failed and was logged).
+    func flush()
+}
+
+extension AttributeStore {
+    public func saveSoon(_ key: String, _ value: [UInt8]?) throws { try save(key, value) }
+
+    public func flush() {}
 }
 
 /// An ``AttributeStore`` in memory: for tests and for devices that need not remember anything.

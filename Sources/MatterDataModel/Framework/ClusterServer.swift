@@ -168,8 +168,10 @@ open class ClusterServer: @unchecked Sendable {
     }
 
     /// Persists `value` for `attribute` (nil forgets it); survives a restart with the same store.
+    /// Written behind: the store may write it a moment later, coalesced with other changes, and
+    /// writes it before the device stops (``AttributeStore/saveSoon(_:_:)``).
     public func persist(_ attribute: AttributeID, _ value: TLVValue?) {
-        dataModel?.saveValue(Self.storageKey(endpointID, id, attribute), value)
+        dataModel?.saveValue(Self.storageKey(endpointID, id, attribute), value, soon: true)
     }
 
     /// The persisted value stored under `name` for this cluster instance (state that is no
@@ -178,7 +180,8 @@ open class ClusterServer: @unchecked Sendable {
         dataModel?.loadValue(Self.storageKey(endpointID, id, name: name))
     }
 
-    /// Persists `value` under `name` for this cluster instance (nil forgets it).
+    /// Persists `value` under `name` for this cluster instance (nil forgets it), durably before it
+    /// returns (users, credentials and other tables).
     public func persist(named name: String, _ value: TLVValue?) {
         dataModel?.saveValue(Self.storageKey(endpointID, id, name: name), value)
     }

@@ -164,6 +164,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
             for server in endpoint.clusters { server.stop() }
         }
         scheduler.cancelAll()
+        configuration.store.flush()
     }
 
     // MARK: - Changes, persistence, events
@@ -196,9 +197,16 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         }
     }
 
-    func saveValue(_ key: String, _ value: TLVValue?) {
+    /// Stores `value` under `key`; `soon` lets the store write it behind (attribute values), the
+    /// default writes it before returning (tables, identities).
+    func saveValue(_ key: String, _ value: TLVValue?, soon: Bool = false) {
         do {
-            try configuration.store.save(key, value.map { TLVElement($0).encoded() })
+            let bytes = value.map { TLVElement($0).encoded() }
+            if soon {
+                try configuration.store.saveSoon(key, bytes)
+            } else {
+                try configuration.store.save(key, bytes)
+            }
         } catch {
             log.warning("could not store \(key): \(error)")
         }
