@@ -194,13 +194,28 @@ extension Controller {
             }
         }
         await extendFailSafeIfNeeded(state, expiry: expiry)
+        let lookup = try await startOperationalLookup(nodeID, target: target)
+        defer { lookup?.cancel() }
         let operational = try await timeline.run(
-            .findOperational, detail: { $0.map(\.address.description).joined(separator: ", ") }
+            .findOperational,
+            detail: { (found: OperationalLookup.Candidates) in
+                let list = found.map(\.address.description).joined(separator: ", ")
+                return lookup == nil ? list : "\(list) (the commissioning address; DNS-SD looks up the node meanwhile)"
+            }
         ) {
-            () throws(ControllerError) in try await findOperational(nodeID, target: target, pase: state.pase)
+            () throws(ControllerError) -> OperationalLookup.Candidates in
+            if lookup != nil { return [(state.pase.address, target.mrp)] }
+            return try await findOperational(nodeID, target: target, pase: state.pase)
         }
         let caseSession = try await timeline.run(.caseSession, detail: { "with \($0.address)" }) {
-            () throws(ControllerError) in try await establishCASE(nodeID, candidates: operational)
+            () throws(ControllerError) -> OperationalSession in
+            guard let lookup else { return try await establishCASE(nodeID, candidates: operational) }
+            do {
+                return try await establishCASE(nodeID, candidates: operational)
+            } catch {
+                log.info("CASE at the commissioning address failed (\(error)); waiting for DNS-SD")
+                return try await establishCASE(nodeID, candidates: try await lookup.candidates())
+            }
         }
         state.caseSession = caseSession
         try await timeline.run(.commissioningComplete) { () throws(ControllerError) in
@@ -215,7 +230,8 @@ extension Controller {
             () throws(ControllerError) in
             await readDeviceTypes(operationalSession.session)
         }
-        let stored = pending.node(deviceTypes: deviceTypes.list, address: operationalSession.address.description)
+        let address = lookup?.advertisedAddress(preferring: operationalSession.address) ?? operationalSession.address
+        let stored = pending.node(deviceTypes: deviceTypes.list, address: address.description)
         try await timeline.run(.storeNode, detail: { _ in "node \(nodeID.rawValue)" }) { () throws(ControllerError) in
             // Before and after the write: a node written to a deleted or replaced file is a node
             // nobody holds, so the fabric is removed from the device again instead.
@@ -225,7 +241,7 @@ extension Controller {
         }
         state.stored = true
         return CommissioningResult(
-            node: stored, operationalAddress: operationalSession.address.description, events: timeline.events)
+            node: stored, operationalAddress: address.description, events: timeline.events)
     }
 
     /// Re-arms the fail-safe over PASE when half its time is gone (lost messages and their retries
@@ -778,19 +794,23 @@ extension Controller {
     ) async throws(ControllerError) -> [(address: UDPAddress, mrp: MRPParameters)] {
         if target.isDirect { return [(pase.address, target.mrp)] }
         guard let browser = try await browser() else { return [(pase.address, target.mrp)] }
-        do {
-            let found = try await browser.resolveOperational(
-                compressedFabricID: identity.compressedFabricID, nodeID: nodeID,
-                timeout: configuration.discoveryTimeout)
-            let mrp = MRPParameters(found.advertisement.sessionParameters)
-            let addresses = found.addresses.udpAddresses(port: found.port).map { ($0, mrp) }
-            guard !addresses.isEmpty else { throw ControllerError.unreachable("\(found.instanceName) has no address") }
-            return addresses
-        } catch let error as ControllerError {
-            throw error
-        } catch {
-            throw .unreachable("the device did not advertise itself on the new fabric: \(error)")
+        return try await OperationalLookup.resolve(
+            browser, compressedFabricID: identity.compressedFabricID, nodeID: nodeID,
+            timeout: configuration.discoveryTimeout)
+    }
+
+    /// Starts looking up the node's operational record in the background, when CASE is to be tried
+    /// at the commissioning address meanwhile (``ControllerConfiguration/caseAtCommissioningAddress``);
+    /// nil when the address was given (it is the operational one) or there is no DNS-SD.
+    private func startOperationalLookup(
+        _ nodeID: NodeID, target: CommissionableTarget
+    ) async throws(ControllerError) -> OperationalLookup? {
+        guard configuration.caseAtCommissioningAddress, !target.isDirect, let browser = try await browser() else {
+            return nil
         }
+        return OperationalLookup(
+            browser: browser, compressedFabricID: identity.compressedFabricID, nodeID: nodeID,
+            timeout: configuration.discoveryTimeout, clock: configuration.clock, log: log)
     }
 
     func readDeviceTypes(_ session: SessionID) async -> DeviceTypeReading {

@@ -32,6 +32,11 @@ public struct ControllerConfiguration: Sendable {
     public var discoveryTimeout: Duration = .seconds(10)
     /// How long to wait for a node's operational record.
     public var resolveTimeout: Duration = .seconds(5)
+    /// After AddNOC, open CASE at the address PASE used while DNS-SD looks up the node's operational
+    /// record, instead of waiting for the record first (the CASE checks are the same). The stored
+    /// address is the advertised one when the lookup has answered by the end, else the one CASE
+    /// succeeded on. False waits for the record, as the SDK's commissioner does.
+    public var caseAtCommissioningAddress = true
     /// How long to wait for each response once the peer acknowledged the request, milliseconds (the
     /// SDK's commissioning steps allow 30 s). A silent peer fails sooner, when MRP gives up.
     public var responseTimeout: UInt64 = 30_000
