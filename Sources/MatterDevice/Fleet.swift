@@ -5,6 +5,7 @@ import MatterCrypto
 import MatterDataModel
 public import MatterDiscovery
 import MatterOnboarding
+import MatterStorage
 
 /// Many virtual devices in one process: each with its own UDP port, discriminator, passcode, DAC and
 /// namespace in one shared state file; ports, discriminators and passcodes are allocated so that no
@@ -66,8 +67,10 @@ public final class Fleet: Sendable {
         let authority = try loadAuthority(configuration.pkiDirectory)
         let cdKey: P256PrivateKey
         do {
-            cdKey = try PEM.privateKey(try String(contentsOfFile: configuration.pkiDirectory + "/cd-signing-key.pem",
-                                                  encoding: .utf8))
+            cdKey = try PEM.privateKey(
+                try String(
+                    contentsOfFile: configuration.pkiDirectory + "/cd-signing-key.pem",
+                    encoding: .utf8))
         } catch {
             throw .attestation("cannot read the CD signing key in \(configuration.pkiDirectory): \(error)")
         }
@@ -81,9 +84,18 @@ public final class Fleet: Sendable {
                 Logger(label: "fleet").warning("\(error); the fleet is reachable by direct address only")
             }
         }
+        // One connection to the state file for every device (claimed first, as each device does).
+        let store: KeyValueStore
+        let ownership: StoreOwnership
+        do {
+            ownership = try StoreOwnership.claim(path: configuration.storagePath, holder: "matter-emu fleet")
+            store = try KeyValueStore(path: configuration.storagePath)
+        } catch {
+            throw .storage("\(error)")
+        }
+        defer { ownership.release() }  // each device holds its own claim from here on
         var random = SeededRandom(seed: configuration.passcodeSeed)
-        var devices: [VirtualDevice] = []
-        var index = 0
+        var members: [(configuration: VirtualDeviceConfiguration, preset: DevicePreset)] = []
         for group in configuration.groups {
             let preset: DevicePreset
             do {
@@ -92,9 +104,12 @@ public final class Fleet: Sendable {
                 throw .invalidConfiguration("\(error)")
             }
             for member in 0..<group.count {
-                var device = VirtualDeviceConfiguration(deviceType: group.type, storagePath: configuration.storagePath,
-                                                        pkiDirectory: configuration.pkiDirectory)
+                let index = members.count
+                var device = VirtualDeviceConfiguration(
+                    deviceType: group.type, storagePath: configuration.storagePath,
+                    pkiDirectory: configuration.pkiDirectory)
                 device.storageNamespace = "fleet/\(index)"
+                device.sharedStore = store
                 device.port = configuration.basePort == 0 ? 0 : configuration.basePort &+ UInt16(index)
                 device.discriminator = Self.discriminator(ofDevice: index, base: configuration.baseDiscriminator)
                 device.passcode = SetupPasscode.random(using: &random)
@@ -102,23 +117,74 @@ public final class Fleet: Sendable {
                 device.name = group.namePrefix.map { "\($0) \(member + 1)" }
                 device.advertise = shared != nil
                 device.factoryReset = configuration.factoryReset
-                do {
-                    device.attestation = try authority.issueDevice(
-                        productID: preset.productID, deviceTypeID: preset.deviceType.id.rawValue,
-                        commonName: "Matter Emulator Fleet DAC \(index)", certificationDeclarationKey: cdKey)
-                } catch {
-                    throw .attestation("issuing the DAC of fleet device \(index): \(error)")
-                }
-                do {
-                    devices.append(try await VirtualDevice.start(device, dnssd: shared))
-                } catch {
-                    for started in devices { await started.stop() }
-                    throw error
-                }
-                index += 1
+                members.append((device, preset))
             }
         }
+        let devices = try await startAll(members, authority: authority, cdKey: cdKey, dnssd: shared)
         return Fleet(devices: devices)
+    }
+
+    /// Starts `members` a few at a time (their DAC issued, their PASE verifier derived, their
+    /// socket bound: CPU work that two cores share), in index order in the result; stops every
+    /// started device when one fails.
+    private static func startAll(
+        _ members: [(configuration: VirtualDeviceConfiguration, preset: DevicePreset)],
+        authority: TestAttestationAuthority, cdKey: P256PrivateKey, dnssd: (any DNSSDAdvertiser)?
+    ) async throws(DeviceError) -> [VirtualDevice] {
+        let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+        let results = await withTaskGroup(of: (Int, Result<VirtualDevice, DeviceError>).self) { group in
+            var results: [Result<VirtualDevice, DeviceError>?] = Array(repeating: nil, count: members.count)
+            var next = 0
+            var failed = false
+            func add() {
+                let index = next
+                var device = members[index].configuration
+                let preset = members[index].preset
+                next += 1
+                group.addTask {
+                    do throws(DeviceError) {
+                        device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
+                        return (index, .success(try await VirtualDevice.start(device, dnssd: dnssd)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(width, members.count) { add() }
+            for await (index, result) in group {
+                results[index] = result
+                if case .failure = result { failed = true }
+                if !failed, next < members.count { add() }
+            }
+            return results
+        }
+        var devices: [VirtualDevice] = []
+        var failure: DeviceError?
+        for result in results {
+            switch result {
+            case .success(let device)?: devices.append(device)
+            case .failure(let error)?: failure = failure ?? error
+            case nil: break
+            }
+        }
+        if let failure {
+            for started in devices { await started.stop() }
+            throw failure
+        }
+        return devices
+    }
+
+    /// The DAC of fleet device `index`, issued by the test PAI.
+    private static func issue(
+        _ index: Int, _ preset: DevicePreset, authority: TestAttestationAuthority, cdKey: P256PrivateKey
+    ) throws(DeviceError) -> DeviceAttestationCredentials {
+        do {
+            return try authority.issueDevice(
+                productID: preset.productID, deviceTypeID: preset.deviceType.id.rawValue,
+                commonName: "Matter Emulator Fleet DAC \(index)", certificationDeclarationKey: cdKey)
+        } catch {
+            throw .attestation("issuing the DAC of fleet device \(index): \(error)")
+        }
     }
 
     public func stop() async {
@@ -127,13 +193,17 @@ public final class Fleet: Sendable {
 
     static func loadAuthority(_ directory: String) throws(DeviceError) -> TestAttestationAuthority {
         do {
-            func read(_ name: String) throws -> String { try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
+            func read(_ name: String) throws -> String {
+                try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            }
             guard let paiDER = FileManager.default.contents(atPath: directory + "/pai-cert.der") else {
                 throw DeviceError.attestation("missing pai-cert.der")
             }
             return try TestAttestationAuthority(
-                paa: try AttestationCertificate(der: try PEM.decode(try read("paa-cert.pem"), label: "CERTIFICATE")), paaKey: try PEM.privateKey(try read("paa-key.pem")),
-                pai: try AttestationCertificate(der: [UInt8](paiDER)), paiKey: try PEM.privateKey(try read("pai-key.pem")))
+                paa: try AttestationCertificate(der: try PEM.decode(try read("paa-cert.pem"), label: "CERTIFICATE")),
+                paaKey: try PEM.privateKey(try read("paa-key.pem")),
+                pai: try AttestationCertificate(der: [UInt8](paiDER)),
+                paiKey: try PEM.privateKey(try read("pai-key.pem")))
         } catch {
             throw .attestation("cannot load the test PKI in \(directory): \(error)")
         }

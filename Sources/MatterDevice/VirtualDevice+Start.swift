@@ -47,7 +47,7 @@ extension VirtualDevice {
             throw .storage("\(error)")
         }
         do {
-            let store = try KeyValueStore(path: configuration.storagePath)
+            let store = try configuration.sharedStore ?? KeyValueStore(path: configuration.storagePath)
             persistence = DevicePersistence(store: store, namespace: configuration.storageNamespace)
             if configuration.factoryReset { try persistence.wipe() }
             credentials = try paseCredentials(configuration, persistence: persistence)

@@ -1,6 +1,7 @@
 public import MatterCore
 public import MatterCredentials
 public import MatterDiscovery
+import MatterStorage
 public import MatterTransport
 
 /// Everything that makes one virtual device, with the defaults of the SDK example apps.
@@ -21,6 +22,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var storagePath: String
     /// The device's namespace inside the file (one file may hold a fleet).
     public var storageNamespace: String = "device"
+    /// An open connection to `storagePath` to use instead of opening one: a fleet's devices share
+    /// one (a connection costs two file descriptors, and 10,000 devices would need 20,000).
+    var sharedStore: KeyValueStore?
     public var pbkdfIterations: UInt32 = 1000
     /// Network interface to bind to (all when nil).
     public var interface: String?
