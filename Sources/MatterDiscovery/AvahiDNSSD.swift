@@ -52,6 +52,9 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     var reconnectDelay: Duration = .milliseconds(250)
     var random = SystemRandomNumberGenerator()
     var sentinelWarned = false
+    /// Raw records only: the entry group holding the one service-enumeration PTR of each service
+    /// type that has publications.
+    var enumerationGroups: [String: UInt64] = [:]
 
     init(label: String, publishing: DNSSDPublishing) {
         executor = DispatchQueueExecutor(label: label)
@@ -145,6 +148,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             // it runs again.
             clientState = .registering
             for id in publications.keys { dropGroup(id) }
+            dropEnumerations()
         case .connecting:
             if clientState != .connecting { logger.notice("waiting for the Avahi daemon to come back") }
             clientState = .connecting
@@ -168,6 +172,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
             publications[id]?.sentinelToken = nil
             publications[id]?.state = .pending
         }
+        enumerationGroups.removeAll()  // freed with the client
         connection?.freeClient()
         clientState = .disconnected
         scheduleReconnect()
@@ -255,9 +260,36 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
     public func withdraw(_ publication: DNSSDPublicationID) {
         let id = publication.rawValue
         guard publications[id] != nil else { return }
+        let serviceType = publications[id]?.record.serviceType
         dropGroup(id)
         failWaiters(id, .unknownPublication)
         publications[id] = nil
+        if let serviceType, !publications.values.contains(where: { $0.record.serviceType == serviceType }),
+            let token = enumerationGroups.removeValue(forKey: serviceType)
+        {
+            connection?.free(token)
+        }
+    }
+
+    /// Frees every service-enumeration group (goodbyes), e.g. while the daemon renames its host.
+    private func dropEnumerations() {
+        for token in enumerationGroups.values { connection?.free(token) }
+        enumerationGroups.removeAll()
+    }
+
+    /// Publishes the service-enumeration PTR of `serviceType` unless it is already up.
+    private func ensureEnumeration(_ connection: AvahiConnection, serviceType: String, domain: String)
+        throws(DiscoveryError)
+    {
+        guard enumerationGroups[serviceType] == nil else { return }
+        let record = try AvahiRawRecord.serviceEnumeration(serviceType: serviceType, domain: domain)
+        let token = try connection.newEntryGroup()
+        let code = connection.addRecords(token, [record], probe: false)
+        guard code == 0 else {
+            connection.free(token)
+            throw AvahiConnection.error(code, operation: "publish of the \(serviceType) service enumeration")
+        }
+        enumerationGroups[serviceType] = token
     }
 
     public func instanceName(of publication: DNSSDPublicationID) -> String? {
@@ -443,6 +475,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
         }
         let records = try AvahiRawRecord.serviceRecords(
             p.record, instanceName: name, serviceName: serviceName, hostName: host, domain: domain, txt: txt)
+        try ensureEnumeration(connection, serviceType: p.record.serviceType, domain: domain)
         let code = connection.addRecords(token, records, probe: false)
         guard code == 0, let sentinel = p.sentinelToken else { return code }
         let srv = records.filter { $0.type == AvahiRawRecord.typeSRV }

@@ -14,17 +14,17 @@ struct AvahiRawRecord: Sendable, Hashable {
     let unique: Bool
     let rdata: [UInt8]
 
-    /// The records Avahi's `add_service` would make for `record` named `instanceName`: PTR from the
-    /// service type, from each subtype and from the service enumeration name; SRV to `hostName`
-    /// (the daemon's FQDN, whose A/AAAA it publishes itself) and TXT. `serviceName` is the instance's
-    /// full name in escaped text form (`avahi_service_name_join`).
+    /// The records Avahi's `add_service` would make for `record` named `instanceName`, but for the
+    /// service enumeration PTR (``serviceEnumeration(serviceType:domain:)``, one per service type
+    /// for all of a client's publications): PTR from the service type and from each subtype; SRV to
+    /// `hostName` (the daemon's FQDN, whose A/AAAA it publishes itself) and TXT. `serviceName` is
+    /// the instance's full name in escaped text form (`avahi_service_name_join`).
     static func serviceRecords(
         _ record: DNSSDServiceRecord, instanceName: String, serviceName: String, hostName: String, domain: String,
         txt: [[UInt8]]
     ) throws(DiscoveryError) -> [AvahiRawRecord] {
         let typeName = "\(record.serviceType).\(domain)"
-        let typeLabels = labels(of: typeName)
-        let instance = try encodeName([Array(instanceName.utf8)] + typeLabels)
+        let instance = try encodeName([Array(instanceName.utf8)] + labels(of: typeName))
         let target = try encodeName(labels(of: hostName))
         var out: [AvahiRawRecord] = []
         out.append(AvahiRawRecord(name: typeName, type: typePTR, ttl: defaultTTL, unique: false, rdata: instance))
@@ -32,13 +32,18 @@ struct AvahiRawRecord: Sendable, Hashable {
             let name = "\(MatterDNSSD.subtypeServiceName(subtype, of: record.serviceType)).\(domain)"
             out.append(AvahiRawRecord(name: name, type: typePTR, ttl: defaultTTL, unique: false, rdata: instance))
         }
-        out.append(
-            AvahiRawRecord(
-                name: "_services._dns-sd._udp.\(domain)", type: typePTR, ttl: defaultTTL, unique: false,
-                rdata: try encodeName(typeLabels)))
         out.append(srv(serviceName: serviceName, port: record.port, target: target))
         out.append(self.txt(serviceName: serviceName, txt))
         return out
+    }
+
+    /// `_services._dns-sd._udp` PTR to the service type (RFC 6763 §9). The same record for every
+    /// instance of the type, so it is published once per type: a fleet of 1,000 publishing it 1,000
+    /// times cost the daemon about a third of its CPU (its lists compare records one by one).
+    static func serviceEnumeration(serviceType: String, domain: String) throws(DiscoveryError) -> AvahiRawRecord {
+        AvahiRawRecord(
+            name: "_services._dns-sd._udp.\(domain)", type: typePTR, ttl: defaultTTL, unique: false,
+            rdata: try encodeName(labels(of: "\(serviceType).\(domain)")))
     }
 
     /// SRV with priority and weight 0.

@@ -18,17 +18,22 @@ struct AvahiRawRecordTests {
         labels.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) } + [0]
     }
 
-    @Test func sharedPointersFromTheTypeEachSubtypeAndTheEnumeration() throws {
+    @Test func sharedPointersFromTheTypeAndEachSubtype() throws {
         let ptrs = try Self.records().filter { $0.type == AvahiRawRecord.typePTR }
         #expect(
             ptrs.map(\.name) == [
                 "_matterc._udp.local", "_L3840._sub._matterc._udp.local", "_S15._sub._matterc._udp.local",
-                "_CM._sub._matterc._udp.local", "_services._dns-sd._udp.local",
+                "_CM._sub._matterc._udp.local",
             ])
         #expect(ptrs.allSatisfy { !$0.unique && $0.ttl == 4500 })
         let toInstance = Self.wire(Self.instance, "_matterc", "_udp", "local")
-        #expect(ptrs.dropLast().allSatisfy { $0.rdata == toInstance })
-        #expect(ptrs.last?.rdata == Self.wire("_matterc", "_udp", "local"))
+        #expect(ptrs.allSatisfy { $0.rdata == toInstance })
+    }
+
+    @Test func oneServiceEnumerationPointerPerType() throws {
+        let ptr = try AvahiRawRecord.serviceEnumeration(serviceType: "_matterc._udp", domain: "local")
+        #expect(ptr.name == "_services._dns-sd._udp.local" && ptr.type == AvahiRawRecord.typePTR && !ptr.unique)
+        #expect(ptr.rdata == Self.wire("_matterc", "_udp", "local"))
     }
 
     @Test func uniqueSRVToTheHostAndTXT() throws {
