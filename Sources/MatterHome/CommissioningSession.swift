@@ -179,6 +179,8 @@ final class CommissioningSession: Sendable {
             return
         }
         flight.waiter?.resume(returning: .failure(Self.cancelled))
+        // The controller stops before its next stage and undoes what it did on the device.
+        flight.work.cancel()
         state.withLock { s in
             let previous = s.cleanup
             s.cleanup = Task {

@@ -1,3 +1,4 @@
+import Foundation
 import MatterClusters
 import MatterController
 import MatterCore
@@ -52,6 +53,42 @@ struct CommissioningLifecycleTests {
         await second.close()
     }
 
+    @Test(
+        "another process holding the commissioning lock: prepare is a typed error; ours blocks theirs",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func secondPrepareFromAnotherProcess() async throws {
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
+        // Another process takes the lock the way a second Home would (flock on its own open of the
+        // file) and holds it: one process, the shell that becomes `sleep`, so terminating it frees it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = [
+            "-c", "exec 9>>\"$0\"; /usr/bin/flock -x -n 9 || exit 1; echo locked; exec sleep 60", lockPath,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        let line = output.fileHandleForReading.availableData
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("locked"))
+        let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
+        #expect(error?.category == .commissioning)
+        #expect(error?.message.contains("another commissioning is in progress on this state directory") == true)
+        holder.terminate()
+        holder.waitUntilExit()
+        // Prepared here: another process cannot take the lock.
+        try await structure.prepareForMatterCommissioning()
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        probe.arguments = ["-x", "-n", lockPath, "true"]
+        try probe.run()
+        probe.waitUntilExit()
+        #expect(probe.terminationStatus != 0)
+        #expect(try structure.completeMatterCommissioning() == [])
+        await home.close()
+    }
+
     @Test("prepare without discovery and without a commissioning address is a discovery error")
     func noDiscovery() async throws {
         let home = try await Home.open(
@@ -63,27 +100,35 @@ struct CommissioningLifecycleTests {
     }
 
     @Test(
-        "cancel at a stage: the caller gets cancelled, nothing stays on the device or in the store",
-        arguments: ["pase", "arm-fail-safe", "add-noc", "commissioning-complete", "store-node"])
-    func cancelAtStage(_ stage: String) async throws {
+        "cancel at each stage: the caller gets cancelled; nothing stays on the device or in the store",
+        arguments: CommissioningStage.allCases)
+    func cancelAtStage(_ stage: CommissioningStage) async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 401)
         let home = try await bed.openHome()
         let structure = try #require(try await home.structures().first)
         try await structure.prepareForMatterCommissioning()
         var failure: (any Error)?
+        var started: [String] = []
         do {
             for try await update in structure.commissioningUpdates(onboardingPayload: lamp.qrCode) {
-                if case .stageStarted(let started) = update, started == stage { structure.cancelMatterCommissioning() }
+                guard case .stageStarted(let name) = update else { continue }
+                started.append(name)
+                if name == stage.name { structure.cancelMatterCommissioning() }
             }
         } catch {
             failure = error
         }
+        #expect(started.contains(stage.name))
         #expect((failure as? HomeError)?.category == .cancelled)
         // The next prepare waits for the clean-up.
         try await structure.prepareForMatterCommissioning()
         #expect(try structure.completeMatterCommissioning() == [])
         #expect(await lamp.fabrics().isEmpty)
+        #expect(await lamp.isCommissionable())
         #expect(try await home.devices().isEmpty)
+        let store = try ControllerStore(path: ControllerStateDirectory.storePath(in: bed.stateDirectory))
+        #expect(try store.nodes().isEmpty)
+        #expect(try Controller.interruptedCommissionings(in: store).isEmpty)
         // The device can be commissioned again.
         let ids = try await commission([lamp], in: structure)
         #expect(await lamp.fabrics().map { String($0.nodeID.rawValue) } == ids)
