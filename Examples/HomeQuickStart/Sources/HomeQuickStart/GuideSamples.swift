@@ -5,8 +5,9 @@
 
 import MatterHome
 
-/// "Add new Matter devices to a home": prepare, commission, complete, or cancel.
-func commissionDevice(structure: Structure, onboardingPayload: String) async throws {
+/// "Add new Matter devices to a home": prepare, commission, complete, or cancel. `name` is what the
+/// user types in Apple's flow (the extension's `configureDevice(named:in:)` receives it).
+func commissionDevice(structure: Structure, onboardingPayload: String, named name: String) async throws {
     do {
         try await structure.prepareForMatterCommissioning()
     } catch {
@@ -20,7 +21,7 @@ func commissionDevice(structure: Structure, onboardingPayload: String) async thr
         let rooms = try await structure.rooms()
         var room = rooms.first
         if room == nil { room = try await structure.createRoom(name: "Living room") }
-        try await structure.configureDevice(named: "Desk lamp", in: room)
+        try await structure.configureDevice(named: name, in: room)
         let commissionedDeviceIDs = try structure.completeMatterCommissioning()
         print("Commissioned device IDs: \(commissionedDeviceIDs)")
     } catch let error {
