@@ -3,8 +3,10 @@ import MatterClusters
 import MatterController
 import MatterCore
 import MatterDevice
+import MatterDiscovery
 import MatterStorage
 import MatterTLV
+import Synchronization
 import Testing
 
 @testable import MatterHome
@@ -151,6 +153,55 @@ struct CommissioningLifecycleTests {
         #expect(await lamp.fabrics().isEmpty)
         #expect(try await home.devices().isEmpty)
         await home.close()
+        await lamp.stop()
+    }
+}
+
+/// The controller's stop check, seen from the controller: a commissioning whose task is cancelled
+/// while a stage runs stops before the next one starts, and undoes what it did on the device.
+@Suite("Commissioning stop check")
+struct CommissioningStopTests {
+    let bed: HomeTestBed
+
+    init() throws { bed = try HomeTestBed() }
+
+    @Test(
+        "cancelled during a stage: no later stage starts, nothing stays",
+        arguments: [CommissioningStage.pase, .armFailSafe, .csrRequest, .addNOC, .caseSession, .commissioningComplete])
+    func stopsBeforeTheNextStage(_ stage: CommissioningStage) async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 701)
+        let controller = try await bed.otherController()
+        var request = CommissioningRequest(payload: lamp.setupPayload)
+        request.locator = .address(try DirectAddress(parsing: "127.0.0.1:\(lamp.port)"))
+        let started = Mutex<[CommissioningStage]>([])
+        let outcome = await Task { [request] () async -> ControllerError? in
+            do throws(ControllerError) {
+                _ = try await controller.commission(request) { event in
+                    guard case .started = event.outcome else { return }
+                    started.withLock { $0.append(event.stage) }
+                    // The progress handler runs inside the commissioning's task: cancel it here.
+                    if event.stage == stage { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        let error = try #require(outcome)
+        #expect(error.isCancellation, "\(error)")
+        let stages = CommissioningStage.allCases
+        let index = try #require(stages.firstIndex(of: stage))
+        #expect(started.withLock { $0.last } == stage)
+        if case .commissioning(let failed, _) = error {
+            #expect(failed == stages[index + 1] || failed == stage)
+        } else {
+            Issue.record("not wrapped in its stage: \(error)")
+        }
+        #expect(await lamp.fabrics().isEmpty)
+        #expect(await lamp.isCommissionable())
+        #expect(try controller.store.nodes().isEmpty)
+        #expect(try Controller.interruptedCommissionings(in: controller.store).isEmpty)
+        await controller.stop()
         await lamp.stop()
     }
 }
