@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Rooms as first-class objects (`rooms create/delete`, empty rooms listed) and group commands on a
 /// group whose members differ: members without the capability are skipped (said on stderr), the
 /// command fails only when every member it applied to failed; `group parts` shows the parts.
@@ -105,6 +109,13 @@ struct GroupAndRoomTests {
         let text = try CLIRunner.run(["group", "parts", "Mixed"] + store)
         #expect(text.stdout.contains("group \"Mixed\": 2 parts"), "\(text.stdout)")
         #expect(text.stdout.contains("DoorLockTrait: commands lockDoor, unlockDoor"), "\(text.stdout)")
+
+        // A member that neither answers nor fails: --timeout bounds group parts (exit 7).
+        kill(devices[1].processIdentifier, SIGSTOP)
+        let silent = try CLIRunner.run(["group", "parts", "Mixed", "--timeout", "2"] + store)
+        kill(devices[1].processIdentifier, SIGCONT)
+        #expect(silent.exitCode == 7, "\(silent.stderr)")
+        #expect(silent.stderr.contains("gave no answer within --timeout 2 s"), "\(silent.stderr)")
 
         // Every member down: the command fails as unreachable.
         for device in devices {

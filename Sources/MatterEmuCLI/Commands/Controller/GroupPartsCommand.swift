@@ -28,6 +28,7 @@ struct GroupPartsCommand: CLICommand {
         do { stored = try store.group(named: name) } catch { throw ControllerError.storage(error) }
         guard let stored else { throw UsageError("no group named \"\(name)\" (see 'matter-emu group list')") }
         var configuration = Home.Configuration(stateDirectory: context.stateDirectory)
+        configuration.followsEveryDevice = false
         let timeout = context.timeout
         configuration.controllerSettings = { controller in
             if let timeout {
@@ -36,16 +37,21 @@ struct GroupPartsCommand: CLICommand {
             }
         }
         let home = try await Home.open(configuration: configuration)
-        let parts: [GroupPartSummary]
-        do {
-            let groups = try await home.structures().first?.deviceGroups() ?? []
-            guard let group = groups.first(where: { $0.name == stored.name }) else {
-                throw UsageError("no group named \"\(name)\" (see 'matter-emu group list')")
-            }
-            parts = await group.partSummaries()
-        } catch {
+        let groups: [DeviceGroup]
+        do { groups = try await home.structures().first?.deviceGroups() ?? [] } catch {
             await home.close()
             throw error
+        }
+        guard let group = groups.first(where: { $0.name == stored.name }) else {
+            await home.close()
+            throw UsageError("no group named \"\(name)\" (see 'matter-emu group list')")
+        }
+        guard let parts = await Self.within(timeout, { await group.partSummaries() }) else {
+            // A member neither answered nor failed in time: its subscription attempt is still under
+            // way, and closing the home would wait for it; it ends with the process.
+            throw ControllerError.unreachable(
+                "a member of group \"\(stored.name)\" gave no answer within --timeout "
+                    + "\(timeout?.components.seconds ?? 0) s")
         }
         await home.close()
         if output.json {
@@ -55,6 +61,25 @@ struct GroupPartsCommand: CLICommand {
             output.output.print(Self.text(stored.name, parts))
         }
         return .success
+    }
+
+    /// `body`'s value, or nil when `timeout` (if any) passed first.
+    static func within<T: Sendable>(_ timeout: Duration?, _ body: @escaping @Sendable () async -> T) async -> T? {
+        guard let timeout else { return await body() }
+        let (results, result) = AsyncStream.makeStream(of: T?.self)
+        let work = Task {
+            result.yield(await body())
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            result.yield(nil)
+        }
+        var iterator = results.makeAsyncIterator()
+        let value = await iterator.next() ?? nil
+        timer.cancel()
+        if value == nil { work.cancel() }
+        result.finish()
+        return value
     }
 
     static func json(_ part: GroupPartSummary) -> JSONValue {
