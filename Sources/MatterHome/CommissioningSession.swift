@@ -28,7 +28,7 @@ final class CommissioningSession: Sendable {
     private let lockPath: String
     private let state = Mutex(State())
 
-    init(lockPath: String) { self.lockPath = lockPath + ".home-commissioning.lock" }
+    init(lockPath: String) { self.lockPath = CommissioningLockFile.path(storePath: lockPath) }
 
     /// Waits for a cancelled commissioning's clean-up, then takes the state directory's lock.
     func prepare() async throws(HomeError) {

@@ -6,6 +6,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterStorage
 import MatterTLV
+import MatterTransport
 import Synchronization
 import Testing
 
@@ -88,6 +89,59 @@ struct CommissioningLifecycleTests {
         probe.waitUntilExit()
         #expect(probe.terminationStatus != 0)
         #expect(try structure.completeMatterCommissioning() == [])
+        await home.close()
+    }
+
+    @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
+    func cliPairingExcludesPrepare() async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("matter-emu")
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        // A socket where nothing answers: the CLI's PASE waits on it (MRP retransmissions).
+        let silent = try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.silent"))
+        func pairing() throws -> (Process, Pipe) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "pairing", "already-discovered", "9", "20202021", "127.0.0.1", String(silent.port), "--state-dir",
+                bed.stateDirectory,
+            ]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return (process, errors)
+        }
+
+        // Prepared here: the CLI refuses to commission on this state directory (exit 6).
+        try await structure.prepareForMatterCommissioning()
+        let (refused, refusedErrors) = try pairing()
+        refused.waitUntilExit()
+        let message = String(decoding: refusedErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(refused.terminationStatus == 6, "\(message)")
+        #expect(message.contains("a Home API commissioning session holds this state directory (process \(getpid()))"))
+        #expect(try structure.completeMatterCommissioning() == [])
+
+        // The CLI commissioning (stuck in PASE): prepare is a typed error until it ends.
+        let (running, _) = try pairing()
+        var refusedPrepare: HomeError?
+        for _ in 0..<100 where refusedPrepare == nil && running.isRunning {
+            do throws(HomeError) {
+                try await structure.prepareForMatterCommissioning()
+                _ = try structure.completeMatterCommissioning()
+                try? await Task.sleep(for: .milliseconds(50))
+            } catch {
+                refusedPrepare = error
+            }
+        }
+        running.terminate()
+        running.waitUntilExit()
+        #expect(refusedPrepare?.category == .commissioning)
+        #expect(refusedPrepare?.message.contains("another commissioning is in progress") == true)
+        try await structure.prepareForMatterCommissioning()
+        _ = try structure.completeMatterCommissioning()
+        silent.queue.sync { silent.close() }
         await home.close()
     }
 
