@@ -46,11 +46,8 @@ final class CommissioningTimeline {
             reached(.after(stage))
             return value
         } catch {
-            let reason: ControllerError =
-                if Task.isCancelled, !error.isCancellation { .cancelled("stage \(stage.name) stopped: \(error)") } else
-                {
-                    error
-                }
+            var reason = error
+            if Task.isCancelled, !error.isCancellation { reason = .cancelled("stage \(stage.name) stopped: \(error)") }
             let wrapped: ControllerError =
                 if case .commissioning = reason { reason } else {
                     .commissioning(stage: stage, CommissioningStageFailure(reason))
