@@ -1,3 +1,7 @@
+// The stages read `timeline.run(.stage, detail: { ... }) { body }`: the detail closure formats the
+// stage's result, the trailing closure is the stage (swift-format's rule against mixing the two is off here).
+// swift-format-ignore-file: OnlyOneTrailingClosureArgument
+
 import MatterClusters
 import MatterCore
 import MatterCredentials
