@@ -3,9 +3,10 @@
 #
 # Examples/HomeQuickStart is an outside package that depends on matter-emu by path (`.package(path:
 # "../..")`) and imports MatterHome and MatterDevice the way a user's package would. This builds it
-# with warnings as errors and runs it: it starts a dimmable light, a colour-temperature light and a door
-# lock in its own process, commissions each through `structure.commissionMatterDevice(onboardingPayload:)`,
-# runs every code sample of the Home API's commissioning and device-control guides
+# with warnings as errors and runs it: it starts an on/off light, a dimmable light, a colour-temperature
+# light and a door lock in its own process, commissions each through
+# `structure.commissionMatterDevice(onboardingPayload:)`, runs every code sample of the Home API's
+# commissioning and device-control guides
 # (Sources/HomeQuickStart/GuideSamples.swift) and checks what they did (`check ok:` / `check FAILED:`).
 #
 # The package builds in its own scratch directory (.build/examples, kept between runs: the package

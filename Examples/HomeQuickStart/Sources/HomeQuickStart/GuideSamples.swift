@@ -1,7 +1,9 @@
 // The samples of Google's Home API guides for iOS, ported with only set-up changes (no Apple
 // MatterAddDeviceRequest: our Home commissions itself; prints instead of comments). One other change:
 // the guides' `catch let _ as HomeError` is `catch let error` here, since our commands declare
-// `throws(HomeError)` and the cast would always succeed (a compiler warning).
+// `throws(HomeError)` and the cast would always succeed (a compiler warning). The guides' snippets
+// are wrapped in functions whose parameters are the objects they use (`onOffTraitTest`, `group`...),
+// and the commissioning flow takes the name the user would type in Apple's flow.
 
 import MatterHome
 
@@ -90,7 +92,7 @@ func controlSamples(
 /// isSupported and isNullable.
 func nullableSample(device: HomeDevice) async {
     // Check if a nullable attribute is set or is not supported.
-    if let deviceType = await device.types.get(DimmableLightDeviceType.self) {
+    if let deviceType = await device.types.get(OnOffLightDeviceType.self) {
         if let onOffTrait = deviceType.traits[Matter.OnOffTrait.self] {
             if onOffTrait.attributes.startUpOnOff == nil {
                 if onOffTrait.attributes.$startUpOnOff.isSupported {

@@ -1,5 +1,5 @@
-// Starts a virtual dimmable light, a colour-temperature light and a door lock on loopback, in this
-// process; commissions each with the Home API by its QR code (at its address: no DNS-SD needed); runs
+// Starts a virtual on/off light, a dimmable light, a colour-temperature light and a door lock on
+// loopback, in this process; commissions each with the Home API by its QR code (at its address: no DNS-SD needed); runs
 // the samples of the commissioning and device-control guides (GuideSamples.swift) on them; and checks
 // what they did. Prints `check ok: ...` / `check FAILED: ...` lines and exits 1 when a check failed.
 //
@@ -49,13 +49,15 @@ func startDevice(_ type: String) async throws -> VirtualDevice {
     configuration.advertise = false
     return try await VirtualDevice.start(configuration)
 }
+let hallLight = try await startDevice("on-off-light")
 let lamp = try await startDevice("dimmable-light")
 let ceiling = try await startDevice("color-temperature-light")
 let frontDoor = try await startDevice("door-lock")
 
 // 2. Commissioning, one device at a time. Set-up is the only part that differs from the guides: the
 // home is configured with the device's address (no DNS-SD here).
-for (device, name) in [(lamp, "Desk lamp"), (ceiling, "Ceiling"), (frontDoor, "Front door")] {
+for (device, name) in [(hallLight, "Hall light"), (lamp, "Desk lamp"), (ceiling, "Ceiling"), (frontDoor, "Front door")]
+{
     let qrCode = try SetupQRCode.encode(device.setupPayload)
     print("\(device.configuration.deviceType) on port \(device.port), QR code \(qrCode)")
     Home.configure {
@@ -79,7 +81,7 @@ guard let structure = try await home.structures().first else {
     exit(1)
 }
 let devices = try await structure.devices()
-check(devices.count == 3, "three devices commissioned (\(devices.map(\.name)))")
+check(devices.count == 4, "four devices commissioned (\(devices.map(\.name)))")
 check(devices.allSatisfy { $0.room?.name == "Living room" }, "every device is in the Living room")
 for device in devices {
     print("device \(device.id) \"\(device.name)\" in \(device.room?.name ?? "no room")")
@@ -92,8 +94,8 @@ for device in devices {
         check(onOffTraitTest.attributes.onOff == false, "offWithEffect turned the lamp off")
         try await onOffTraitTest.toggle()
         check(onOffTraitTest.attributes.onOff == true, "toggle turned the lamp on")
-        await nullableSample(device: device)
     }
+    await nullableSample(device: device)
     if let deviceType = await device.types.get(DoorLockDeviceType.self),
         let doorLockTraitTest = deviceType.matterTraits.doorLockTrait
     {
@@ -109,8 +111,13 @@ let lampOnOff = await devices.first { $0.name == "Desk lamp" }?.types.get(Dimmab
     .matterTraits.onOffTrait
 let lampLevel = await devices.first { $0.name == "Desk lamp" }?.types.get(DimmableLightDeviceType.self)?
     .matterTraits.levelControlTrait
+let hallOnOff = await devices.first { $0.name == "Hall light" }?.types.get(OnOffLightDeviceType.self)?
+    .matterTraits.onOffTrait
 let ceilingColor = await devices.first { $0.name == "Ceiling" }?.types.get(ColorTemperatureLightDeviceType.self)?
     .matterTraits.colorControlTrait
+check(
+    await eventually { hallOnOff?.attributes.onOff == false },
+    "the group's on() then off() left the on/off light (no level control) off")
 check(
     await eventually { lampOnOff?.attributes.onOff == true && lampLevel?.attributes.currentLevel == 127 },
     "the group's moveToLevelWithOnOff(127) turned the lamp on at 127")
@@ -129,6 +136,7 @@ check(part?.matterTraits.onOffTrait?.attributes.onOff == nil, "a group part does
 check(part?.matterTraits.onOffTrait?.supports(.toggle) == true, "a group part says which commands it supports")
 
 await home.close()
+await hallLight.stop()
 await lamp.stop()
 await ceiling.stop()
 await frontDoor.stop()
