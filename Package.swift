@@ -69,7 +69,7 @@ let package = Package(
             name: "MatterEmuCLI",
             dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
                            "MatterStorage", "MatterCredentials", "MatterTransport", "MatterInteraction",
-                           "MatterDevice", "MatterController", "CQREncode"]
+                           "MatterDevice", "MatterController", "MatterHome", "CQREncode"]
         ),
 
         // Test tool for scripts/test-hostile.sh: floods a device with random, mutated and replayed

@@ -11,6 +11,9 @@
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
 #   6. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
 #      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone),
+#   6b. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
+#      built with warnings as errors and run: the Home API guides' samples against in-process devices
+#      (no root; scripts/test-examples.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -59,6 +62,7 @@ suite() {
 
 suite crash scripts/test-crash.sh  # kill -9 at each commissioning stage: no half-added fabric or node
 suite loss scripts/test-loss.sh  # commissioning and commands through 10 % / 30 % packet loss
+suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path and run (Home API samples)
 
 if [ "$(id -u)" = 0 ]; then
     suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN

@@ -22,11 +22,21 @@ final class CommissioningTimeline {
 
     /// Runs `body` as `stage`: a `started` event, then `succeeded` (with `detail` of the result) or
     /// `failed`. A failure is rethrown wrapped with its stage.
+    ///
+    /// The stop check: when the calling task is cancelled, the stage does not start (it fails with
+    /// ``ControllerError/cancelled(_:)``, and the caller undoes what the stages before it did); a
+    /// stage that fails while the task is cancelled fails as cancelled too.
     func run<T>(
         _ stage: CommissioningStage, detail: (T) -> String? = { _ in nil },
         _ body: () async throws(ControllerError) -> T
     ) async throws(ControllerError) -> T {
         let start = clock.nowMilliseconds()
+        if Task.isCancelled {
+            let cancelled = ControllerError.commissioning(
+                stage: stage, CommissioningStageFailure(.cancelled("stopped before stage \(stage.name)")))
+            emit(CommissioningEvent(stage: stage, outcome: .failed(cancelled), durationMilliseconds: 0))
+            throw cancelled
+        }
         emit(CommissioningEvent(stage: stage, outcome: .started, durationMilliseconds: 0))
         do {
             let value = try await body()
@@ -36,9 +46,11 @@ final class CommissioningTimeline {
             reached(.after(stage))
             return value
         } catch {
+            var reason = error
+            if Task.isCancelled, !error.isCancellation { reason = .cancelled("stage \(stage.name) stopped: \(error)") }
             let wrapped: ControllerError =
-                if case .commissioning = error { error } else {
-                    .commissioning(stage: stage, CommissioningStageFailure(error))
+                if case .commissioning = reason { reason } else {
+                    .commissioning(stage: stage, CommissioningStageFailure(reason))
                 }
             emit(CommissioningEvent(stage: stage, outcome: .failed(wrapped), durationMilliseconds: elapsed(start)))
             throw wrapped

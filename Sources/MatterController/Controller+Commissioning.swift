@@ -1,3 +1,7 @@
+// The stages read `timeline.run(.stage, detail: { ... }) { body }`: the detail closure formats the
+// stage's result, the trailing closure is the stage (swift-format's rule against mixing the two is off here).
+// swift-format-ignore-file: OnlyOneTrailingClosureArgument
+
 import MatterClusters
 import MatterCore
 import MatterCredentials
@@ -24,6 +28,11 @@ extension Controller {
     /// restarted, losing its PASE session and whatever its fail-safe held), commissioning starts again
     /// from PASE (``ControllerConfiguration/commissioningAttempts``). A crash of this process between
     /// AddNOC and the store write leaves a record that ``resumeInterruptedCommissionings()`` settles.
+    ///
+    /// Cancelling the calling task stops commissioning before its next stage (a stage under way
+    /// finishes or fails first): it fails with ``ControllerError/cancelled(_:)`` wrapped in its stage,
+    /// after the device's fail-safe was disarmed (or our fabric removed, past CommissioningComplete);
+    /// no node is stored. Once the node is stored, cancellation no longer applies.
     public func commission(
         _ request: CommissioningRequest, progress: @escaping @Sendable (CommissioningEvent) -> Void = { _ in }
     ) async throws(ControllerError) -> CommissioningResult {
@@ -79,7 +88,15 @@ extension Controller {
                 request, nodeID: nodeID, target: chosen, state: progressState,
                 timeline: timeline)
         } catch {
-            await abandon(progressState)
+            if error.isCancellation {
+                // PASE armed the device's fail-safe even when ArmFailSafe was not sent yet.
+                progressState.failSafeArmed = true
+                // The clean-up talks to the device: it runs in a task of its own, which the caller's
+                // cancellation does not reach.
+                await Task { await self.abandon(progressState) }.value
+            } else {
+                await abandon(progressState)
+            }
             throw error
         }
     }
@@ -557,7 +574,8 @@ extension Controller {
                                 "the device is busy with another commissioning or PASE handshake (for at least "
                                     + "\(wait) ms); asking again for up to \(configuration.paseBusyPatience)")
                         }
-                        let patience = configuration.paseBusyPatience.components.seconds * 1000
+                        let patience =
+                            configuration.paseBusyPatience.components.seconds * 1000
                             + configuration.paseBusyPatience.components.attoseconds / 1_000_000_000_000_000
                         guard now &- since < UInt64(max(0, patience)) else {
                             throw .pase("the device is busy with another commissioner (retry in \(wait) ms)")

@@ -54,6 +54,9 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
     case allMembersFailed(group: String, failures: [String], category: Category)
     /// An unexpected internal failure.
     case internalFailure(String)
+    /// The caller's task was cancelled (commissioning stops before its next stage and undoes what it
+    /// did on the device). Its class is `commissioning`.
+    case cancelled(String)
 
     /// The class of this failure.
     public var category: Category {
@@ -69,6 +72,7 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
         case .commissioning(let stage, let failure): failure.category(at: stage)
         case .allMembersFailed(_, _, let category): category
         case .internalFailure: .internalFailure
+        case .cancelled: .commissioning
         }
     }
 
@@ -88,7 +92,14 @@ public indirect enum ControllerError: Error, Equatable, Sendable, CustomStringCo
         case .allMembersFailed(let group, let failures, _):
             "every member of group \"\(group)\" failed: " + failures.joined(separator: "; ")
         case .internalFailure(let why): "internal error: \(why)"
+        case .cancelled(let why): "cancelled: \(why)"
         }
+    }
+
+    /// True when this is (or wraps) ``cancelled(_:)``.
+    public var isCancellation: Bool {
+        if case .cancelled = underlying { return true }
+        return false
     }
 
     /// The error under a commissioning stage wrapper (or this error).

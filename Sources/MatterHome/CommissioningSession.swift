@@ -28,7 +28,7 @@ final class CommissioningSession: Sendable {
     private let lockPath: String
     private let state = Mutex(State())
 
-    init(lockPath: String) { self.lockPath = lockPath + ".home-commissioning.lock" }
+    init(lockPath: String) { self.lockPath = CommissioningLockFile.path(storePath: lockPath) }
 
     /// Waits for a cancelled commissioning's clean-up, then takes the state directory's lock.
     func prepare() async throws(HomeError) {
@@ -179,6 +179,8 @@ final class CommissioningSession: Sendable {
             return
         }
         flight.waiter?.resume(returning: .failure(Self.cancelled))
+        // The controller stops before its next stage and undoes what it did on the device.
+        flight.work.cancel()
         state.withLock { s in
             let previous = s.cleanup
             s.cleanup = Task {

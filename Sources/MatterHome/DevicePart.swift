@@ -69,7 +69,8 @@ public struct DevicePart: Sendable {
 
     /// Invokes a command. On a device, then reads the cluster back so its attributes are current when
     /// this returns. On a group part, sends it to every member that accepts it (members not known to
-    /// lack it included), all at once; succeeds when one did, throws the first failure when all did.
+    /// lack it included), all at once; succeeds when one did, throws the first failure when all did
+    /// (a member that answers it has no such command is skipped, not failed).
     func invoke(
         _ cluster: ClusterID, _ command: CommandID, fields: [TLVElement] = [], timed: Bool? = nil
     ) async throws(HomeError) {
@@ -90,25 +91,34 @@ public struct DevicePart: Sendable {
         guard !relevant.isEmpty else {
             throw .invalid("no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))")
         }
-        let outcomes = await withTaskGroup(of: (Int, HomeError?).self) { tasks in
+        // A member whose data model was not known yet may turn out not to have the command: it
+        // answers UNSUPPORTED_ENDPOINT/CLUSTER/COMMAND and is skipped, as one known to lack it.
+        let outcomes = await withTaskGroup(of: (Int, HomeError?, skipped: Bool).self) { tasks in
             for (index, member) in relevant.enumerated() {
                 tasks.addTask {
                     do throws(ControllerError) {
                         try await controller.invoke(
                             member.live.nodeID, endpoint: member.endpoint, cluster: cluster, command: command,
                             fields: fields, timed: timed)
-                        return (index, nil)
+                        return (index, nil, false)
                     } catch {
-                        return (index, HomeError(error))
+                        return (index, HomeError(error), Self.lacksCommand(error))
                     }
                 }
             }
-            var collected: [(Int, HomeError?)] = []
+            var collected: [(Int, HomeError?, skipped: Bool)] = []
             for await outcome in tasks { collected.append(outcome) }
             return collected.sorted { $0.0 < $1.0 }
         }
         if outcomes.contains(where: { $0.1 == nil }) { return }
-        if let first = outcomes.first?.1 { throw first }
+        if let first = outcomes.first(where: { !$0.skipped })?.1 { throw first }
+        throw .invalid("no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))")
+    }
+
+    /// True when the device answered that it has no such endpoint, cluster or command.
+    static func lacksCommand(_ error: ControllerError) -> Bool {
+        guard case .status(let status, _) = error.underlying else { return false }
+        return [.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand].contains(status.status)
     }
 
     /// Writes attributes of `cluster` (each must be supported and writable), then reads it back.

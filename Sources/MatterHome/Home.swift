@@ -91,7 +91,9 @@ public final class Home: Sendable {
             usesAvahi: configuration.discovery == .avahi && canDiscover, retryLimit: configuration.resubscribeLimit,
             maxInterval: max(1, configuration.subscriptionMaxInterval))
         do {
-            for node in try store.nodes() { _ = context.liveDevice(node.nodeID) }
+            if configuration.followsEveryDevice {
+                for node in try store.nodes() { _ = context.liveDevice(node.nodeID) }
+            }
         } catch {
             await context.close()
             throw HomeError(error)

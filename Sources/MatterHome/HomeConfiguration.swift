@@ -31,6 +31,9 @@ extension Home {
         public var resubscribeLimit: Duration = .seconds(10)
         /// Test hook: adjusts the controller's configuration (in-memory DNS-SD, fast timers).
         package var controllerSettings: (@Sendable (inout ControllerConfiguration) -> Void)?
+        /// False: follow a device only once something asks for it (the CLI's one-shot `group parts`
+        /// subscribes to the group's members, not to every stored node).
+        package var followsEveryDevice = true
 
         /// A configuration for `stateDirectory` (the CLI's default is `$XDG_STATE_HOME/matter-emu`, else
         /// `~/.local/state/matter-emu`; the library reads no environment variables, so give one).

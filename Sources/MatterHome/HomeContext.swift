@@ -93,5 +93,6 @@ final class HomeContext: Sendable {
     }
 
     static let recordsNamespace = "home"
-    static let roomsNamespace = "home.rooms"
+    /// The rooms of the state directory.
+    var rooms: RoomRegistry { RoomRegistry(store: store, records: records) }
 }

@@ -47,16 +47,18 @@ extension HomeError {
     /// The controller's failure, in the same class.
     init(_ error: ControllerError) {
         let category: Category =
-            switch error.category {
-            case .invalidArgument: .invalidArgument
-            case .discovery: .discovery
-            case .pase: .pase
-            case .attestation: .attestation
-            case .commissioning: .commissioning
-            case .unreachable: .unreachable
-            case .status: .status
-            case .storage: .storage
-            case .internalFailure: .internalFailure
+            if error.isCancellation { .cancelled } else {
+                switch error.category {
+                case .invalidArgument: .invalidArgument
+                case .discovery: .discovery
+                case .pase: .pase
+                case .attestation: .attestation
+                case .commissioning: .commissioning
+                case .unreachable: .unreachable
+                case .status: .status
+                case .storage: .storage
+                case .internalFailure: .internalFailure
+                }
             }
         self.init(category, error.description)
     }

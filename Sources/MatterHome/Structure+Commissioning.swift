@@ -128,10 +128,11 @@ extension Structure {
 
     /// Cancels the commissioning in flight, if any, and ends the session. Returns at once: the
     /// running commissioning's caller gets `cancelled`; the clean-up runs on its own and a following
-    /// ``prepareForMatterCommissioning()`` waits for it. The clean-up lets the controller's
-    /// commissioning reach its end, then removes what it left: a failed one has already disarmed the
-    /// device's fail-safe; a finished one has our fabric removed from the device (RemoveFabric) and
-    /// its node forgotten. Devices commissioned before stay.
+    /// ``prepareForMatterCommissioning()`` waits for it. The controller's commissioning stops before
+    /// its next stage (the stage under way finishes first) and disarms the device's fail-safe, or
+    /// removes our fabric when CommissioningComplete had succeeded; one that had already stored its
+    /// node has our fabric removed from the device (RemoveFabric) and the node forgotten. Devices
+    /// commissioned before stay.
     public func cancelMatterCommissioning() {
         home.commissioning.cancel()
     }

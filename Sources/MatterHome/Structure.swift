@@ -40,52 +40,17 @@ public struct Structure: Sendable, Identifiable {
 
     // MARK: Rooms
 
-    /// The rooms: those created with ``createRoom(name:)`` and those devices were put in, by name.
-    public func rooms() async throws(HomeError) -> [Room] {
-        var byID: [String: Room] = [:]
-        do {
-            for key in try home.records.keys(namespace: HomeContext.roomsNamespace) {
-                if let stored = try home.records.get(key, namespace: HomeContext.roomsNamespace) {
-                    let room = Room(name: String(decoding: stored, as: UTF8.self))
-                    byID[room.id] = room
-                }
-            }
-            for name in try home.store.rooms() where byID[name.lowercased()] == nil {
-                byID[name.lowercased()] = Room(name: name)
-            }
-        } catch {
-            throw HomeError(error)
-        }
-        return byID.values.sorted { $0.id < $1.id }
-    }
+    /// The rooms: those created with ``createRoom(name:)`` (or `matter-emu rooms create`) and those
+    /// devices were put in, by name.
+    public func rooms() async throws(HomeError) -> [Room] { try home.rooms.rooms() }
 
     /// Creates an empty room.
     /// - Throws: `invalidArgument` for an empty name or one a room already has.
-    public func createRoom(name: String) async throws(HomeError) -> Room {
-        guard !name.isEmpty else { throw .invalid("a room name cannot be empty") }
-        let room = Room(name: name)
-        guard try await !rooms().contains(where: { $0.id == room.id }) else {
-            throw .invalid("there is already a room named \"\(name)\"")
-        }
-        do { try home.records.set(room.id, to: Array(name.utf8), namespace: HomeContext.roomsNamespace) } catch {
-            throw HomeError(error)
-        }
-        return room
-    }
+    public func createRoom(name: String) async throws(HomeError) -> Room { try home.rooms.create(name) }
 
     /// Deletes a room; its devices are then in no room.
     /// - Throws: `invalidArgument` when there is no such room.
-    public func deleteRoom(_ room: Room) async throws(HomeError) {
-        guard try await rooms().contains(where: { $0.id == room.id }) else {
-            throw .invalid("there is no room named \"\(room.name)\"")
-        }
-        do {
-            _ = try home.records.remove(room.id, namespace: HomeContext.roomsNamespace)
-            for node in try home.store.nodes(inRoom: room.name) { try home.store.setRoom(node.nodeID, to: nil) }
-        } catch {
-            throw HomeError(error)
-        }
-    }
+    public func deleteRoom(_ room: Room) async throws(HomeError) { try home.rooms.delete(room.name) }
 
     /// Puts `device` in `room` (nil: in none).
     public func move(_ device: HomeDevice, to room: Room?) async throws(HomeError) {

@@ -1,9 +1,13 @@
+import Foundation
 import MatterClusters
 import MatterController
 import MatterCore
 import MatterDevice
+import MatterDiscovery
 import MatterStorage
 import MatterTLV
+import MatterTransport
+import Synchronization
 import Testing
 
 @testable import MatterHome
@@ -52,6 +56,95 @@ struct CommissioningLifecycleTests {
         await second.close()
     }
 
+    @Test(
+        "another process holding the commissioning lock: prepare is a typed error; ours blocks theirs",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func secondPrepareFromAnotherProcess() async throws {
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
+        // Another process takes the lock the way a second Home would (flock on its own open of the
+        // file) and holds it: one process, the shell that becomes `sleep`, so terminating it frees it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = [
+            "-c", "exec 9>>\"$0\"; /usr/bin/flock -x -n 9 || exit 1; echo locked; exec sleep 60", lockPath,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        let line = output.fileHandleForReading.availableData
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("locked"))
+        let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
+        #expect(error?.category == .commissioning)
+        #expect(error?.message.contains("another commissioning is in progress on this state directory") == true)
+        holder.terminate()
+        holder.waitUntilExit()
+        // Prepared here: another process cannot take the lock.
+        try await structure.prepareForMatterCommissioning()
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        probe.arguments = ["-x", "-n", lockPath, "true"]
+        try probe.run()
+        probe.waitUntilExit()
+        #expect(probe.terminationStatus != 0)
+        #expect(try structure.completeMatterCommissioning() == [])
+        await home.close()
+    }
+
+    @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
+    func cliPairingExcludesPrepare() async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("matter-emu")
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        // A socket where nothing answers: the CLI's PASE waits on it (MRP retransmissions).
+        let silent = try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.silent"))
+        func pairing() throws -> (Process, Pipe) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "pairing", "already-discovered", "9", "20202021", "127.0.0.1", String(silent.port), "--state-dir",
+                bed.stateDirectory,
+            ]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return (process, errors)
+        }
+
+        // Prepared here: the CLI refuses to commission on this state directory (exit 6).
+        try await structure.prepareForMatterCommissioning()
+        let (refused, refusedErrors) = try pairing()
+        refused.waitUntilExit()
+        let message = String(decoding: refusedErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(refused.terminationStatus == 6, "\(message)")
+        #expect(message.contains("a Home API commissioning session holds this state directory (process \(getpid()))"))
+        #expect(try structure.completeMatterCommissioning() == [])
+
+        // The CLI commissioning (stuck in PASE): prepare is a typed error until it ends.
+        let (running, _) = try pairing()
+        var refusedPrepare: HomeError?
+        for _ in 0..<100 where refusedPrepare == nil && running.isRunning {
+            do throws(HomeError) {
+                try await structure.prepareForMatterCommissioning()
+                _ = try structure.completeMatterCommissioning()
+                try? await Task.sleep(for: .milliseconds(50))
+            } catch {
+                refusedPrepare = error
+            }
+        }
+        running.terminate()
+        running.waitUntilExit()
+        #expect(refusedPrepare?.category == .commissioning)
+        #expect(refusedPrepare?.message.contains("another commissioning is in progress") == true)
+        try await structure.prepareForMatterCommissioning()
+        _ = try structure.completeMatterCommissioning()
+        silent.queue.sync { silent.close() }
+        await home.close()
+    }
+
     @Test("prepare without discovery and without a commissioning address is a discovery error")
     func noDiscovery() async throws {
         let home = try await Home.open(
@@ -63,27 +156,35 @@ struct CommissioningLifecycleTests {
     }
 
     @Test(
-        "cancel at a stage: the caller gets cancelled, nothing stays on the device or in the store",
-        arguments: ["pase", "arm-fail-safe", "add-noc", "commissioning-complete", "store-node"])
-    func cancelAtStage(_ stage: String) async throws {
+        "cancel at each stage: the caller gets cancelled; nothing stays on the device or in the store",
+        arguments: CommissioningStage.allCases)
+    func cancelAtStage(_ stage: CommissioningStage) async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 401)
         let home = try await bed.openHome()
         let structure = try #require(try await home.structures().first)
         try await structure.prepareForMatterCommissioning()
         var failure: (any Error)?
+        var started: [String] = []
         do {
             for try await update in structure.commissioningUpdates(onboardingPayload: lamp.qrCode) {
-                if case .stageStarted(let started) = update, started == stage { structure.cancelMatterCommissioning() }
+                guard case .stageStarted(let name) = update else { continue }
+                started.append(name)
+                if name == stage.name { structure.cancelMatterCommissioning() }
             }
         } catch {
             failure = error
         }
+        #expect(started.contains(stage.name))
         #expect((failure as? HomeError)?.category == .cancelled)
         // The next prepare waits for the clean-up.
         try await structure.prepareForMatterCommissioning()
         #expect(try structure.completeMatterCommissioning() == [])
         #expect(await lamp.fabrics().isEmpty)
+        #expect(await lamp.isCommissionable())
         #expect(try await home.devices().isEmpty)
+        let store = try ControllerStore(path: ControllerStateDirectory.storePath(in: bed.stateDirectory))
+        #expect(try store.nodes().isEmpty)
+        #expect(try Controller.interruptedCommissionings(in: store).isEmpty)
         // The device can be commissioned again.
         let ids = try await commission([lamp], in: structure)
         #expect(await lamp.fabrics().map { String($0.nodeID.rawValue) } == ids)
@@ -106,6 +207,55 @@ struct CommissioningLifecycleTests {
         #expect(await lamp.fabrics().isEmpty)
         #expect(try await home.devices().isEmpty)
         await home.close()
+        await lamp.stop()
+    }
+}
+
+/// The controller's stop check, seen from the controller: a commissioning whose task is cancelled
+/// while a stage runs stops before the next one starts, and undoes what it did on the device.
+@Suite("Commissioning stop check")
+struct CommissioningStopTests {
+    let bed: HomeTestBed
+
+    init() throws { bed = try HomeTestBed() }
+
+    @Test(
+        "cancelled during a stage: no later stage starts, nothing stays",
+        arguments: [CommissioningStage.pase, .armFailSafe, .csrRequest, .addNOC, .caseSession, .commissioningComplete])
+    func stopsBeforeTheNextStage(_ stage: CommissioningStage) async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 701)
+        let controller = try await bed.otherController()
+        var request = CommissioningRequest(payload: lamp.setupPayload)
+        request.locator = .address(try DirectAddress(parsing: "127.0.0.1:\(lamp.port)"))
+        let started = Mutex<[CommissioningStage]>([])
+        let outcome = await Task { [request] () async -> ControllerError? in
+            do throws(ControllerError) {
+                _ = try await controller.commission(request) { event in
+                    guard case .started = event.outcome else { return }
+                    started.withLock { $0.append(event.stage) }
+                    // The progress handler runs inside the commissioning's task: cancel it here.
+                    if event.stage == stage { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        let error = try #require(outcome)
+        #expect(error.isCancellation, "\(error)")
+        let stages = CommissioningStage.allCases
+        let index = try #require(stages.firstIndex(of: stage))
+        #expect(started.withLock { $0.last } == stage)
+        if case .commissioning(let failed, _) = error {
+            #expect(failed == stages[index + 1] || failed == stage)
+        } else {
+            Issue.record("not wrapped in its stage: \(error)")
+        }
+        #expect(await lamp.fabrics().isEmpty)
+        #expect(await lamp.isCommissionable())
+        #expect(try controller.store.nodes().isEmpty)
+        #expect(try Controller.interruptedCommissionings(in: controller.store).isEmpty)
+        await controller.stop()
         await lamp.stop()
     }
 }

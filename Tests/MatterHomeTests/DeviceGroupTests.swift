@@ -68,6 +68,9 @@ struct DeviceGroupTests {
         await ceiling.stop()
         let error = await #expect(throws: HomeError.self) { try await onOff.off() }
         #expect(error?.category == .unreachable)
+        try await structure.deleteDeviceGroup(group)
+        #expect(try await structure.deviceGroups().isEmpty)
+        #expect(try await home.devices().count == 3)
         await home.close()
         await lock.stop()
     }

@@ -30,6 +30,16 @@ struct HomeTests {
         await #expect(throws: HomeError.self) { try await structure.createRoom(name: "kitchen") }
         try await structure.deleteRoom(kitchen)
         #expect(try await structure.rooms().map(\.name) == ["Hall"])
+        // The CLI's `rooms create` / `rooms delete` work on the same rooms (RoomRegistry on the store).
+        let cli = try RoomRegistry(
+            store: ControllerStore(path: ControllerStateDirectory.storePath(in: bed.stateDirectory)))
+        _ = try cli.create("Attic")
+        #expect(try await structure.rooms().map(\.name) == ["Attic", "Hall"])
+        try await structure.deleteRoom(try #require(try await structure.rooms().first))
+        #expect(try cli.rooms().map(\.name) == ["Hall"])
+        let renamed = try await structure.setName("Cottage")
+        #expect(renamed.name == "Cottage")
+        #expect(try await home.structures().first?.name == "Cottage")
         await home.close()
     }
 
@@ -116,6 +126,15 @@ struct HomeTests {
             colorTemperatureMireds: midMireds, transitionTime: 0, optionsMask: [.executeIfOff],
             optionsOverride: [.executeIfOff])
         #expect(color.attributes.colorTemperatureMireds == midMireds)
+
+        // Identify, and moving a device out of its room.
+        let identify = try #require(light.matterTraits.identifyTrait)
+        #expect(identify.supports(.identify))
+        try await identify.identify(identifyTime: 5)
+        #expect((identify.attributes.identifyTime ?? 0) > 0)
+        try await identify.identify(identifyTime: 0)
+        try await structure.move(device, to: nil)
+        #expect(try await structure.devices().first?.room == nil)
 
         // BasicInformation on the root endpoint.
         let root = try #require(await device.types.get(RootNodeDeviceType.self))

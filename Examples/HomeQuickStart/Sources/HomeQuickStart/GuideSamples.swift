@@ -1,12 +1,15 @@
 // The samples of Google's Home API guides for iOS, ported with only set-up changes (no Apple
 // MatterAddDeviceRequest: our Home commissions itself; prints instead of comments). One other change:
 // the guides' `catch let _ as HomeError` is `catch let error` here, since our commands declare
-// `throws(HomeError)` and the cast would always succeed (a compiler warning).
+// `throws(HomeError)` and the cast would always succeed (a compiler warning). The guides' snippets
+// are wrapped in functions whose parameters are the objects they use (`onOffTraitTest`, `group`...),
+// and the commissioning flow takes the name the user would type in Apple's flow.
 
 import MatterHome
 
-/// "Add new Matter devices to a home": prepare, commission, complete, or cancel.
-func commissionDevice(structure: Structure, onboardingPayload: String) async throws {
+/// "Add new Matter devices to a home": prepare, commission, complete, or cancel. `name` is what the
+/// user types in Apple's flow (the extension's `configureDevice(named:in:)` receives it).
+func commissionDevice(structure: Structure, onboardingPayload: String, named name: String) async throws {
     do {
         try await structure.prepareForMatterCommissioning()
     } catch {
@@ -20,7 +23,7 @@ func commissionDevice(structure: Structure, onboardingPayload: String) async thr
         let rooms = try await structure.rooms()
         var room = rooms.first
         if room == nil { room = try await structure.createRoom(name: "Living room") }
-        try await structure.configureDevice(named: "Desk lamp", in: room)
+        try await structure.configureDevice(named: name, in: room)
         let commissionedDeviceIDs = try structure.completeMatterCommissioning()
         print("Commissioned device IDs: \(commissionedDeviceIDs)")
     } catch let error {
@@ -89,7 +92,7 @@ func controlSamples(
 /// isSupported and isNullable.
 func nullableSample(device: HomeDevice) async {
     // Check if a nullable attribute is set or is not supported.
-    if let deviceType = await device.types.get(DimmableLightDeviceType.self) {
+    if let deviceType = await device.types.get(OnOffLightDeviceType.self) {
         if let onOffTrait = deviceType.traits[Matter.OnOffTrait.self] {
             if onOffTrait.attributes.startUpOnOff == nil {
                 if onOffTrait.attributes.$startUpOnOff.isSupported {

@@ -2,6 +2,7 @@ import MatterController
 import MatterCore
 import MatterCredentials
 import MatterDiscovery
+import MatterHome
 import MatterOnboarding
 import MatterStorage
 
@@ -94,6 +95,11 @@ struct CommissioningRunner {
         let result: CommissioningResult = try await context.withController(
             trustStore: trustStore, checkpoint: checkpoint
         ) { (controller: Controller) async throws -> CommissioningResult in
+            // Not while a Home API commissioning session holds the state directory (nor may one
+            // start while this runs); other pairings may run alongside.
+            let lock = try CommissioningLockFile.acquireShared(
+                path: CommissioningLockFile.path(storePath: controller.store.database.path))
+            defer { lock.release() }
             // First settle what a crashed earlier run left between AddNOC and its store write.
             let interrupted = try Controller.interruptedCommissionings(in: controller.store)
             if !interrupted.isEmpty {

@@ -9,8 +9,9 @@ enum ControllerCommands {
             LevelMoveToLevelCommand.self, LevelMoveToLevelWithOnOffCommand.self,
             ColorMoveToColorTemperatureCommand.self, DoorLockLockCommand.self, DoorLockUnlockCommand.self,
             DescribeCommand.self, NodesCommand.self, RenameCommand.self, RoomCommand.self, RoomsCommand.self,
+            RoomsCreateCommand.self, RoomsDeleteCommand.self,
             GroupCreateCommand.self, GroupDeleteCommand.self, GroupAddCommand.self, GroupRemoveCommand.self,
-            GroupListCommand.self, GroupShowCommand.self, AnyReadEventByIDCommand.self,
+            GroupListCommand.self, GroupShowCommand.self, GroupPartsCommand.self, AnyReadEventByIDCommand.self,
         ] + ClusterAttributeCommands.all
     }
 }

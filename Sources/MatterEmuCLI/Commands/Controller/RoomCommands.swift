@@ -1,5 +1,6 @@
 import MatterController
 import MatterCore
+import MatterHome
 import MatterStorage
 
 /// `matter-emu room <node> <room>`: put a node in a room (or none, with --clear).
@@ -47,10 +48,10 @@ struct RoomCommand: CLICommand {
     }
 }
 
-/// `matter-emu rooms`: the rooms and their nodes.
+/// `matter-emu rooms`: the rooms (empty ones too) and their nodes.
 struct RoomsCommand: CLICommand {
     static let path = ["rooms"]
-    static let summary = "list the rooms and the nodes in each"
+    static let summary = "list the rooms (empty ones too) and the nodes in each"
     static let options = ControllerOptions.store
     static let positionals: [PositionalSpec] = []
     let context: ControllerContext
@@ -62,13 +63,9 @@ struct RoomsCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        let store = try context.openStore()
-        var rooms: [(String, [ControllerNode])] = []
-        do {
-            for room in try store.rooms() { rooms.append((room, try store.nodes(inRoom: room))) }
-        } catch {
-            throw ControllerError.storage(error)
-        }
+        let registry = try RoomRegistry(store: try context.openStore())
+        var rooms: [(Room, [ControllerNode])] = []
+        for room in try registry.rooms() { rooms.append((room, try registry.nodes(in: room))) }
         if output.json {
             output.output.printJSON(
                 .object([
@@ -76,16 +73,77 @@ struct RoomsCommand: CLICommand {
                         "rooms",
                         .array(
                             rooms.map { room, nodes in
-                                .object([("room", .string(room)), ("nodes", .array(nodes.map(\.nodeID.json)))])
+                                .object([("room", .string(room.name)), ("nodes", .array(nodes.map(\.nodeID.json)))])
                             })
                     )
                 ]))
         } else if rooms.isEmpty {
-            output.output.progress("no rooms yet: put a node in one with 'matter-emu room <node> <room>'")
+            output.output.progress(
+                "no rooms yet: create one with 'matter-emu rooms create <name>' or put a node in one with "
+                    + "'matter-emu room <node> <room>'")
         } else {
             output.output.print(
-                rooms.map { room, nodes in "\(room): " + nodes.map(nodeLabel).joined(separator: ", ") }
-                    .joined(separator: "\n"))
+                rooms.map { room, nodes in
+                    "\(room.name): " + (nodes.isEmpty ? "(no nodes)" : nodes.map(nodeLabel).joined(separator: ", "))
+                }
+                .joined(separator: "\n"))
+        }
+        return .success
+    }
+}
+
+/// `matter-emu rooms create <name>`: an empty room (as the Home API's `createRoom(name:)`).
+struct RoomsCreateCommand: CLICommand {
+    static let path = ["rooms", "create"]
+    static let summary = "create an empty room (rooms compare without case)"
+    static let options = ControllerOptions.store
+    static let positionals: [PositionalSpec] = [.required("name", "room name")]
+    let context: ControllerContext
+    let output: CLIContext
+    let name: String
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        self.context = try ControllerContext(arguments, command: Self.pathString)
+        output = context
+        name = arguments.positionals[0]
+        guard name.contains(where: { !$0.isWhitespace }) else {
+            throw UsageError("the room name cannot be empty", command: Self.pathString)
+        }
+    }
+
+    func run() async throws -> ExitCode {
+        let room = try RoomRegistry(store: try context.openStore()).create(name)
+        if output.json {
+            output.output.printJSON(.object([("room", .string(room.name)), ("created", .bool(true))]))
+        } else {
+            output.output.print("room \"\(room.name)\" created")
+        }
+        return .success
+    }
+}
+
+/// `matter-emu rooms delete <name>`: the room goes; its nodes are then in no room.
+struct RoomsDeleteCommand: CLICommand {
+    static let path = ["rooms", "delete"]
+    static let summary = "delete a room (its nodes stay, in no room)"
+    static let options = ControllerOptions.store
+    static let positionals: [PositionalSpec] = [.required("name", "room name")]
+    let context: ControllerContext
+    let output: CLIContext
+    let name: String
+
+    init(arguments: ParsedArguments, context: CLIContext) throws {
+        self.context = try ControllerContext(arguments, command: Self.pathString)
+        output = context
+        name = arguments.positionals[0]
+    }
+
+    func run() async throws -> ExitCode {
+        let room = try RoomRegistry(store: try context.openStore()).delete(name)
+        if output.json {
+            output.output.printJSON(.object([("room", .string(room.name)), ("deleted", .bool(true))]))
+        } else {
+            output.output.print("room \"\(room.name)\" deleted")
         }
         return .success
     }
