@@ -229,7 +229,7 @@ extension Controller {
             guard let lookup else { return try await establishCASE(nodeID, candidates: operational) }
             do {
                 return try await establishCASE(nodeID, candidates: operational)
-            } catch {
+            } catch where !Task.isCancelled {
                 log.info("CASE at the commissioning address failed (\(error)); waiting for DNS-SD")
                 return try await establishCASE(nodeID, candidates: try await lookup.candidates())
             }
