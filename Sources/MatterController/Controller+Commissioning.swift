@@ -229,7 +229,8 @@ extension Controller {
             guard let lookup else { return try await establishCASE(nodeID, candidates: operational) }
             do {
                 return try await establishCASE(nodeID, candidates: operational)
-            } catch where !Task.isCancelled {
+            } catch {
+                if Task.isCancelled { throw error }
                 log.info("CASE at the commissioning address failed (\(error)); waiting for DNS-SD")
                 return try await establishCASE(nodeID, candidates: try await lookup.candidates())
             }
