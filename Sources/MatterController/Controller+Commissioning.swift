@@ -227,7 +227,7 @@ extension Controller {
         let caseSession = try await timeline.run(.caseSession, detail: { "with \($0.address)" }) {
             () throws(ControllerError) -> OperationalSession in
             guard let lookup else { return try await establishCASE(nodeID, candidates: operational) }
-            do {
+            do throws(ControllerError) {
                 return try await establishCASE(nodeID, candidates: operational)
             } catch {
                 if Task.isCancelled { throw error }
