@@ -240,7 +240,10 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
     }
 
     /// Sets OnOff as Level Control does for its WithOnOff commands (no coupling back to the level).
-    func setFromLevelControl(_ on: Bool) { set(on, coupled: false) }
+    func setFromLevelControl(_ on: Bool) {
+        sceneOff.cancel()
+        set(on, coupled: false)
+    }
 
     private func set(_ on: Bool, coupled: Bool) {
         defer { updateCountdown() }
