@@ -23,7 +23,7 @@ struct BasicInformationTests {
                 ConcreteAttributePath(endpoint: .root, cluster: .basicInformation, attribute: attribute),
                 context: .caseSubject())
         }
-        #expect(read(A.dataModelRevision) == .unsigned(18))
+        #expect(read(A.dataModelRevision) == .unsigned(19))
         #expect(read(A.vendorName) == .utf8("Acme"))
         #expect(read(A.vendorID) == .unsigned(0xFFF1))
         #expect(read(A.productName) == .utf8("Dimmable Light"))

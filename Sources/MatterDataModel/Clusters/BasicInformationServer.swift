@@ -12,9 +12,10 @@ public import MatterTLV
 public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
     /// The values the cluster reports.
     public struct Configuration: Hashable, Sendable {
-        /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4: 18). Kept
-        /// at 18 for 1.5: the 1.5 value (the SDK's CHIP_DEVICE_DATA_MODEL_REVISION) was not verified.
-        public var dataModelRevision: UInt16 = 18
+        /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4.1: 18,
+        /// Matter 1.5: 19, 1.6: 21, as matter.js advertises them with its SpecificationVersion; Apple
+        /// Home checks that the two agree).
+        public var dataModelRevision: UInt16 = 19
         public var vendorName: String = "matter-emu"
         /// Must equal the DAC's and the certification declaration's vendor ID.
         public var vendorID: VendorID = .testVendor1

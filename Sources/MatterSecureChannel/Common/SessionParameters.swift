@@ -37,12 +37,12 @@ public struct SessionParameters: Equatable, Sendable {
         self.maxPathsPerInvoke = maxPathsPerInvoke
     }
 
-    /// What this implementation advertises: its MRP intervals, the revisions (SpecificationVersion 1.5,
-    /// as BasicInformation reports it), one path per invoke.
+    /// What this implementation advertises: its MRP intervals, the revisions (SpecificationVersion 1.5
+    /// and DataModelRevision 19, as BasicInformation reports them), one path per invoke.
     public static func local(_ mrp: MRPParameters) -> SessionParameters {
         SessionParameters(
             idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
-            activeThreshold: mrp.activeThreshold, dataModelRevision: 18, interactionModelRevision: 12,
+            activeThreshold: mrp.activeThreshold, dataModelRevision: 19, interactionModelRevision: 12,
             specificationVersion: 0x0105_0000, maxPathsPerInvoke: 1)
     }
 
