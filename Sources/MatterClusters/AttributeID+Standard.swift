@@ -28,6 +28,11 @@ extension AttributeID {
         public static let nameSupport = AttributeID(0x0000)
     }
 
+    public enum ScenesManagement {
+        public static let sceneTableSize = AttributeID(0x0001)
+        public static let fabricSceneInfo = AttributeID(0x0002)
+    }
+
     public enum OnOff {
         public static let onOff = AttributeID(0x0000)
         public static let globalSceneControl = AttributeID(0x4000)
@@ -90,6 +95,7 @@ extension AttributeID {
         public static let productAppearance = AttributeID(0x0014)
         public static let specificationVersion = AttributeID(0x0015)
         public static let maxPathsPerInvoke = AttributeID(0x0016)
+        public static let configurationVersion = AttributeID(0x0018)
     }
 
     public enum GeneralCommissioning {

@@ -34,6 +34,8 @@ extension ClusterID {
     public static let groupKeyManagement = ClusterID(0x003F)
     /// ICD Management (0x0046).
     public static let icdManagement = ClusterID(0x0046)
+    /// Scenes Management (0x0062).
+    public static let scenesManagement = ClusterID(0x0062)
     /// Door Lock (0x0101).
     public static let doorLock = ClusterID(0x0101)
     /// Color Control (0x0300).

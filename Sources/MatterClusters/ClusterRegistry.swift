@@ -13,7 +13,7 @@ public struct ClusterRegistry: Sendable {
     public static let standard = ClusterRegistry([
         .identify, .groups, .onOff, .levelControl, .descriptor, .accessControl, .basicInformation,
         .generalCommissioning, .networkCommissioning, .generalDiagnostics, .administratorCommissioning,
-        .operationalCredentials, .groupKeyManagement, .doorLock, .colorControl,
+        .operationalCredentials, .groupKeyManagement, .scenesManagement, .doorLock, .colorControl,
     ])
 
     /// The schema of cluster `id`.

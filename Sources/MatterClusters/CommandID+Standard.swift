@@ -21,6 +21,24 @@ extension CommandID {
         public static let removeGroupResponse = CommandID(0x03)
     }
 
+    public enum ScenesManagement {
+        public static let addScene = CommandID(0x00)
+        public static let viewScene = CommandID(0x01)
+        public static let removeScene = CommandID(0x02)
+        public static let removeAllScenes = CommandID(0x03)
+        public static let storeScene = CommandID(0x04)
+        public static let recallScene = CommandID(0x05)
+        public static let getSceneMembership = CommandID(0x06)
+        public static let copyScene = CommandID(0x40)
+        public static let addSceneResponse = CommandID(0x00)
+        public static let viewSceneResponse = CommandID(0x01)
+        public static let removeSceneResponse = CommandID(0x02)
+        public static let removeAllScenesResponse = CommandID(0x03)
+        public static let storeSceneResponse = CommandID(0x04)
+        public static let getSceneMembershipResponse = CommandID(0x06)
+        public static let copySceneResponse = CommandID(0x40)
+    }
+
     public enum OnOff {
         public static let off = CommandID(0x00)
         public static let on = CommandID(0x01)

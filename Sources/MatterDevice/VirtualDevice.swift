@@ -1,5 +1,5 @@
-public import MatterCore
 import MatterClusters
+public import MatterCore
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
@@ -29,10 +29,12 @@ public final class VirtualDevice: Sendable {
     let commissionableInstance = MatterInstanceName.randomCommissionable()
     private let eventSink = Mutex<(@Sendable (DeviceEvent) -> Void)?>(nil)
 
-    init(configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
-         dataModel: DeviceDataModel, root: RootNode,
-         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
-         preset: DevicePreset, vendorID: VendorID, productID: ProductID) {
+    init(
+        configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
+        dataModel: DeviceDataModel, root: RootNode,
+        server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
+        preset: DevicePreset, vendorID: VendorID, productID: ProductID
+    ) {
         self.configuration = configuration
         self.ownership = ownership
         self.node = node
@@ -48,9 +50,10 @@ public final class VirtualDevice: Sendable {
 
     /// The onboarding payload the device prints (QR code and manual code).
     public var setupPayload: SetupPayload {
-        SetupPayload(vendorID: vendorID, productID: productID, commissioningFlow: .standard,
-                     discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
-                     passcode: configuration.passcode)
+        SetupPayload(
+            vendorID: vendorID, productID: productID, commissioningFlow: .standard,
+            discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
+            passcode: configuration.passcode)
     }
 
     /// The bound UDP port.
@@ -96,6 +99,8 @@ public final class VirtualDevice: Sendable {
         let root = self.root
         let dataModel = self.dataModel
         await node.run { [weak self] node in
+            // Fabrics the data model has seen, so that a removed one's groups and scenes go with it.
+            var knownFabrics = Set(root.fabrics.keys)
             root.pase.onEstablished = { session, peer in
                 self?.emit(.paseEstablished(peer: "\(peer)"))
                 root.paseEstablished(session)
@@ -107,7 +112,11 @@ public final class VirtualDevice: Sendable {
             }
             root.onChange = { change in
                 switch change {
-                case .fabricsChanged: self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
+                case .fabricsChanged:
+                    let current = Set(root.fabrics.keys)
+                    for removed in knownFabrics.subtracting(current).sorted() { dataModel.fabricRemoved(removed) }
+                    knownFabrics = current
+                    self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
                 case .windowChanged: self?.emit(.commissioningWindow(open: root.window.isOpen))
                 case .paseSessionChanged: break
                 }
@@ -137,19 +146,24 @@ public final class VirtualDevice: Sendable {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
         let local = configuration.mrp
-        let mrp = MRPAdvertisement(idleInterval: local.idleInterval, activeInterval: local.activeInterval,
-                                   activeThreshold: local.activeThreshold)
+        let mrp = MRPAdvertisement(
+            idleInterval: local.idleInterval, activeInterval: local.activeInterval,
+            activeThreshold: local.activeThreshold)
         if root.window.isOpen, root.paseSession == nil {
             let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
-            records[.commissionable] = .commissionable(CommissionableAdvertisement(
-                instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
-                commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
-                deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
+            records[.commissionable] = .commissionable(
+                CommissionableAdvertisement(
+                    instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
+                    commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
+                    deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
         }
         for fabric in root.fabrics.values {
-            let key = DeviceAdvertiser.Key.operational(compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
-            records[key] = .operational(OperationalAdvertisement(
-                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port, sessionParameters: mrp))
+            let key = DeviceAdvertiser.Key.operational(
+                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
+            records[key] = .operational(
+                OperationalAdvertisement(
+                    compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port,
+                    sessionParameters: mrp))
         }
         Task { await advertiser.want(records) }
     }

@@ -27,7 +27,7 @@ struct SchemaNamesTests {
             names == [
                 "identify", "groups", "onoff", "levelcontrol", "descriptor", "accesscontrol", "basicinformation",
                 "generalcommissioning", "networkcommissioning", "generaldiagnostics", "administratorcommissioning",
-                "operationalcredentials", "groupkeymanagement", "doorlock", "colorcontrol",
+                "operationalcredentials", "groupkeymanagement", "scenesmanagement", "doorlock", "colorcontrol",
             ])
     }
 }

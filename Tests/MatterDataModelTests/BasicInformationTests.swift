@@ -23,7 +23,7 @@ struct BasicInformationTests {
                 ConcreteAttributePath(endpoint: .root, cluster: .basicInformation, attribute: attribute),
                 context: .caseSubject())
         }
-        #expect(read(A.dataModelRevision) == .unsigned(18))
+        #expect(read(A.dataModelRevision) == .unsigned(19))
         #expect(read(A.vendorName) == .utf8("Acme"))
         #expect(read(A.vendorID) == .unsigned(0xFFF1))
         #expect(read(A.productName) == .utf8("Dimmable Light"))
@@ -34,7 +34,7 @@ struct BasicInformationTests {
         #expect(read(A.softwareVersion) == .unsigned(7))
         #expect(read(A.serialNumber) == .utf8("SN-1"))
         #expect(read(A.uniqueID) == .utf8("unique-1"))
-        #expect(read(A.specificationVersion) == .unsigned(0x0104_0000))
+        #expect(read(A.specificationVersion) == .unsigned(0x0105_0000))
         #expect(read(A.maxPathsPerInvoke) == .unsigned(1))
         #expect(
             read(A.capabilityMinima)
@@ -47,6 +47,20 @@ struct BasicInformationTests {
         #expect(startUp.path.event == .BasicInformation.startUp)
         #expect(startUp.priority == 2)
         #expect(startUp.data == .structure([TLVElement(tag: .context(0), .unsigned(7))]))
+    }
+
+    @Test("ConfigurationVersion (rev 5) starts at 1, counts composition changes after start, is persisted")
+    func configurationVersionCountsCompositionChanges() throws {
+        let bench = try Bench(.dimmableLight)
+        #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(1))
+        #expect(bench.value(0, .basicInformation, .clusterRevision) == .unsigned(5))
+        try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoint(EndpointID(2)))
+        #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(2))
+        _ = bench.model.endpoint(EndpointID(2))?.remove(.identify)
+        #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(3))
+        #expect(bench.observer.count(.basicInformation, A.configurationVersion) == 2)
+        let restarted = try bench.reboot()
+        #expect(restarted.value(0, .basicInformation, A.configurationVersion) == .unsigned(3))
     }
 
     @Test func nodeLabelAndLocationArePersisted() throws {

@@ -60,11 +60,11 @@ struct FrameworkTests {
 
     @Test func descriptorIsGeneratedFromTheComposition() throws {
         let bench = try Bench(.dimmableLight)
-        #expect(deviceTypes(bench.value(0, .descriptor, .Descriptor.deviceTypeList)) == [[0x0016, 3]])
+        #expect(deviceTypes(bench.value(0, .descriptor, .Descriptor.deviceTypeList)) == [[0x0016, 4]])
         #expect(numbers(bench.value(0, .descriptor, .Descriptor.serverList)) == [0x1D, 0x28])
         #expect(numbers(bench.value(0, .descriptor, .Descriptor.partsList)) == [1])
         #expect(deviceTypes(bench.value(1, .descriptor, .Descriptor.deviceTypeList)) == [[0x0101, 3]])
-        #expect(numbers(bench.value(1, .descriptor, .Descriptor.serverList)) == [0x03, 0x04, 0x06, 0x08, 0x1D])
+        #expect(numbers(bench.value(1, .descriptor, .Descriptor.serverList)) == [0x03, 0x04, 0x06, 0x08, 0x1D, 0x62])
         #expect(numbers(bench.value(1, .descriptor, .Descriptor.partsList)) == [])
         #expect(numbers(bench.value(1, .descriptor, .Descriptor.clientList)) == [])
     }
@@ -89,7 +89,9 @@ struct FrameworkTests {
         #expect(bench.value(1, .colorControl, .ColorControl.colorCapabilities) == .unsigned(0x18))
         #expect(bench.value(1, .groups, .featureMap) == .unsigned(0x01))
         #expect(bench.value(0, .descriptor, .clusterRevision) == .unsigned(2))
-        #expect(bench.value(0, .basicInformation, .clusterRevision) == .unsigned(4))
+        #expect(bench.value(0, .basicInformation, .clusterRevision) == .unsigned(5))
+        #expect(bench.value(1, .colorControl, .clusterRevision) == .unsigned(8))
+        #expect(bench.value(1, .identify, .clusterRevision) == .unsigned(6))
     }
 
     @Test func presetsHaveTheirNamesProductIDsAndRequiredClusters() throws {
@@ -102,11 +104,11 @@ struct FrameworkTests {
         #expect(
             DevicePreset.allCases.map(\.deviceType.id.rawValue) == [0x0100, 0x0101, 0x010C, 0x010D, 0x010A, 0x000A])
         let expected: [DevicePreset: [UInt32]] = [
-            .onOffLight: [0x03, 0x04, 0x06, 0x1D],
-            .dimmableLight: [0x03, 0x04, 0x06, 0x08, 0x1D],
-            .colorTemperatureLight: [0x03, 0x04, 0x06, 0x08, 0x1D, 0x0300],
-            .extendedColorLight: [0x03, 0x04, 0x06, 0x08, 0x1D, 0x0300],
-            .onOffPlug: [0x03, 0x04, 0x06, 0x1D],
+            .onOffLight: [0x03, 0x04, 0x06, 0x1D, 0x62],
+            .dimmableLight: [0x03, 0x04, 0x06, 0x08, 0x1D, 0x62],
+            .colorTemperatureLight: [0x03, 0x04, 0x06, 0x08, 0x1D, 0x62, 0x0300],
+            .extendedColorLight: [0x03, 0x04, 0x06, 0x08, 0x1D, 0x62, 0x0300],
+            .onOffPlug: [0x03, 0x04, 0x06, 0x1D, 0x62],
             .doorLock: [0x03, 0x1D, 0x0101],
         ]
         for preset in DevicePreset.allCases {

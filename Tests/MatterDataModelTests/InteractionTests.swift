@@ -23,6 +23,7 @@ struct InteractionTests {
                 ConcreteClusterKey(0, .descriptor), ConcreteClusterKey(0, .basicInformation),
                 ConcreteClusterKey(1, .identify), ConcreteClusterKey(1, .groups), ConcreteClusterKey(1, .onOff),
                 ConcreteClusterKey(1, .levelControl), ConcreteClusterKey(1, .descriptor),
+                ConcreteClusterKey(1, .scenesManagement),
             ])
         // Each AttributeList names exactly the attributes the wildcard read returned for its cluster.
         for (key, reported) in byCluster {
@@ -39,7 +40,7 @@ struct InteractionTests {
         #expect(value(0, .basicInformation, .BasicInformation.productID) == .unsigned(0x8002))
         #expect(value(0, .basicInformation, .BasicInformation.vendorID) == .unsigned(0xFFF1))
         #expect(numbers(value(0, .descriptor, .Descriptor.partsList)) == [1])
-        #expect(numbers(value(1, .descriptor, .Descriptor.serverList)) == [3, 4, 6, 8, 0x1D])
+        #expect(numbers(value(1, .descriptor, .Descriptor.serverList)) == [3, 4, 6, 8, 0x1D, 0x62])
         #expect(value(1, .onOff, .OnOff.onOff) == .bool(false))
         #expect(value(1, .levelControl, .LevelControl.currentLevel) == .unsigned(254))
         #expect(value(1, .levelControl, .featureMap) == .unsigned(3))

@@ -202,6 +202,7 @@ async def main(args):
         await invoke("off", OnOff.Commands.Off(), on=False)
         await invoke("move-to-level-with-on-off", Level.Commands.MoveToLevelWithOnOff(
             level=200, transitionTime=0, optionsMask=0, optionsOverride=0), on=True, level=200)
+        await scenes(ctrl, node, ep, Clusters, invoke)
     await invoke("off-with-effect", OnOff.Commands.OffWithEffect(effectIdentifier=0, effectVariant=0), on=False)
 
     basic = Clusters.BasicInformation
@@ -238,6 +239,29 @@ async def main(args):
 
     if args.second_fabric:
         await second_fabric(ctrl, authorities, Clusters, args)
+
+
+async def scenes(ctrl, node, ep, Clusters, invoke):
+    """Scenes Management through the SDK's cluster objects: StoreScene (group 0, scene 1) at the current
+    state (on, level 200), ViewScene shows its OnOff and LevelControl field sets, and after a level change
+    RecallScene brings level 200 back."""
+    Scenes = Clusters.ScenesManagement
+    Level = Clusters.LevelControl
+    try:
+        stored = await ctrl.SendCommand(node, ep, Scenes.Commands.StoreScene(groupID=0, sceneID=1))
+        viewed = await ctrl.SendCommand(node, ep, Scenes.Commands.ViewScene(groupID=0, sceneID=1))
+        sets = {fs.clusterID: fs.attributeValueList for fs in (viewed.extensionFieldSetStructs or [])}
+        level = [pair.valueUnsigned8 for pair in sets.get(Level.id, []) if pair.attributeID == 0]
+        check("store-scene and view-scene", stored.status == 0 and viewed.status == 0 and level == [200],
+              f"StoreSceneResponse status {stored.status}, ViewSceneResponse status {viewed.status}, "
+              f"clusters {sorted(sets)}, CurrentLevel {level}")
+    except Exception as error:
+        check("store-scene and view-scene", False, repr(error))
+        return
+    await invoke("move-to-level (scene changed)", Level.Commands.MoveToLevel(
+        level=40, transitionTime=0, optionsMask=0, optionsOverride=0), on=True, level=40)
+    await invoke("recall-scene", Scenes.Commands.RecallScene(groupID=0, sceneID=1, transitionTime=0),
+                 on=True, level=200)
 
 
 async def wildcard(ctrl, node, args):

@@ -1,9 +1,9 @@
 import MatterCore
 
 extension ClusterSchema {
-    /// Basic Information 0x0028 (rev 4), on endpoint 0.
+    /// Basic Information 0x0028 (rev 5, Matter 1.5: ConfigurationVersion added), on endpoint 0.
     public static let basicInformation = ClusterSchema(
-        .basicInformation, "BasicInformation", revision: 4,
+        .basicInformation, "BasicInformation", revision: 5,
         attributes: [
             AttributeSchema(.BasicInformation.dataModelRevision, "DataModelRevision", .uint16),
             AttributeSchema(.BasicInformation.vendorName, "VendorName", .string(maxLength: 32)),
@@ -48,6 +48,7 @@ extension ClusterSchema {
                         ])), optional: true),
             AttributeSchema(.BasicInformation.specificationVersion, "SpecificationVersion", .uint32),
             AttributeSchema(.BasicInformation.maxPathsPerInvoke, "MaxPathsPerInvoke", .uint16),
+            AttributeSchema(.BasicInformation.configurationVersion, "ConfigurationVersion", .uint32),
         ],
         events: [
             EventSchema(.BasicInformation.startUp, "StartUp", .critical, [FieldSchema(0, "SoftwareVersion", .uint32)]),

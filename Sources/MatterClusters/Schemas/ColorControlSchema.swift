@@ -1,9 +1,11 @@
 import MatterCore
 
 extension ClusterSchema {
-    /// Color Control 0x0300 (rev 7): the colour-temperature subset, plus XY for extended colour lights.
+    /// Color Control 0x0300 (rev 8): the colour-temperature subset, plus XY for extended colour lights.
+    /// Rev 8 (Matter 1.5) only made the WhitePoint* and ColorPoint* attributes read-only (CCB 2490),
+    /// and this server serves none of them.
     public static let colorControl = ClusterSchema(
-        .colorControl, "ColorControl", revision: 7,
+        .colorControl, "ColorControl", revision: 8,
         features: [
             Feature(0, "HS", "HueSaturation"), Feature(1, "EHUE", "EnhancedHue"), Feature(2, "CL", "ColorLoop"),
             Feature(3, "XY", "Xy"), Feature(4, "CT", "ColorTemperature"),

@@ -1,11 +1,12 @@
 import MatterCore
 
 extension ClusterSchema {
-    /// Door Lock 0x0101 (rev 8): lock state, the timed Lock/Unlock commands with a PIN, users and PIN
+    /// Door Lock 0x0101 (rev 9; rev 9, Matter 1.5, removed the AlarmMask attribute, which this schema never
+    /// had): lock state, the timed Lock/Unlock commands with a PIN, users and PIN
     /// credentials (USR, PIN, COTA), week-day and year-day schedules (WDSCH, YDSCH), the wrong-code
     /// lock-out, auto-relock, and the lock's events.
     public static let doorLock = ClusterSchema(
-        .doorLock, "DoorLock", revision: 8,
+        .doorLock, "DoorLock", revision: 9,
         features: [
             Feature(0, "PIN", "PinCredential"), Feature(1, "RID", "RfidCredential"),
             Feature(2, "FGP", "FingerCredentials"), Feature(4, "WDSCH", "WeekDayAccessSchedules"),

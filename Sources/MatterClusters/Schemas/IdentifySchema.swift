@@ -1,9 +1,10 @@
 import MatterCore
 
 extension ClusterSchema {
-    /// Identify 0x0003 (rev 5).
+    /// Identify 0x0003 (rev 6, Matter 1.5; the mandatory elements are those of rev 5: IdentifyTime,
+    /// IdentifyType, Identify, TriggerEffect).
     public static let identify = ClusterSchema(
-        .identify, "Identify", revision: 5,
+        .identify, "Identify", revision: 6,
         attributes: [
             AttributeSchema(.Identify.identifyTime, "IdentifyTime", .uint16, write: .operate),
             AttributeSchema(.Identify.identifyType, "IdentifyType", .enum8),

@@ -1,9 +1,11 @@
 import MatterCore
 
 extension ClusterSchema {
-    /// Operational Credentials 0x003E (rev 1), on endpoint 0. Every command needs Administer.
+    /// Operational Credentials 0x003E (rev 2, Matter 1.5: the VID verification commands
+    /// SetVIDVerificationStatement and SignVIDVerificationRequest, and the VIDVerificationStatement and
+    /// VVSC fields of FabricDescriptorStruct), on endpoint 0. Every command needs Administer.
     public static let operationalCredentials = ClusterSchema(
-        .operationalCredentials, "OperationalCredentials", revision: 1,
+        .operationalCredentials, "OperationalCredentials", revision: 2,
         attributes: [
             AttributeSchema(
                 .OperationalCredentials.nocs, "NOCs",

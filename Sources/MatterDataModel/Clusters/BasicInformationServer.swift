@@ -3,15 +3,19 @@ public import MatterCore
 public import MatterInteraction
 public import MatterTLV
 
-/// Basic Information 0x0028 (rev 4) on endpoint 0: the node's identity from a ``Configuration``;
-/// NodeLabel (Manage), Location (Administer) and LocalConfigDisabled (Manage) writable and persisted.
+/// Basic Information 0x0028 (rev 5) on endpoint 0: the node's identity from a ``Configuration``;
+/// NodeLabel (Manage), Location (Administer) and LocalConfigDisabled (Manage) writable and persisted;
+/// ConfigurationVersion (rev 5, Matter 1.5) starts at 1, is persisted, and goes up by one whenever the
+/// data model's composition changes after start (an endpoint or a cluster server added or removed).
 /// Records StartUp when the data model starts and ShutDown when it shuts down; the device records
 /// Leave with ``recordLeave(fabricIndex:)``.
 public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
     /// The values the cluster reports.
     public struct Configuration: Hashable, Sendable {
-        /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4: 18).
-        public var dataModelRevision: UInt16 = 18
+        /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4.1: 18,
+        /// Matter 1.5: 19, 1.6: 21, as matter.js advertises them with its SpecificationVersion; Apple
+        /// Home checks that the two agree).
+        public var dataModelRevision: UInt16 = 19
         public var vendorName: String = "matter-emu"
         /// Must equal the DAC's and the certification declaration's vendor ID.
         public var vendorID: VendorID = .testVendor1
@@ -39,8 +43,8 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
         public var caseSessionsPerFabric: UInt16 = 3
         /// CapabilityMinima.SubscriptionsPerFabric (≥ 3).
         public var subscriptionsPerFabric: UInt16 = 3
-        /// SpecificationVersion, `0xMMmmpp00` (1.4.0).
-        public var specificationVersion: UInt32 = 0x0104_0000
+        /// SpecificationVersion, `0xMMmmpp00` (1.5.0).
+        public var specificationVersion: UInt32 = 0x0105_0000
         /// MaxPathsPerInvoke (match the interaction server's `maxPathsPerInvoke`).
         public var maxPathsPerInvoke: UInt16 = 1
 
@@ -62,6 +66,8 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
     public private(set) var localConfigDisabled = false
     /// UniqueID (configured or generated).
     public private(set) var uniqueID: String
+    /// ConfigurationVersion (≥ 1).
+    public private(set) var configurationVersion: UInt32 = 1
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -82,7 +88,10 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
         if configuration.productURL != nil { ids.append(A.productURL) }
         if configuration.productLabel != nil { ids.append(A.productLabel) }
         if configuration.serialNumber != nil { ids.append(A.serialNumber) }
-        ids += [A.localConfigDisabled, A.uniqueID, A.capabilityMinima, A.specificationVersion, A.maxPathsPerInvoke]
+        ids += [
+            A.localConfigDisabled, A.uniqueID, A.capabilityMinima, A.specificationVersion, A.maxPathsPerInvoke,
+            A.configurationVersion,
+        ]
         return Self.attributeInfos(.basicInformation, ids)
     }
 
@@ -92,6 +101,11 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
         if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel) { nodeLabel = label }
         if case .utf8(let code)? = loadPersisted(.BasicInformation.location) { location = code }
         if case .bool(let flag)? = loadPersisted(.BasicInformation.localConfigDisabled) { localConfigDisabled = flag }
+        if case .unsigned(let raw)? = loadPersisted(.BasicInformation.configurationVersion),
+            let value = UInt32(exactly: raw), value >= 1
+        {
+            configurationVersion = value
+        }
         if configuration.uniqueID == nil {
             if case .utf8(let stored)? = dataModel?.loadValue(Self.uniqueIDKey), !stored.isEmpty {
                 uniqueID = stored
@@ -115,6 +129,13 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
         recordEvent(
             .BasicInformation.leave, priority: .info,
             fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(fabricIndex)))]))
+    }
+
+    /// The node's composition changed (not by a software update): ConfigurationVersion goes up by one.
+    public func configurationChanged() {
+        configurationVersion = configurationVersion == .max ? 1 : configurationVersion + 1
+        persist(.BasicInformation.configurationVersion, .unsigned(UInt64(configurationVersion)))
+        attributeChanged(.BasicInformation.configurationVersion)
     }
 
     /// Sets Location (SetRegulatoryConfig's CountryCode): exactly two characters, else CONSTRAINT_ERROR.
@@ -155,6 +176,7 @@ public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
             ])
         case A.specificationVersion: return .unsigned(UInt64(c.specificationVersion))
         case A.maxPathsPerInvoke: return .unsigned(UInt64(c.maxPathsPerInvoke))
+        case A.configurationVersion: return .unsigned(UInt64(configurationVersion))
         default: throw StatusIB(.unsupportedAttribute)
         }
     }

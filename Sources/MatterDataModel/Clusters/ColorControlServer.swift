@@ -3,7 +3,7 @@ public import MatterCore
 public import MatterInteraction
 public import MatterTLV
 
-/// Color Control 0x0300 (rev 7) with the ColorTemperature feature (CT), and optionally XY for
+/// Color Control 0x0300 (rev 8) with the ColorTemperature feature (CT), and optionally XY for
 /// extended colour lights: MoveToColorTemperature, MoveColorTemperature, StepColorTemperature,
 /// StopMoveStep (and MoveToColor, MoveColor, StepColor with XY), transitions over time like Level Control's, the
 /// ExecuteIfOff rule, StartUpColorTemperatureMireds applied at boot, colour state persisted.
@@ -186,6 +186,7 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.ColorControl
+        sibling(ScenesManagementServer.self)?.invalidateScenes()
         switch command {
         case C.moveToColorTemperature:
             try moveToColorTemperature(
@@ -391,6 +392,68 @@ public final class ColorControlServer: ClusterServer, @unchecked Sendable {
         case .ColorControl.currentX: "color \(endpointID.rawValue): x \(currentX) y \(currentY)"
         case .ColorControl.remainingTime, .ColorControl.enhancedColorMode, .ColorControl.currentY: nil
         default: super.changeDescription(of: attribute, value: value)
+        }
+    }
+}
+
+extension ColorControlServer: SceneParticipant {
+    /// CurrentX and CurrentY (XY), ColorTemperatureMireds (within the physical range) and
+    /// EnhancedColorMode (a mode this light has), as the SDK's color-control scene handler stores them.
+    public var sceneAttributes: [SceneAttribute] {
+        typealias A = AttributeID.ColorControl
+        var list: [SceneAttribute] = []
+        if configuration.xy {
+            list += [
+                SceneAttribute(A.currentX, .unsigned16, range: 0...Int64(Self.maxXY)),
+                SceneAttribute(A.currentY, .unsigned16, range: 0...Int64(Self.maxXY)),
+            ]
+        }
+        list += [
+            SceneAttribute(
+                A.colorTemperatureMireds, .unsigned16,
+                range: Int64(configuration.physicalMinMireds)...Int64(configuration.physicalMaxMireds)),
+            SceneAttribute(
+                A.enhancedColorMode, .unsigned8,
+                range: Int64(
+                    configuration.xy ? ColorMode.xy.rawValue : ColorMode.colorTemperature.rawValue)...Int64(
+                        ColorMode.colorTemperature.rawValue)),
+        ]
+        return list
+    }
+
+    public func currentSceneValues() -> [SceneAttributeValue] {
+        typealias A = AttributeID.ColorControl
+        var list: [SceneAttributeValue] = []
+        if configuration.xy {
+            list += [
+                SceneAttributeValue(A.currentX, .unsigned16, Int64(currentX)),
+                SceneAttributeValue(A.currentY, .unsigned16, Int64(currentY)),
+            ]
+        }
+        list += [
+            SceneAttributeValue(A.colorTemperatureMireds, .unsigned16, Int64(colorTemperatureMireds)),
+            SceneAttributeValue(A.enhancedColorMode, .unsigned8, Int64(colorMode.rawValue)),
+        ]
+        return list
+    }
+
+    /// Moves to the scene's colour in the scene's mode (EnhancedColorMode; without it XY when the scene
+    /// has x and y, else colour temperature) over the transition.
+    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+        typealias A = AttributeID.ColorControl
+        func value(_ id: AttributeID) -> Int64? { values.first { $0.attribute == id }?.value }
+        let x = value(A.currentX)
+        let y = value(A.currentY)
+        let mireds = value(A.colorTemperatureMireds)
+        var mode = value(A.enhancedColorMode).flatMap { UInt8(exactly: $0) }.flatMap(ColorMode.init)
+        if mode == nil { mode = x != nil || y != nil ? .xy : .colorTemperature }
+        let duration = UInt64(transitionTime)
+        if mode == .xy, configuration.xy, x != nil || y != nil {
+            setMode(.xy)
+            let target = [Int(x ?? Int64(currentX)), Int(y ?? Int64(currentY))].map { min(max($0, 0), Self.maxXY) }
+            startTransition(channel: .xy, from: [Int(currentX), Int(currentY)], to: target, duration: duration)
+        } else if let mireds {
+            moveTemperature(to: clampMireds(UInt16(clamping: mireds)), duration: duration)
         }
     }
 }

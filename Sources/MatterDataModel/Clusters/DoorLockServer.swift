@@ -3,7 +3,7 @@ public import MatterCore
 public import MatterInteraction
 public import MatterTLV
 
-/// Door Lock 0x0101 (rev 8) with users and PIN credentials (features PIN, COTA, USR), week-day and
+/// Door Lock 0x0101 (rev 9) with users and PIN credentials (features PIN, COTA, USR), week-day and
 /// year-day schedules (WDSCH, YDSCH): LockState, LockType, ActuatorEnabled, OperatingMode (writable
 /// with Manage; only supported modes), the timed LockDoor/UnlockDoor with a PIN checked against the
 /// credentials (always when one is sent; required when RequirePINforRemoteOperation is true), the

@@ -5,7 +5,8 @@ public import MatterTLV
 
 /// Groups 0x0004 (rev 4) with group names (GN): adds this endpoint to groups of the accessing fabric
 /// in the data model's shared ``GroupTable``. AddGroupIfIdentifying needs the endpoint's Identify
-/// server to be identifying (otherwise it succeeds without effect).
+/// server to be identifying (otherwise it succeeds without effect). RemoveGroup and RemoveAllGroups
+/// also remove the group's scenes from the endpoint's Scenes Management server.
 public final class GroupsServer: ClusterServer, @unchecked Sendable {
     /// A Groups server. Responses carry SUCCESS or the IM status of the failure (CONSTRAINT_ERROR,
     /// NOT_FOUND, UNSUPPORTED_ACCESS without a group key, RESOURCE_EXHAUSTED) in their Status field.
@@ -78,9 +79,12 @@ public final class GroupsServer: ClusterServer, @unchecked Sendable {
             let status = Self.status { () throws(StatusIB) in
                 try table.remove(fabric: fabric, group: group, endpoint: endpointID)
             }
+            if status == .success { scenes?.groupRemoved(group, fabric: fabric) }
             return response(.Groups.removeGroupResponse, status: status, group: group)
         case .Groups.removeAllGroups:
+            let member = table.groups(fabric: fabric, endpoint: endpointID)
             table.removeAll(fabric: fabric, endpoint: endpointID)
+            for group in member { scenes?.groupRemoved(group, fabric: fabric) }
             return nil
         case .Groups.addGroupIfIdentifying:
             let group = GroupID(try fields.unsigned(0, UInt16.self))
@@ -92,6 +96,9 @@ public final class GroupsServer: ClusterServer, @unchecked Sendable {
             throw StatusIB(.unsupportedCommand)
         }
     }
+
+    /// The endpoint's Scenes Management server: a removed group takes its scenes along (spec 1.3.7.4).
+    private var scenes: ScenesManagementServer? { sibling(ScenesManagementServer.self) }
 
     private static func status(_ body: () throws(StatusIB) -> Void) -> IMStatus {
         do throws(StatusIB) {

@@ -3,7 +3,7 @@ public import MatterCore
 public import MatterInteraction
 public import MatterTLV
 
-/// Identify 0x0003 (rev 5): IdentifyTime counts down once a second while the device identifies;
+/// Identify 0x0003 (rev 6): IdentifyTime counts down once a second while the device identifies;
 /// Identify sets it, TriggerEffect runs an effect (a virtual device just notes it in the change log).
 public final class IdentifyServer: ClusterServer, @unchecked Sendable {
     /// IdentifyTypeEnum values.

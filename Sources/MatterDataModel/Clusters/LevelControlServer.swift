@@ -234,6 +234,7 @@ public final class LevelControlServer: ClusterServer, @unchecked Sendable {
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.LevelControl
+        sibling(ScenesManagementServer.self)?.invalidateScenes()
         switch command {
         case C.moveToLevel, C.moveToLevelWithOnOff:
             try moveToLevel(
@@ -423,6 +424,7 @@ public final class LevelControlServer: ClusterServer, @unchecked Sendable {
         guard case .unsigned(let raw) = value, let level = UInt8(exactly: raw), level <= 254,
             clamp(level) == level
         else { throw StatusIB(.constraintError) }
+        sibling(ScenesManagementServer.self)?.invalidateScenes()
         stop()
         setLevel(level, force: true)
     }
@@ -448,5 +450,25 @@ public final class LevelControlServer: ClusterServer, @unchecked Sendable {
         case .LevelControl.remainingTime: nil
         default: super.changeDescription(of: attribute, value: value)
         }
+    }
+}
+
+extension LevelControlServer: SceneParticipant {
+    /// CurrentLevel, within MinLevel...MaxLevel.
+    public var sceneAttributes: [SceneAttribute] {
+        [SceneAttribute(.LevelControl.currentLevel, .unsigned8, range: Int64(minLevel)...Int64(maxLevel))]
+    }
+
+    public func currentSceneValues() -> [SceneAttributeValue] {
+        guard let currentLevel else { return [] }
+        return [SceneAttributeValue(.LevelControl.currentLevel, .unsigned8, Int64(currentLevel))]
+    }
+
+    /// Moves to the scene's level over the transition, whatever On/Off is (a scene is no plain command:
+    /// the ExecuteIfOff rule does not apply, as in the SDK's level-control scene handler).
+    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+        guard let value = values.first(where: { $0.attribute == .LevelControl.currentLevel }) else { return }
+        let target = clamp(UInt8(clamping: value.value))
+        startTransition(to: target, duration: UInt64(transitionTime), purpose: .command(withOnOff: false))
     }
 }

@@ -7,6 +7,11 @@ public import MatterTLV
 /// OnWithRecallGlobalScene, OnWithTimedOff (OnTime/OffWaitTime count down in tenths of a second),
 /// StartUpOnOff applied at boot, OnOff persisted. Turning on or off through this cluster drives the
 /// endpoint's Level Control (OnLevel, On/OffTransitionTime). Effects are applied at once.
+///
+/// With a Scenes Management server on the endpoint, OnOff is scene-able and the global scene (group 0
+/// scene 0 of the accessing fabric) follows GlobalSceneControl (spec 1.5.7.4-5, the SDK's on-off
+/// server): OffWithEffect stores it when GlobalSceneControl is true, then sets it false;
+/// OnWithRecallGlobalScene, when GlobalSceneControl is false, recalls it and sets it true.
 public final class OnOffServer: ClusterServer, @unchecked Sendable {
     /// StartUpOnOffEnum values.
     public enum StartUpOnOff: UInt8, Sendable {
@@ -35,6 +40,8 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
     /// StartUpOnOff (nil: keep the previous state).
     public private(set) var startUpOnOff: StartUpOnOff?
     private lazy var countdown = makeTimer { [unowned self] in self.tick() }
+    /// The off at the end of a recalled scene's transition.
+    private lazy var sceneOff = makeTimer { [unowned self] in self.set(false, coupled: false) }
 
     /// `lighting`: the LT feature (required by every light and plug device type).
     public init(lighting: Bool = true, initiallyOn: Bool = false) {
@@ -77,7 +84,10 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
         persist(.OnOff.onOff, .bool(isOn))
     }
 
-    override public func stop() { countdown.cancel() }
+    override public func stop() {
+        countdown.cancel()
+        sceneOff.cancel()
+    }
 
     override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         switch attribute {
@@ -120,6 +130,8 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
     override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
+        sceneOff.cancel()
+        scenes?.invalidateScenes()
         switch command {
         case .OnOff.off:
             off()
@@ -132,12 +144,9 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
                 throw StatusIB(.constraintError)
             }
             let variant = try fields.unsigned(1, UInt8.self)
-            offWithEffect(effect, variant: variant)
+            offWithEffect(effect, variant: variant, fabric: context.subject.fabricIndex)
         case .OnOff.onWithRecallGlobalScene where lighting:
-            guard !globalSceneControl else { return nil }
-            setGlobalSceneControl(true)
-            if onTime == 0 { setOffWaitTime(0) }
-            set(true, coupled: true)
+            onWithRecallGlobalScene(fabric: context.subject.fabricIndex)
         case .OnOff.onWithTimedOff where lighting:
             let control = try fields.unsigned(0, UInt8.self)
             let onTimeField = try fields.unsigned(1, UInt16.self)
@@ -166,13 +175,46 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
         set(false, coupled: true)
     }
 
-    /// OffWithEffect: like Off, after saving the global scene (GlobalSceneControl false). The effect
-    /// is applied at once and noted in the change log.
-    public func offWithEffect(_ effect: Effect, variant: UInt8) {
-        if globalSceneControl { setGlobalSceneControl(false) }
+    /// OffWithEffect: like Off, after storing the global scene of `fabric` when GlobalSceneControl is
+    /// true (which then goes false). The effect is applied at once and noted in the change log.
+    public func offWithEffect(_ effect: Effect, variant: UInt8, fabric: UInt8 = 0) {
+        if globalSceneControl {
+            if fabric != 0 {
+                try? scenes?.storeScene(
+                    fabric: fabric, group: ScenesManagementServer.globalGroup, scene: ScenesManagementServer.globalScene
+                )
+            }
+            setGlobalSceneControl(false)
+        }
         note("on-off \(endpointID.rawValue): off with effect \(effect) variant \(variant)")
         off()
     }
+
+    /// OnWithRecallGlobalScene: ignored while GlobalSceneControl is true; otherwise the global scene
+    /// of `fabric` is recalled (when there is one), GlobalSceneControl goes true, OffWaitTime is
+    /// cleared unless a timed-off runs, and the light is on.
+    public func onWithRecallGlobalScene(fabric: UInt8) {
+        guard lighting, !globalSceneControl else { return }
+        if fabric != 0 {
+            try? scenes?.recallScene(
+                fabric: fabric, group: ScenesManagementServer.globalGroup, scene: ScenesManagementServer.globalScene)
+        }
+        setGlobalSceneControl(true)
+        if onTime == 0 { setOffWaitTime(0) }
+        if !isOn || sceneOff.isRunning {
+            sceneOff.cancel()
+            set(true, coupled: !hasRecalledLevel(fabric: fabric))
+        }
+    }
+
+    /// True when the fabric's global scene holds a level (then the recall moves the level, not OnLevel).
+    private func hasRecalledLevel(fabric: UInt8) -> Bool {
+        scenes?.table.scene(
+            fabric: fabric, group: ScenesManagementServer.globalGroup, scene: ScenesManagementServer.globalScene)?
+            .values(of: .levelControl) != nil
+    }
+
+    private var scenes: ScenesManagementServer? { sibling(ScenesManagementServer.self) }
 
     /// OnWithTimedOff (times in 1/10 s).
     public func onWithTimedOff(acceptOnlyWhenOn: Bool, onTime onTimeField: UInt16, offWaitTime offWaitField: UInt16) {
@@ -192,11 +234,16 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
     override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         guard attribute == .OnOff.onOff else { return try super.setLocally(attribute, value) }
         guard case .bool(let on) = value else { throw StatusIB(.constraintError) }
+        sceneOff.cancel()
+        scenes?.invalidateScenes()
         if on { self.on() } else { off() }
     }
 
     /// Sets OnOff as Level Control does for its WithOnOff commands (no coupling back to the level).
-    func setFromLevelControl(_ on: Bool) { set(on, coupled: false) }
+    func setFromLevelControl(_ on: Bool) {
+        sceneOff.cancel()
+        set(on, coupled: false)
+    }
 
     private func set(_ on: Bool, coupled: Bool) {
         defer { updateCountdown() }
@@ -264,6 +311,29 @@ public final class OnOffServer: ClusterServer, @unchecked Sendable {
         case .OnOff.onOff: "on-off \(endpointID.rawValue) → \(isOn ? "on" : "off")"
         case .OnOff.globalSceneControl, .OnOff.onTime, .OnOff.offWaitTime: nil
         default: super.changeDescription(of: attribute, value: value)
+        }
+    }
+}
+
+extension OnOffServer: SceneParticipant {
+    /// OnOff (a boolean, as ValueUnsigned8 0 or 1).
+    public var sceneAttributes: [SceneAttribute] { [SceneAttribute(.OnOff.onOff, .unsigned8, range: 0...1)] }
+
+    public func currentSceneValues() -> [SceneAttributeValue] {
+        [SceneAttributeValue(.OnOff.onOff, .unsigned8, isOn ? 1 : 0)]
+    }
+
+    /// On at once; off at once, or at the end of the transition (so that a recalled level fades first,
+    /// as the SDK's on-off scene handler does). The level is the scene's, not coupled to OnOff.
+    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+        guard let value = values.first(where: { $0.attribute == .OnOff.onOff }) else { return }
+        sceneOff.cancel()
+        if value.value != 0 {
+            set(true, coupled: false)
+        } else if transitionTime == 0 || !isOn {
+            set(false, coupled: false)
+        } else {
+            sceneOff.start(after: UInt64(transitionTime))
         }
     }
 }

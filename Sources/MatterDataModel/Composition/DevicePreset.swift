@@ -5,11 +5,11 @@ public import MatterCore
 ///
 /// | preset | device type | product ID | endpoint 1 servers |
 /// |---|---|---|---|
-/// | `on-off-light` | On/Off Light 0x0100 | 0x8001 | Identify, Groups, OnOff |
+/// | `on-off-light` | On/Off Light 0x0100 | 0x8001 | Identify, Groups, ScenesManagement, OnOff |
 /// | `dimmable-light` | Dimmable Light 0x0101 | 0x8002 | + LevelControl |
 /// | `color-temperature-light` | Color Temperature Light 0x010C | 0x8003 | + ColorControl (CT) |
 /// | `extended-color-light` | Extended Color Light 0x010D | 0x8004 | + ColorControl (CT, XY) |
-/// | `on-off-plug` | On/Off Plug-in Unit 0x010A | 0x8005 | Identify, Groups, OnOff |
+/// | `on-off-plug` | On/Off Plug-in Unit 0x010A | 0x8005 | Identify, Groups, ScenesManagement, OnOff |
 /// | `door-lock` | Door Lock 0x000A | 0x8006 | Identify, DoorLock |
 ///
 /// Every endpoint also gets its Descriptor from the data model.
@@ -85,25 +85,29 @@ public enum DevicePreset: String, CaseIterable, Sendable {
     }
 
     private func makeServers() -> [ClusterServer] {
+        let lightOutput = IdentifyServer(identifyType: .lightOutput)
         switch self {
         case .onOffLight:
-            [IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer()]
+            return [lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer()]
         case .dimmableLight:
-            [IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(), LevelControlServer()]
+            return [lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer()]
         case .colorTemperatureLight:
-            [
-                IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(), LevelControlServer(),
+            return [
+                lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer(),
                 ColorControlServer(),
             ]
         case .extendedColorLight:
-            [
-                IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(), LevelControlServer(),
+            return [
+                lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer(),
                 ColorControlServer(configuration: ColorControlServer.Configuration(xy: true)),
             ]
         case .onOffPlug:
-            [IdentifyServer(identifyType: .visibleIndicator), GroupsServer(), OnOffServer()]
+            return [
+                IdentifyServer(identifyType: .visibleIndicator), GroupsServer(), ScenesManagementServer(),
+                OnOffServer(),
+            ]
         case .doorLock:
-            [IdentifyServer(identifyType: .audibleBeep), DoorLockServer()]
+            return [IdentifyServer(identifyType: .audibleBeep), DoorLockServer()]
         }
     }
 }

@@ -74,6 +74,9 @@ open class ClusterServer: @unchecked Sendable {
     /// Called when the data model shuts down: stop what runs. Timers are cancelled afterwards anyway.
     open func stop() {}
 
+    /// The fabric `fabricIndex` was removed from the node: forget what belongs to it (its scenes).
+    open func fabricRemoved(_ fabricIndex: UInt8) {}
+
     // MARK: - Operations (the engine has checked existence, access and timing)
 
     /// Reads one of ``attributes``.

@@ -131,6 +131,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         attach(endpoint)
         for server in endpoint.clusters { server.start() }
         if let root = table[.root] { descriptorChanged(on: root, .Descriptor.partsList) }
+        compositionChanged()
     }
 
     func serverAdded(_ server: ClusterServer, to endpoint: Endpoint) {
@@ -138,11 +139,19 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         guard started else { return }
         server.start()
         descriptorChanged(on: endpoint, .Descriptor.serverList)
+        compositionChanged()
     }
 
     func serverRemoved(_ server: ClusterServer, from endpoint: Endpoint) {
         server.stop()
         descriptorChanged(on: endpoint, .Descriptor.serverList)
+        compositionChanged()
+    }
+
+    /// BasicInformation's ConfigurationVersion counts composition changes after start.
+    private func compositionChanged() {
+        guard started else { return }
+        cluster(BasicInformationServer.self, on: .root)?.configurationChanged()
     }
 
     func descriptorChanged(on endpoint: Endpoint, _ attribute: AttributeID) {
@@ -165,6 +174,15 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         }
         scheduler.cancelAll()
         configuration.store.flush()
+    }
+
+    /// Forgets what a removed fabric had in the data model: its groups and, in each server, what
+    /// belongs to it (``ClusterServer/fabricRemoved(_:)``: scenes).
+    public func fabricRemoved(_ fabricIndex: UInt8) {
+        groupTable.removeFabric(fabricIndex)
+        for endpoint in allEndpoints {
+            for server in endpoint.clusters { server.fabricRemoved(fabricIndex) }
+        }
     }
 
     // MARK: - Changes, persistence, events

@@ -1,5 +1,5 @@
-public import MatterTransport
 import MatterTLV
+public import MatterTransport
 
 /// The session-parameter structure of PBKDFParamRequest/Response and Sigma1/Sigma2 (spec 4.13.1.1):
 ///
@@ -23,9 +23,11 @@ public struct SessionParameters: Equatable, Sendable {
     public var specificationVersion: UInt32?
     public var maxPathsPerInvoke: UInt16?
 
-    public init(idleInterval: UInt32? = nil, activeInterval: UInt32? = nil, activeThreshold: UInt16? = nil,
-                dataModelRevision: UInt16? = nil, interactionModelRevision: UInt16? = nil,
-                specificationVersion: UInt32? = nil, maxPathsPerInvoke: UInt16? = nil) {
+    public init(
+        idleInterval: UInt32? = nil, activeInterval: UInt32? = nil, activeThreshold: UInt16? = nil,
+        dataModelRevision: UInt16? = nil, interactionModelRevision: UInt16? = nil,
+        specificationVersion: UInt32? = nil, maxPathsPerInvoke: UInt16? = nil
+    ) {
         self.idleInterval = idleInterval
         self.activeInterval = activeInterval
         self.activeThreshold = activeThreshold
@@ -35,18 +37,21 @@ public struct SessionParameters: Equatable, Sendable {
         self.maxPathsPerInvoke = maxPathsPerInvoke
     }
 
-    /// What this implementation advertises: its MRP intervals, Matter 1.4 revisions, one path per invoke.
+    /// What this implementation advertises: its MRP intervals, the revisions (SpecificationVersion 1.5
+    /// and DataModelRevision 19, as BasicInformation reports them), one path per invoke.
     public static func local(_ mrp: MRPParameters) -> SessionParameters {
-        SessionParameters(idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
-                          activeThreshold: mrp.activeThreshold, dataModelRevision: 18, interactionModelRevision: 12,
-                          specificationVersion: 0x0104_0000, maxPathsPerInvoke: 1)
+        SessionParameters(
+            idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
+            activeThreshold: mrp.activeThreshold, dataModelRevision: 19, interactionModelRevision: 12,
+            specificationVersion: 0x0105_0000, maxPathsPerInvoke: 1)
     }
 
     /// The MRP intervals, with the SDK defaults for absent fields.
     public var mrp: MRPParameters {
-        MRPParameters(idleInterval: idleInterval ?? MRPParameters.default.idleInterval,
-                      activeInterval: activeInterval ?? MRPParameters.default.activeInterval,
-                      activeThreshold: activeThreshold ?? MRPParameters.default.activeThreshold)
+        MRPParameters(
+            idleInterval: idleInterval ?? MRPParameters.default.idleInterval,
+            activeInterval: activeInterval ?? MRPParameters.default.activeInterval,
+            activeThreshold: activeThreshold ?? MRPParameters.default.activeThreshold)
     }
 
     func encode(to writer: inout TLVWriter, tag: TLVTag) {
