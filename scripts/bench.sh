@@ -270,30 +270,28 @@ fi
 # why ID: the reason printed when the aim of ID is missed.
 why() {
     case $1 in
-    invoke-rate-64)
+    invoke-rate-64 | invoke-rt)
         echo "CPU, not the protocol's waiting: both ends together spend the CPU per invoke shown in the raw" \
             "'invokes/s' lines, and two cores divided by that is the ceiling. Little of it is the Matter" \
             "arithmetic (AES-CCM about 5 %, TLV and IM coding less): each invoke is three datagrams (request," \
             "response carrying the ack, standalone ack), each a sendto, a recvmsg and a re-arm of libdispatch's" \
             "read source through its manager thread, and every await between the caller, the controller actor" \
-            "and the node's queue is a thread wake-up; perf puts about 40 % of the time in the kernel (UDP, futex," \
-            "epoll) and about 13 % in SQLite, because the device stores OnOff durably on every Toggle before it" \
-            "answers. Fixed on the way (perf, same workload): the MRP timer was re-armed on every datagram (a" \
-            "wake-up of libdispatch's manager thread each time), a generic key path was instantiated at run time" \
-            "per datagram, byte readers and writers ran unspecialized across modules, every SQL statement built" \
-            "its error description up front, and a cached session was checked with two executor hops: CPU per" \
-            "transport round trip went from 285 to 178 µs. 10,000/s would take batched socket calls" \
-            "(recvmmsg/sendmmsg), the controller on the node's queue (no hops) and coalesced attribute writes." ;;
+            "and the node's queue is a thread wake-up (perf: about 40 % of the time in the kernel: UDP, futex," \
+            "epoll). The device no longer writes OnOff to SQLite before it answers (attribute values are written" \
+            "behind, coalesced: docs/RELIABILITY.md). What remains is the executor hops and one syscall per" \
+            "datagram: batched socket calls (recvmmsg/sendmmsg) and the controller on the node's queue come with" \
+            "the node runtime (one context and one scheduler per node)." ;;
     lan-fleet-advertised-1000)
-        echo "avahi-daemon sets this pace, not the fleet (its process start-up is in the raw lines). The" \
-            "daemon answers every probe (three per new service, on IPv4 and on IPv6) by walking all the records" \
-            "it publishes, since a probe asks for type ANY, a pattern: n services cost it O(n^2). perf on the" \
-            "publishing host's daemon while 1,000 registered put about 80 % of its time in" \
-            "avahi_server_prepare_matching_responses, avahi_key_is_pattern and avahi_unescape_label, and our" \
-            "D-Bus calls (about a dozen per service with raw records) wait for it. Raw records are answerable" \
-            "at once (see the first-resolved times in the raw lines), but each still has its SRV copy probed" \
-            "in the background to catch name conflicts, so the daemon's probe work remains; compare the" \
-            "--probe row beside it. The SDK's own mDNS responder does not use Avahi." ;;
+        echo "avahi-daemon on the fleet's host sets this pace, not the fleet (its start-up is in the raw lines):" \
+            "it is CPU-bound for the whole run (about 30 s of CPU for 1,000 services). perf on it puts about" \
+            "70 % of its time in comparing records and names one by one (avahi_unescape_label 40 %," \
+            "strcasecmp 11 %, avahi_key_equal 9 %, avahi_record_equal_no_ttl 8 %): its lists of scheduled" \
+            "responses and known answers are walked per record, so n services sharing the _matterc._udp," \
+            "_V and _CM pointers cost O(n^2). Raw records without probing are answerable at once (see the" \
+            "first-resolved times), the service-enumeration pointer is published once per type instead of" \
+            "once per device, and each device's SRV copy is still probed in the background to catch name" \
+            "conflicts; compare the --probe row beside it. Avahi is the project's only responder; the SDK's own" \
+            "mDNS responder does not use it." ;;
     cli-toggle)
         echo "a new process pays for starting the Swift runtime and Foundation (the process-start figure" \
             "below it is that floor on this machine), opening the controller's store, a full CASE handshake" \
