@@ -38,6 +38,7 @@ extension VirtualDevice {
         let persistence: DevicePersistence
         let credentials: PASEResponder.Credentials
         let identity: (serialNumber: String, uniqueID: String)
+        let rebootCount: UInt16
         let ownership: StoreOwnership
         do {
             // One process owns a state file: a second device on it would be the same node twice.
@@ -52,6 +53,7 @@ extension VirtualDevice {
             if configuration.factoryReset { try persistence.wipe() }
             credentials = try paseCredentials(configuration, persistence: persistence)
             identity = try deviceIdentity(persistence: persistence)
+            rebootCount = try countBoot(persistence: persistence)
         } catch let error as DeviceError {
             throw error  // `ownership` goes with this scope (its deinit releases the claim)
         } catch {
@@ -59,12 +61,12 @@ extension VirtualDevice {
         }
 
         let queue = DispatchQueue(label: "matter-emu.device.\(configuration.storageNamespace)")
-        let transport: any DatagramTransport
+        let gate: OfflineGate
         do {
             let udp = try await bind(configuration, queue: queue)
             let faulty: any DatagramTransport =
                 configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
-            transport = configuration.transportWrapper?(faulty) ?? faulty
+            gate = OfflineGate(configuration.transportWrapper?(faulty) ?? faulty)
         } catch {
             // A port in use, a port below 1024 without the right, or an interface that does not exist
             // are the caller's choice of value: invalid configuration, not a start-up fault.
@@ -82,12 +84,13 @@ extension VirtualDevice {
         }
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.mrp
-        let node = TransportNode(transport: transport, clock: clock, configuration: nodeConfiguration)
+        let node = TransportNode(transport: gate, clock: clock, configuration: nodeConfiguration)
         let root = try RootNode(
             configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
                                  basicCredentials: credentials, attestation: attestation,
                                  failSafeExpirySeconds: configuration.failSafeExpirySeconds,
-                                 interfaceName: configuration.interface ?? "eth0"),
+                                 interfaceName: configuration.interface ?? "eth0",
+                                 bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
             persistence: persistence, clock: clock, resumption: CASEResumptionStore())
         root.node = node
         root.pase.localMRP = configuration.mrp
@@ -141,7 +144,7 @@ extension VirtualDevice {
         }
         let device = VirtualDevice(configuration: configuration, ownership: ownership, node: node,
                                    dataModel: dataModel, root: root,
-                                   server: server, secureChannel: secureChannel, advertiser: advertiser,
+                                   server: server, secureChannel: secureChannel, advertiser: advertiser, gate: gate,
                                    preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
@@ -178,6 +181,18 @@ extension VirtualDevice {
             return Hex.encode(value).uppercased()
         }
         return (try stored("identity.serial", bytes: 8), try stored("identity.unique-id", bytes: 16))
+    }
+
+    /// GeneralDiagnostics RebootCount: one more at every start, kept in storage (a factory reset wipes
+    /// it back to zero, spec 11.12.6.2); the count after this boot.
+    static func countBoot(persistence: DevicePersistence) throws -> UInt16 {
+        var count: UInt16 = 0
+        if let bytes = try persistence.get("diag.reboot-count"), bytes.count == 2 {
+            count = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+        }
+        count &+= 1
+        try persistence.set("diag.reboot-count", [UInt8(count & 0xFF), UInt8(count >> 8)])
+        return count
     }
 
     /// The PASE verifier for the configured passcode, with a salt kept in storage across restarts.
