@@ -44,9 +44,13 @@ public final class Fleet: Sendable {
         }
     }
 
-    public let devices: [VirtualDevice]
+    /// The fleet's devices, each restartable through the control plane (index order).
+    public let hosts: [DeviceHost]
 
-    init(devices: [VirtualDevice]) { self.devices = devices }
+    /// The devices running now, in index order (a restarted device is a new object).
+    public var devices: [VirtualDevice] { hosts.map(\.device) }
+
+    init(hosts: [DeviceHost]) { self.hosts = hosts }
 
     /// The discriminator of device `index`: device `16q + r` gets `(base + 256 r + q) mod 4096`.
     ///
@@ -66,8 +70,10 @@ public final class Fleet: Sendable {
         let authority = try loadAuthority(configuration.pkiDirectory)
         let cdKey: P256PrivateKey
         do {
-            cdKey = try PEM.privateKey(try String(contentsOfFile: configuration.pkiDirectory + "/cd-signing-key.pem",
-                                                  encoding: .utf8))
+            cdKey = try PEM.privateKey(
+                try String(
+                    contentsOfFile: configuration.pkiDirectory + "/cd-signing-key.pem",
+                    encoding: .utf8))
         } catch {
             throw .attestation("cannot read the CD signing key in \(configuration.pkiDirectory): \(error)")
         }
@@ -82,7 +88,7 @@ public final class Fleet: Sendable {
             }
         }
         var random = SeededRandom(seed: configuration.passcodeSeed)
-        var devices: [VirtualDevice] = []
+        var hosts: [DeviceHost] = []
         var index = 0
         for group in configuration.groups {
             let preset: DevicePreset
@@ -92,8 +98,9 @@ public final class Fleet: Sendable {
                 throw .invalidConfiguration("\(error)")
             }
             for member in 0..<group.count {
-                var device = VirtualDeviceConfiguration(deviceType: group.type, storagePath: configuration.storagePath,
-                                                        pkiDirectory: configuration.pkiDirectory)
+                var device = VirtualDeviceConfiguration(
+                    deviceType: group.type, storagePath: configuration.storagePath,
+                    pkiDirectory: configuration.pkiDirectory)
                 device.storageNamespace = "fleet/\(index)"
                 device.port = configuration.basePort == 0 ? 0 : configuration.basePort &+ UInt16(index)
                 device.discriminator = Self.discriminator(ofDevice: index, base: configuration.baseDiscriminator)
@@ -110,30 +117,34 @@ public final class Fleet: Sendable {
                     throw .attestation("issuing the DAC of fleet device \(index): \(error)")
                 }
                 do {
-                    devices.append(try await VirtualDevice.start(device, dnssd: shared))
+                    hosts.append(try await DeviceHost.start(device, dnssd: shared))
                 } catch {
-                    for started in devices { await started.stop() }
+                    for started in hosts { await started.stop() }
                     throw error
                 }
                 index += 1
             }
         }
-        return Fleet(devices: devices)
+        return Fleet(hosts: hosts)
     }
 
     public func stop() async {
-        for device in devices { await device.stop() }
+        for host in hosts { await host.stop() }
     }
 
     static func loadAuthority(_ directory: String) throws(DeviceError) -> TestAttestationAuthority {
         do {
-            func read(_ name: String) throws -> String { try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
+            func read(_ name: String) throws -> String {
+                try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            }
             guard let paiDER = FileManager.default.contents(atPath: directory + "/pai-cert.der") else {
                 throw DeviceError.attestation("missing pai-cert.der")
             }
             return try TestAttestationAuthority(
-                paa: try AttestationCertificate(der: try PEM.decode(try read("paa-cert.pem"), label: "CERTIFICATE")), paaKey: try PEM.privateKey(try read("paa-key.pem")),
-                pai: try AttestationCertificate(der: [UInt8](paiDER)), paiKey: try PEM.privateKey(try read("pai-key.pem")))
+                paa: try AttestationCertificate(der: try PEM.decode(try read("paa-cert.pem"), label: "CERTIFICATE")),
+                paaKey: try PEM.privateKey(try read("paa-key.pem")),
+                pai: try AttestationCertificate(der: [UInt8](paiDER)),
+                paiKey: try PEM.privateKey(try read("pai-key.pem")))
         } catch {
             throw .attestation("cannot load the test PKI in \(directory): \(error)")
         }

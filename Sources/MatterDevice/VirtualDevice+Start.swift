@@ -26,8 +26,11 @@ extension VirtualDevice {
         }
         let attestation: DeviceAttestationCredentials
         do {
-            attestation = try configuration.attestation ?? DeviceAttestationCredentials.load(pkiDirectory: configuration.pkiDirectory,
-                                                                 device: configuration.deviceType)
+            attestation =
+                try configuration.attestation
+                ?? DeviceAttestationCredentials.load(
+                    pkiDirectory: configuration.pkiDirectory,
+                    device: configuration.deviceType)
         } catch {
             throw .attestation("\(error) (test PKI directory: \(configuration.pkiDirectory))")
         }
@@ -86,11 +89,12 @@ extension VirtualDevice {
         nodeConfiguration.localMRP = configuration.mrp
         let node = TransportNode(transport: gate, clock: clock, configuration: nodeConfiguration)
         let root = try RootNode(
-            configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
-                                 basicCredentials: credentials, attestation: attestation,
-                                 failSafeExpirySeconds: configuration.failSafeExpirySeconds,
-                                 interfaceName: configuration.interface ?? "eth0",
-                                 bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
+            configuration: .init(
+                vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
+                basicCredentials: credentials, attestation: attestation,
+                failSafeExpirySeconds: configuration.failSafeExpirySeconds,
+                interfaceName: configuration.interface ?? "eth0",
+                bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
             persistence: persistence, clock: clock, resumption: CASEResumptionStore())
         root.node = node
         root.pase.localMRP = configuration.mrp
@@ -109,8 +113,9 @@ extension VirtualDevice {
             do {
                 let endpoints = preset.makeEndpoints(information: basicInformation)
                 for id in RootNode.clusterIDs { try endpoints[0].add(RootClusterServer(id, root: root)) }
-                let dataModel = try DeviceDataModel(endpoints: endpoints,
-                                                    configuration: .init(node: node, store: attributes))
+                let dataModel = try DeviceDataModel(
+                    endpoints: endpoints,
+                    configuration: .init(node: node, store: attributes))
                 dataModel.accessPolicy = root.accessControl
                 let server = InteractionServer.install(on: node, dataModel: dataModel, clock: node.clock)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
@@ -142,10 +147,11 @@ extension VirtualDevice {
                 }
             }
         }
-        let device = VirtualDevice(configuration: configuration, ownership: ownership, node: node,
-                                   dataModel: dataModel, root: root,
-                                   server: server, secureChannel: secureChannel, advertiser: advertiser, gate: gate,
-                                   preset: preset, vendorID: vendorID, productID: productID)
+        let device = VirtualDevice(
+            configuration: configuration, ownership: ownership, node: node,
+            dataModel: dataModel, root: root,
+            server: server, secureChannel: secureChannel, advertiser: advertiser, gate: gate,
+            preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
         return device
@@ -163,7 +169,8 @@ extension VirtualDevice {
                 return try UDPEndpoint(port: configuration.port, interface: configuration.interface, queue: queue)
             } catch {
                 attempt += 1
-                guard error.code == 98 /* EADDRINUSE */, configuration.port != 0, attempt < 10 else { throw error }
+                // 98: EADDRINUSE
+                guard error.code == 98, configuration.port != 0, attempt < 10 else { throw error }
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -210,8 +217,9 @@ extension VirtualDevice {
         } catch {
             throw DeviceError.invalidConfiguration("\(error)")
         }
-        let verifier = try Spake2PlusPasscodeVerifier(passcode: configuration.passcode, salt: salt,
-                                                      iterations: Int(configuration.pbkdfIterations))
+        let verifier = try Spake2PlusPasscodeVerifier(
+            passcode: configuration.passcode, salt: salt,
+            iterations: Int(configuration.pbkdfIterations))
         return PASEResponder.Credentials(verifier: verifier, pbkdf: pbkdf)
     }
 }

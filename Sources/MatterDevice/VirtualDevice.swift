@@ -1,5 +1,5 @@
-public import MatterCore
 import MatterClusters
+public import MatterCore
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
@@ -31,10 +31,12 @@ public final class VirtualDevice: Sendable {
     let commissionableInstance = MatterInstanceName.randomCommissionable()
     private let eventSink = Mutex<(@Sendable (DeviceEvent) -> Void)?>(nil)
 
-    init(configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
-         dataModel: DeviceDataModel, root: RootNode,
-         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
-         gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID) {
+    init(
+        configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
+        dataModel: DeviceDataModel, root: RootNode,
+        server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
+        gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID
+    ) {
         self.configuration = configuration
         self.ownership = ownership
         self.node = node
@@ -51,9 +53,10 @@ public final class VirtualDevice: Sendable {
 
     /// The onboarding payload the device prints (QR code and manual code).
     public var setupPayload: SetupPayload {
-        SetupPayload(vendorID: vendorID, productID: productID, commissioningFlow: .standard,
-                     discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
-                     passcode: configuration.passcode)
+        SetupPayload(
+            vendorID: vendorID, productID: productID, commissioningFlow: .standard,
+            discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
+            passcode: configuration.passcode)
     }
 
     /// The bound UDP port.
@@ -152,19 +155,24 @@ public final class VirtualDevice: Sendable {
             return
         }
         let local = configuration.mrp
-        let mrp = MRPAdvertisement(idleInterval: local.idleInterval, activeInterval: local.activeInterval,
-                                   activeThreshold: local.activeThreshold)
+        let mrp = MRPAdvertisement(
+            idleInterval: local.idleInterval, activeInterval: local.activeInterval,
+            activeThreshold: local.activeThreshold)
         if root.window.isOpen, root.paseSession == nil {
             let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
-            records[.commissionable] = .commissionable(CommissionableAdvertisement(
-                instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
-                commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
-                deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
+            records[.commissionable] = .commissionable(
+                CommissionableAdvertisement(
+                    instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
+                    commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
+                    deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
         }
         for fabric in root.fabrics.values {
-            let key = DeviceAdvertiser.Key.operational(compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
-            records[key] = .operational(OperationalAdvertisement(
-                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port, sessionParameters: mrp))
+            let key = DeviceAdvertiser.Key.operational(
+                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
+            records[key] = .operational(
+                OperationalAdvertisement(
+                    compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port,
+                    sessionParameters: mrp))
         }
         Task { await advertiser.want(records) }
     }

@@ -50,6 +50,7 @@ extension ClusterSchema {
             EventSchema(
                 .GeneralDiagnostics.hardwareFaultChange, "HardwareFaultChange", .critical,
                 [FieldSchema(0, "Current", .list(.enum8)), FieldSchema(1, "Previous", .list(.enum8))]),
-            EventSchema(.GeneralDiagnostics.bootReason, "BootReason", .critical, [FieldSchema(0, "BootReason", .enum8)])
+            EventSchema(
+                .GeneralDiagnostics.bootReason, "BootReason", .critical, [FieldSchema(0, "BootReason", .enum8)]),
         ])
 }
