@@ -53,6 +53,7 @@ extension VirtualDevice {
             var encoded: TLVValue?
             if op == "set" {
                 guard let value = request["value"] else { return Self.answer(error: "\"set\" needs a \"value\"") }
+                if let mismatch = Self.typeMismatch(value, target.attribute) { return Self.answer(error: mismatch) }
                 do {
                     encoded = try target.attribute.encode(cliValue: Self.cliText(value))
                 } catch {
@@ -91,6 +92,21 @@ extension VirtualDevice {
             if let answer = await action(op, request) { return answer }
             return Self.answer(error: "unknown op \"\(op)\"")
         }
+    }
+
+    /// Why a JSON value cannot be a value of `attribute`'s type (a number for a string, a string or
+    /// number for a boolean, a boolean for a number), or nil; the codec checks the rest (range, form).
+    static func typeMismatch(_ value: Any, _ attribute: AttributeSchema) -> String? {
+        if value is NSNull { return nil }
+        let isBoolean = (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
+        let ok: Bool
+        switch attribute.type {
+        case .string, .octets: ok = value is String
+        case .boolean: ok = isBoolean
+        case .unsigned, .signed, .enumeration, .bitmap, .float, .double: ok = !isBoolean
+        case .list, .structure: ok = !(value is NSNumber)  // JSON, or its text
+        }
+        return ok ? nil : "\(attribute.name) takes \(attribute.type.description), not \(cliText(value))"
     }
 
     /// A JSON integer (not a boolean, which JSONSerialization also hands over as an NSNumber).
