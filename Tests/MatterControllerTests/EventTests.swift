@@ -140,4 +140,31 @@ struct EventTests {
         await controller.stop()
         await device.stop()
     }
+
+    @Test("Leave when a fabric is removed: the remaining fabric reads it with the removed fabric's index")
+    func leaveOnFabricRemoval() async throws {
+        let device = try await VirtualDevices.start(in: directory, name: "leave")
+        let controller = try await controller()
+        _ = try await controller.commission(device.request(nodeID: NodeID(71)))
+        let window = try await controller.openCommissioningWindow(NodeID(71))
+        let other = try TemporaryDirectory()
+        let second = try await Controller.open(
+            ControllerConfiguration(
+                store: try ControllerStore(path: other.storePath),
+                transport: try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.leave")), discovery: .none,
+                trustStore: try DefaultPAATrustStore.make()))
+        _ = try await second.commission(
+            CommissioningRequest(
+                locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(72)))
+        let leave = EventPathIB(endpoint: .root, cluster: .basicInformation, event: .BasicInformation.leave)
+        #expect(try await controller.readEvents(NodeID(71), paths: [leave]).events.isEmpty)
+
+        try await second.unpair(NodeID(72))
+        let events = try await controller.readEvents(NodeID(71), paths: [leave]).events
+        #expect(events.count == 1)
+        #expect(events.first?.fields.first { $0.tag == 0 }?.value == .unsigned(2))
+        await second.stop()
+        await controller.stop()
+        await device.stop()
+    }
 }
