@@ -116,7 +116,9 @@ public final class DeviceHost: Sendable {
             let task = Task { () -> Result<Void, DeviceError> in
                 await old.stop()
                 do throws(DeviceError) {
-                    self.adopt(try await VirtualDevice.start(configuration, dnssd: dnssd))
+                    let device = try await VirtualDevice.start(configuration, dnssd: dnssd)
+                    self.adopt(device)
+                    await device.node.run { _ in device.emit(.rebooted(reason: reason, factoryReset: factoryReset)) }
                     return .success(())
                 } catch {
                     return .failure(error)

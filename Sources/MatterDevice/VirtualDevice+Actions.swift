@@ -44,7 +44,10 @@ extension VirtualDevice {
     /// `offline` / `online`: stop answering and withdraw every DNS-SD record; come back and advertise.
     func setOnline(_ online: Bool) async -> String {
         gate.isOffline = !online
-        await node.run { _ in advertise() }
+        await node.run { _ in
+            emit(.network(online: online))
+            advertise()
+        }
         return Self.answer(["online": online])
     }
 

@@ -168,3 +168,32 @@ struct EventTests {
         await device.stop()
     }
 }
+
+extension EventTests {
+    @Test("offline drops every datagram; online again, the controller's retransmission gets its answer")
+    func offlineAndOnline() async throws {
+        var configuration = VirtualDeviceConfiguration(
+            deviceType: "on-off-light", storagePath: directory.path + "/offline.sqlite",
+            pkiDirectory: FakeDevice.pkiDirectory)
+        configuration.port = 0
+        configuration.advertise = false
+        let host = try await DeviceHost.start(configuration)
+        let controller = try await controller()
+        _ = try await controller.commission(host.device.request(nodeID: NodeID(81)))
+
+        #expect(await host.control(#"{"op":"offline"}"#).contains(#""online":false"#))
+        let before = await host.device.statistics().transport.datagramsReceived
+        let read = Task {
+            try await controller.readAttribute(
+                NodeID(81), endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff)
+        }
+        try await Task.sleep(for: .milliseconds(1500))  // the request and a retransmission or two go unanswered
+        #expect(await host.device.statistics().transport.datagramsReceived == before)
+        #expect(await host.control(#"{"op":"online"}"#).contains(#""online":true"#))
+        let value = try await read.value
+        #expect(value == .value(.bool(false)))
+        #expect(await host.device.statistics().transport.datagramsReceived > before)
+        await controller.stop()
+        await host.stop()
+    }
+}
