@@ -141,4 +141,24 @@ import Testing
         try device.writePipe(#"{"Cmd":"Lock","Params":{"OperationSource":7}}"#)
         #expect(try device.eventually { try device.get(1, "DoorLock", "LockState") as? Int == 1 })
     }
+
+    @Test("a stale socket and FIFO are replaced; a regular file at either path is refused")
+    func stalePathsAreReplaced() throws {
+        let device = try ControlledProcess(["device", "--type", "on-off-plug"], stale: true)
+        #expect(try device.get(1, "OnOff", "OnOff") as? Bool == false)
+        try device.writePipe(#"{"Name":"Onoff","onoff":1}"#)
+        #expect(try device.eventually { try device.get(1, "OnOff", "OnOff") as? Bool == true })
+
+        let file = device.directory + "/plain"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("keep".utf8)))
+        for option in ["--control", "--app-pipe"] {
+            let refused = try CLIRunner.run([
+                "device", "--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise", "--state-dir",
+                device.directory + "/other", option, file,
+            ])
+            #expect(refused.exitCode == 2, "\(option): \(refused.stderr)")
+            #expect(refused.stderr.contains("is not a"))
+        }
+        #expect(FileManager.default.contents(atPath: file) == Data("keep".utf8))
+    }
 }

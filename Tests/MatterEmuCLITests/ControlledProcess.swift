@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A `matter-emu device` or `fleet` process serving `--control` (and `--app-pipe`) in a temporary
 /// directory, driven through `matter-emu ctl` as a user would.
@@ -10,11 +11,28 @@ final class ControlledProcess {
 
     /// Starts `matter-emu <arguments> --control <socket> --app-pipe <pipe> --json` and waits for its
     /// first line (printed once the socket and the pipe exist).
-    init(_ arguments: [String]) throws {
+    /// With `stale`, a FIFO and a socket file nobody serves are left at both paths first, as a
+    /// killed device leaves them.
+    init(_ arguments: [String], stale: Bool = false) throws {
         directory = NSTemporaryDirectory() + "matter-emu-cp-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socket = directory + "/c.sock"
         pipe = directory + "/app.fifo"
+        if stale {
+            mkfifo(pipe, 0o600)
+            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            close(fd)  // the file stays: a stale socket
+        }
         process.executableURL = CLIRunner.binary
         process.arguments =
             arguments + [
