@@ -49,8 +49,9 @@ struct DeviceCommand: CLICommand {
         --stats-interval adds a line of counters every interval and a final one on exit ({"event":"stats",...}
         with --json). --control PATH serves the control plane over a Unix socket (get/set any attribute, events,
         reboot, offline/online, factory-reset, commissioning windows, identify, jam; see `matter-emu ctl`
-        and docs/CONTROL.md). --app-pipe FIFO takes the SDK example apps' pipe commands (SetDoorState,
-        SendDoorLockAlarm, HardwareFaultChange, SoftwareReset...). Both survive a reboot.
+        and docs/CONTROL.md). --app-pipe FIFO takes the SDK example apps' pipe commands (SendDoorLockAlarm,
+        HardwareFaultChange, SoftwareReset...; SetDoorState and switch presses are refused: no type here
+        has a door sensor or a Switch). Both survive a reboot.
         """
 
     let configuration: VirtualDeviceConfiguration
