@@ -30,5 +30,14 @@ import Testing
         #expect(try fleet.get(0, "GeneralDiagnostics", "RebootCount", device: 1) as? Int == 1)
         let list = try fleet.ctl(#"{"op":"devices"}"#).answer["devices"] as? [[String: Any]]
         #expect(list?.map { $0["label"] as? String } == ["Desk", ""])
+
+        // The app pipe, whose commands are handled in order: one without "device" is refused (logged)
+        // and changes nothing; one naming its device goes to that device.
+        try fleet.writePipe(#"{"Name":"Onoff","onoff":1}"#)
+        try fleet.writePipe(#"{"Name":"Onoff","onoff":0,"device":1}"#)
+        #expect(try fleet.eventually { try fleet.get(1, "OnOff", "OnOff", device: 1) as? Bool == false })
+        #expect(try fleet.get(1, "OnOff", "OnOff", device: 0) as? Bool == false)
+        try fleet.writePipe(#"{"Name":"Onoff","onoff":1,"device":"Desk"}"#)
+        #expect(try fleet.eventually { try fleet.get(1, "OnOff", "OnOff", device: 0) as? Bool == true })
     }
 }
