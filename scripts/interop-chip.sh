@@ -3,7 +3,8 @@
 # 2025.7.0, in a venv this script creates) commissions and drives `matter-emu device` on the virtual
 # LAN of scripts/lan.sh (root): by QR code, by manual code and by passcode+discriminator, with
 # attestation verified against our PAA (fixtures/pki/paa-trust-store), for a dimmable light, a plug
-# and a colour-temperature light. Last line: `interop: N passed, N failed`; exit 1 on any failure.
+# and a colour-temperature light; the control plane (subscriptions to a light and a lock moved by
+# `matter-emu ctl`: OnOff, a jam, a reboot). Last line: `interop: N passed, N failed`; exit 1 on any failure.
 # Env: CHIP_VENV (default /opt/matter-emu/chipvenv); MATTER_LAN_PREFIX as for lan.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,10 +15,12 @@ WORK=$(mktemp -d /tmp/matter-emu-interop.XXXXXX)
 passed=0
 failed=0
 device_pid=""
+second_pid=""
 
 summary() { echo "interop: $passed passed, $failed failed"; }
 cleanup() {
     [ -n "$device_pid" ] && kill "$device_pid" 2>/dev/null
+    [ -n "$second_pid" ] && kill "$second_pid" 2>/dev/null
     $LAN down >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
@@ -124,3 +127,39 @@ else
     fi
 fi
 stop_device
+
+# 5. The control plane (docs/CONTROL.md): a light and a door lock with --control sockets; the SDK
+# controller subscribes to both, `matter-emu ctl` sets OnOff, jams the lock and reboots the light.
+light_log="$WORK/cp-light.log"
+lock_log="$WORK/cp-lock.log"
+$LAN exec $LP-h1 "$EMU" device --type on-off-light --state-dir "$WORK/cp-light" --factory-reset --json \
+    --secured-device-port 5540 --discriminator 3840 --passcode 20202021 --control "$WORK/light.sock" \
+    >"$light_log" 2>&1 &
+device_pid=$!
+$LAN exec $LP-h1 "$EMU" device --type door-lock --state-dir "$WORK/cp-lock" --factory-reset --json \
+    --secured-device-port 5541 --discriminator 3841 --passcode 20202021 --control "$WORK/lock.sock" \
+    >"$lock_log" 2>&1 &
+second_pid=$!
+for i in $(seq 1 100); do grep -q '"event":"started"' "$light_log" && grep -q '"event":"started"' "$lock_log" && break
+    sleep 0.1; done
+events_driver() {
+    local out p f
+    out=$($LAN exec $LP-h2 timeout 300 "$CHIP_VENV/bin/python" scripts/interop/chip_events.py --paa "$PAA" \
+        --emu "$EMU" --light-control "$WORK/light.sock" --lock-control "$WORK/lock.sock" --work /data/chip-events \
+        2>"$WORK/driver.err")
+    echo "$out" | sed "s/^/  [control plane] /" >&2
+    p=$(echo "$out" | grep -c '^\[PASS\]')
+    f=$(echo "$out" | grep -c '^\[FAIL\]')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+        failed=$((failed + 1))
+        echo "interop: control plane: the driver reported nothing; stderr:" >&2
+        tail -20 "$WORK/driver.err" >&2
+    fi
+    [ "$f" = 0 ]
+}
+events_driver || { tail -20 "$light_log" >&2; tail -20 "$lock_log" >&2; }
+stop_device
+kill "$second_pid" 2>/dev/null && wait "$second_pid" 2>/dev/null
+second_pid=""

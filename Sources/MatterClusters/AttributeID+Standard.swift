@@ -121,6 +121,8 @@ extension AttributeID {
         public static let networkInterfaces = AttributeID(0x0000)
         public static let rebootCount = AttributeID(0x0001)
         public static let upTime = AttributeID(0x0002)
+        public static let bootReason = AttributeID(0x0004)
+        public static let activeHardwareFaults = AttributeID(0x0005)
         public static let testEventTriggersEnabled = AttributeID(0x0008)
     }
 

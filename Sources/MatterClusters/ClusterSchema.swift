@@ -74,6 +74,14 @@ public struct ClusterSchema: Hashable, Sendable {
 
     /// The event with this ID.
     public func event(_ id: EventID) -> EventSchema? { events.first { $0.id == id } }
+
+    /// The event with this name (`DoorLockAlarm`, `door-lock-alarm`) or number (`0`, `0x0000`).
+    public func event(named name: String) -> EventSchema? {
+        let key = SchemaNames.normalized(name)
+        if let event = events.first(where: { SchemaNames.normalized($0.name) == key }) { return event }
+        guard let number = ClusterValueCodec.parseUnsigned(name), let id = UInt32(exactly: number) else { return nil }
+        return event(EventID(id))
+    }
 }
 
 extension AttributeSchema {

@@ -153,6 +153,7 @@ extension EventID {
     }
 
     public enum GeneralDiagnostics {
+        public static let hardwareFaultChange = EventID(0x00)
         public static let bootReason = EventID(0x03)
     }
 

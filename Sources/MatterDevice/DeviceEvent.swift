@@ -17,6 +17,10 @@ public enum DeviceEvent: Sendable, CustomStringConvertible {
     case fabricsChanged([UInt8])
     /// The commissioning window opened or closed.
     case commissioningWindow(open: Bool)
+    /// The device booted again in this process (control plane `reboot` or `factory-reset`).
+    case rebooted(reason: DeviceBootReason, factoryReset: Bool)
+    /// The device went `offline` (answers nothing, advertises nothing) or came back `online`.
+    case network(online: Bool)
 
     /// The event for a data-model state change.
     init(_ change: StateChange) {
@@ -35,6 +39,9 @@ public enum DeviceEvent: Sendable, CustomStringConvertible {
             "CASE session established with node \(nodeID) on fabric \(fabricIndex)"
         case .fabricsChanged(let indexes): "fabrics: \(indexes.map(String.init))"
         case .commissioningWindow(let open): open ? "commissioning window open" : "commissioning window closed"
+        case .rebooted(let reason, let factoryReset):
+            factoryReset ? "factory reset; booted (\(reason.name))" : "rebooted (\(reason.name))"
+        case .network(let online): online ? "online" : "offline: not answering, not advertising"
         }
     }
 }

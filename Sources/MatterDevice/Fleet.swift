@@ -45,9 +45,13 @@ public final class Fleet: Sendable {
         }
     }
 
-    public let devices: [VirtualDevice]
+    /// The fleet's devices, each restartable through the control plane (index order).
+    public let hosts: [DeviceHost]
 
-    init(devices: [VirtualDevice]) { self.devices = devices }
+    /// The devices running now, in index order (a restarted device is a new object).
+    public var devices: [VirtualDevice] { hosts.map(\.device) }
+
+    init(hosts: [DeviceHost]) { self.hosts = hosts }
 
     /// The discriminator of device `index`: device `16q + r` gets `(base + 256 r + q) mod 4096`.
     ///
@@ -120,8 +124,7 @@ public final class Fleet: Sendable {
                 members.append((device, preset))
             }
         }
-        let devices = try await startAll(members, authority: authority, cdKey: cdKey, dnssd: shared)
-        return Fleet(devices: devices)
+        return Fleet(hosts: try await startAll(members, authority: authority, cdKey: cdKey, dnssd: shared))
     }
 
     /// Starts `members` a few at a time (their DAC issued, their PASE verifier derived, their
@@ -130,10 +133,10 @@ public final class Fleet: Sendable {
     private static func startAll(
         _ members: [(configuration: VirtualDeviceConfiguration, preset: DevicePreset)],
         authority: TestAttestationAuthority, cdKey: P256PrivateKey, dnssd: (any DNSSDAdvertiser)?
-    ) async throws(DeviceError) -> [VirtualDevice] {
+    ) async throws(DeviceError) -> [DeviceHost] {
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
-        let results = await withTaskGroup(of: (Int, Result<VirtualDevice, DeviceError>).self) { group in
-            var results: [Result<VirtualDevice, DeviceError>?] = Array(repeating: nil, count: members.count)
+        let results = await withTaskGroup(of: (Int, Result<DeviceHost, DeviceError>).self) { group in
+            var results: [Result<DeviceHost, DeviceError>?] = Array(repeating: nil, count: members.count)
             var next = 0
             var failed = false
             func add() {
@@ -144,7 +147,7 @@ public final class Fleet: Sendable {
                 group.addTask {
                     do throws(DeviceError) {
                         device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
-                        return (index, .success(try await VirtualDevice.start(device, dnssd: dnssd)))
+                        return (index, .success(try await DeviceHost.start(device, dnssd: dnssd)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -158,20 +161,20 @@ public final class Fleet: Sendable {
             }
             return results
         }
-        var devices: [VirtualDevice] = []
+        var hosts: [DeviceHost] = []
         var failure: DeviceError?
         for result in results {
             switch result {
-            case .success(let device)?: devices.append(device)
+            case .success(let host)?: hosts.append(host)
             case .failure(let error)?: failure = failure ?? error
             case nil: break
             }
         }
         if let failure {
-            for started in devices { await started.stop() }
+            for started in hosts { await started.stop() }
             throw failure
         }
-        return devices
+        return hosts
     }
 
     /// The DAC of fleet device `index`, issued by the test PAI.
@@ -188,7 +191,7 @@ public final class Fleet: Sendable {
     }
 
     public func stop() async {
-        for device in devices { await device.stop() }
+        for host in hosts { await host.stop() }
     }
 
     static func loadAuthority(_ directory: String) throws(DeviceError) -> TestAttestationAuthority {

@@ -11,16 +11,37 @@ extension VirtualDevice {
     /// `{"ok":true,...}` or `{"ok":false,"error":"..."}`. Runs on the node's queue, through the data
     /// model, so reports and state changes follow as for any other change. A bad request changes nothing.
     public func control(_ line: String) async -> String {
-        let request: [String: Any]
-        do {
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                return Self.answer(error: "a request is one JSON object")
-            }
-            request = object
-        } catch {
-            return Self.answer(error: "malformed JSON")
+        switch Self.parseRequest(line) {
+        case .success(let request): await control(request: request)
+        case .failure(let failure): Self.answer(error: failure.message)
         }
-        guard let op = request["op"] as? String else { return Self.answer(error: "missing \"op\"") }
+    }
+
+    /// One request line as a JSON object with an `op`, or why it is not one.
+    static func parseRequest(_ line: String) -> Result<[String: Any], ControlFailure> {
+        parseObject(line).flatMap { request in
+            request["op"] is String ? .success(request) : .failure(ControlFailure("missing \"op\""))
+        }
+    }
+
+    /// One line as a JSON object, or why it is not one.
+    static func parseObject(_ line: String) -> Result<[String: Any], ControlFailure> {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        } catch {
+            return .failure(ControlFailure("malformed JSON"))
+        }
+        guard let request = object as? [String: Any] else {
+            return .failure(ControlFailure("a request is one JSON object"))
+        }
+        return .success(request)
+    }
+
+    /// Answers one parsed request (see ``control(_:)``); `reboot` and `factory-reset` need a
+    /// ``DeviceHost``, which restarts the device.
+    func control(request: [String: Any]) async -> String {
+        let op = request["op"] as? String ?? ""
         switch op {
         case "get", "set":
             let target: ControlTarget
@@ -32,6 +53,7 @@ extension VirtualDevice {
             var encoded: TLVValue?
             if op == "set" {
                 guard let value = request["value"] else { return Self.answer(error: "\"set\" needs a \"value\"") }
+                if let mismatch = Self.typeMismatch(value, target.attribute) { return Self.answer(error: mismatch) }
                 do {
                     encoded = try target.attribute.encode(cliValue: Self.cliText(value))
                 } catch {
@@ -64,9 +86,33 @@ extension VirtualDevice {
             case .failure(let failure):
                 return Self.answer(error: failure.message)
             }
+        case "reboot", "factory-reset":
+            return Self.answer(error: "\"\(op)\" needs a device started through DeviceHost")
         default:
+            if let answer = await action(op, request) { return answer }
             return Self.answer(error: "unknown op \"\(op)\"")
         }
+    }
+
+    /// Why a JSON value cannot be a value of `attribute`'s type (a number for a string, a string or
+    /// number for a boolean, a boolean for a number), or nil; the codec checks the rest (range, form).
+    static func typeMismatch(_ value: Any, _ attribute: AttributeSchema) -> String? {
+        if value is NSNull { return nil }
+        let isBoolean = (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
+        let ok: Bool
+        switch attribute.type {
+        case .string, .octets: ok = value is String
+        case .boolean: ok = isBoolean
+        case .unsigned, .signed, .enumeration, .bitmap, .float, .double: ok = !isBoolean
+        case .list, .structure: ok = !(value is NSNumber)  // JSON, or its text
+        }
+        return ok ? nil : "\(attribute.name) takes \(attribute.type.description), not \(cliText(value))"
+    }
+
+    /// A JSON integer (not a boolean, which JSONSerialization also hands over as an NSNumber).
+    static func integer(_ value: Any?) -> Int? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return value as? Int
     }
 
     /// A JSON value as the text `AttributeSchema.encode(cliValue:)` reads.
@@ -89,7 +135,11 @@ extension VirtualDevice {
         case .null: NSNull()
         case .float(let f): Double(f)
         case .double(let d): d
-        default: schema.format(value)
+        default:
+            // Lists and structs: the schema's JSON text, as JSON.
+            { text in
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) ?? text
+            }(schema.format(value))
         }
     }
 
@@ -122,7 +172,7 @@ struct ControlTarget: Sendable {
     let attribute: AttributeSchema
 
     init(_ request: [String: Any]) throws(ControlFailure) {
-        guard let number = request["endpoint"] as? Int, let id = UInt16(exactly: number) else {
+        guard let number = VirtualDevice.integer(request["endpoint"]), let id = UInt16(exactly: number) else {
             throw ControlFailure("\"endpoint\" must be an endpoint number")
         }
         guard let clusterName = Self.name(request["cluster"]) else {
@@ -140,9 +190,9 @@ struct ControlTarget: Sendable {
         endpoint = EndpointID(id)
     }
 
-    private static func name(_ value: Any?) -> String? {
+    static func name(_ value: Any?) -> String? {
         if let text = value as? String { return text }
-        if let number = value as? Int { return String(number) }
+        if let number = VirtualDevice.integer(value) { return String(number) }
         return nil
     }
 }

@@ -26,8 +26,11 @@ extension VirtualDevice {
         }
         let attestation: DeviceAttestationCredentials
         do {
-            attestation = try configuration.attestation ?? DeviceAttestationCredentials.load(pkiDirectory: configuration.pkiDirectory,
-                                                                 device: configuration.deviceType)
+            attestation =
+                try configuration.attestation
+                ?? DeviceAttestationCredentials.load(
+                    pkiDirectory: configuration.pkiDirectory,
+                    device: configuration.deviceType)
         } catch {
             throw .attestation("\(error) (test PKI directory: \(configuration.pkiDirectory))")
         }
@@ -38,6 +41,7 @@ extension VirtualDevice {
         let persistence: DevicePersistence
         let credentials: PASEResponder.Credentials
         let identity: (serialNumber: String, uniqueID: String)
+        let rebootCount: UInt16
         let ownership: StoreOwnership
         do {
             // One process owns a state file: a second device on it would be the same node twice.
@@ -52,6 +56,7 @@ extension VirtualDevice {
             if configuration.factoryReset { try persistence.wipe() }
             credentials = try paseCredentials(configuration, persistence: persistence)
             identity = try deviceIdentity(persistence: persistence)
+            rebootCount = try countBoot(persistence: persistence)
         } catch let error as DeviceError {
             throw error  // `ownership` goes with this scope (its deinit releases the claim)
         } catch {
@@ -59,12 +64,12 @@ extension VirtualDevice {
         }
 
         let queue = DispatchQueue(label: "matter-emu.device.\(configuration.storageNamespace)")
-        let transport: any DatagramTransport
+        let gate: OfflineGate
         do {
             let udp = try await bind(configuration, queue: queue)
             let faulty: any DatagramTransport =
                 configuration.faults.isNone ? udp : FaultInjectingTransport(udp, faults: configuration.faults)
-            transport = configuration.transportWrapper?(faulty) ?? faulty
+            gate = OfflineGate(configuration.transportWrapper?(faulty) ?? faulty)
         } catch {
             // A port in use, a port below 1024 without the right, or an interface that does not exist
             // are the caller's choice of value: invalid configuration, not a start-up fault.
@@ -82,12 +87,14 @@ extension VirtualDevice {
         }
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.mrp
-        let node = TransportNode(transport: transport, clock: clock, configuration: nodeConfiguration)
+        let node = TransportNode(transport: gate, clock: clock, configuration: nodeConfiguration)
         let root = try RootNode(
-            configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
-                                 basicCredentials: credentials, attestation: attestation,
-                                 failSafeExpirySeconds: configuration.failSafeExpirySeconds,
-                                 interfaceName: configuration.interface ?? "eth0"),
+            configuration: .init(
+                vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
+                basicCredentials: credentials, attestation: attestation,
+                failSafeExpirySeconds: configuration.failSafeExpirySeconds,
+                interfaceName: configuration.interface ?? "eth0",
+                bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
             persistence: persistence, clock: clock, resumption: CASEResumptionStore())
         root.node = node
         root.pase.localMRP = configuration.mrp
@@ -106,8 +113,9 @@ extension VirtualDevice {
             do {
                 let endpoints = preset.makeEndpoints(information: basicInformation)
                 for id in RootNode.clusterIDs { try endpoints[0].add(RootClusterServer(id, root: root)) }
-                let dataModel = try DeviceDataModel(endpoints: endpoints,
-                                                    configuration: .init(node: node, store: attributes))
+                let dataModel = try DeviceDataModel(
+                    endpoints: endpoints,
+                    configuration: .init(node: node, store: attributes))
                 dataModel.accessPolicy = root.accessControl
                 let server = InteractionServer.install(on: node, dataModel: dataModel, clock: node.clock)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
@@ -139,10 +147,11 @@ extension VirtualDevice {
                 }
             }
         }
-        let device = VirtualDevice(configuration: configuration, ownership: ownership, node: node,
-                                   dataModel: dataModel, root: root,
-                                   server: server, secureChannel: secureChannel, advertiser: advertiser,
-                                   preset: preset, vendorID: vendorID, productID: productID)
+        let device = VirtualDevice(
+            configuration: configuration, ownership: ownership, node: node,
+            dataModel: dataModel, root: root,
+            server: server, secureChannel: secureChannel, advertiser: advertiser, gate: gate,
+            preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
         return device
@@ -160,7 +169,8 @@ extension VirtualDevice {
                 return try UDPEndpoint(port: configuration.port, interface: configuration.interface, queue: queue)
             } catch {
                 attempt += 1
-                guard error.code == 98 /* EADDRINUSE */, configuration.port != 0, attempt < 10 else { throw error }
+                // 98: EADDRINUSE
+                guard error.code == 98, configuration.port != 0, attempt < 10 else { throw error }
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -180,6 +190,18 @@ extension VirtualDevice {
         return (try stored("identity.serial", bytes: 8), try stored("identity.unique-id", bytes: 16))
     }
 
+    /// GeneralDiagnostics RebootCount: one more at every start, kept in storage (a factory reset wipes
+    /// it back to zero, spec 11.12.6.2); the count after this boot.
+    static func countBoot(persistence: DevicePersistence) throws -> UInt16 {
+        var count: UInt16 = 0
+        if let bytes = try persistence.get("diag.reboot-count"), bytes.count == 2 {
+            count = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+        }
+        count &+= 1
+        try persistence.set("diag.reboot-count", [UInt8(count & 0xFF), UInt8(count >> 8)])
+        return count
+    }
+
     /// The PASE verifier for the configured passcode, with a salt kept in storage across restarts.
     static func paseCredentials(_ configuration: VirtualDeviceConfiguration, persistence: DevicePersistence) throws
         -> PASEResponder.Credentials
@@ -195,8 +217,9 @@ extension VirtualDevice {
         } catch {
             throw DeviceError.invalidConfiguration("\(error)")
         }
-        let verifier = try Spake2PlusPasscodeVerifier(passcode: configuration.passcode, salt: salt,
-                                                      iterations: Int(configuration.pbkdfIterations))
+        let verifier = try Spake2PlusPasscodeVerifier(
+            passcode: configuration.passcode, salt: salt,
+            iterations: Int(configuration.pbkdfIterations))
         return PASEResponder.Credentials(verifier: verifier, pbkdf: pbkdf)
     }
 }

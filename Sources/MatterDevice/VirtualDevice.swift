@@ -23,6 +23,8 @@ public final class VirtualDevice: Sendable {
     let server: InteractionServer
     let secureChannel: SecureChannelResponder
     let advertiser: DeviceAdvertiser?
+    /// Drops every datagram while the device is `offline` (control plane).
+    let gate: OfflineGate
     let vendorID: VendorID
     let productID: ProductID
     let deviceTypeID: DeviceTypeID
@@ -33,7 +35,7 @@ public final class VirtualDevice: Sendable {
         configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
         dataModel: DeviceDataModel, root: RootNode,
         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
-        preset: DevicePreset, vendorID: VendorID, productID: ProductID
+        gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID
     ) {
         self.configuration = configuration
         self.ownership = ownership
@@ -43,6 +45,7 @@ public final class VirtualDevice: Sendable {
         self.server = server
         self.secureChannel = secureChannel
         self.advertiser = advertiser
+        self.gate = gate
         self.vendorID = vendorID
         self.productID = productID
         deviceTypeID = preset.deviceType.id
@@ -110,12 +113,19 @@ public final class VirtualDevice: Sendable {
             root.caseResponder.onEstablished = { _, peer in
                 self?.emit(.caseEstablished(nodeID: peer.nodeID, fabricIndex: peer.fabricIndex))
             }
+            var committed = Set(root.committedFabrics.map(\.index))
             root.onChange = { change in
                 switch change {
                 case .fabricsChanged:
                     let current = Set(root.fabrics.keys)
                     for removed in knownFabrics.subtracting(current).sorted() { dataModel.fabricRemoved(removed) }
                     knownFabrics = current
+                    // Leave (spec 11.1.6.3) for each committed fabric that went away (RemoveFabric).
+                    let now = Set(root.committedFabrics.map(\.index))
+                    for index in committed.subtracting(now).sorted() {
+                        dataModel.cluster(BasicInformationServer.self, on: .root)?.recordLeave(fabricIndex: index)
+                    }
+                    committed = now
                     self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
                 case .windowChanged: self?.emit(.commissioningWindow(open: root.window.isOpen))
                 case .paseSessionChanged: break
@@ -145,6 +155,10 @@ public final class VirtualDevice: Sendable {
     func advertise() {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
+        guard !gate.isOffline else {  // offline: every record withdrawn
+            Task { await advertiser.want(records) }
+            return
+        }
         let local = configuration.mrp
         let mrp = MRPAdvertisement(
             idleInterval: local.idleInterval, activeInterval: local.activeInterval,

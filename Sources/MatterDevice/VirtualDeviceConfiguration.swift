@@ -34,6 +34,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var faults = FaultInjection()
     /// Forget every stored fabric and attribute first.
     public var factoryReset = false
+    /// Why this boot happened (GeneralDiagnostics BootReason): PowerOnReboot for a process start;
+    /// a control-plane `reboot` restarts with SoftwareReset.
+    public var bootReason = DeviceBootReason.powerOnReboot
     /// Publish through Avahi (false: direct addressing only).
     public var advertise = true
     /// How the records go to Avahi when the device starts its own client: raw records answerable at

@@ -140,4 +140,60 @@ struct EventTests {
         await controller.stop()
         await device.stop()
     }
+
+    @Test("Leave when a fabric is removed: the remaining fabric reads it with the removed fabric's index")
+    func leaveOnFabricRemoval() async throws {
+        let device = try await VirtualDevices.start(in: directory, name: "leave")
+        let controller = try await controller()
+        _ = try await controller.commission(device.request(nodeID: NodeID(71)))
+        let window = try await controller.openCommissioningWindow(NodeID(71))
+        let other = try TemporaryDirectory()
+        let second = try await Controller.open(
+            ControllerConfiguration(
+                store: try ControllerStore(path: other.storePath),
+                transport: try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.leave")), discovery: .none,
+                trustStore: try DefaultPAATrustStore.make()))
+        _ = try await second.commission(
+            CommissioningRequest(
+                locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(72)))
+        let leave = EventPathIB(endpoint: .root, cluster: .basicInformation, event: .BasicInformation.leave)
+        #expect(try await controller.readEvents(NodeID(71), paths: [leave]).events.isEmpty)
+
+        try await second.unpair(NodeID(72))
+        let events = try await controller.readEvents(NodeID(71), paths: [leave]).events
+        #expect(events.count == 1)
+        #expect(events.first?.fields.first { $0.tag == 0 }?.value == .unsigned(2))
+        await second.stop()
+        await controller.stop()
+        await device.stop()
+    }
+}
+
+extension EventTests {
+    @Test("offline drops every datagram; online again, the controller's retransmission gets its answer")
+    func offlineAndOnline() async throws {
+        var configuration = VirtualDeviceConfiguration(
+            deviceType: "on-off-light", storagePath: directory.path + "/offline.sqlite",
+            pkiDirectory: FakeDevice.pkiDirectory)
+        configuration.port = 0
+        configuration.advertise = false
+        let host = try await DeviceHost.start(configuration)
+        let controller = try await controller()
+        _ = try await controller.commission(host.device.request(nodeID: NodeID(81)))
+
+        #expect(await host.control(#"{"op":"offline"}"#).contains(#""online":false"#))
+        let before = await host.device.statistics().transport.datagramsReceived
+        let read = Task {
+            try await controller.readAttribute(
+                NodeID(81), endpoint: EndpointID(1), cluster: .onOff, attribute: .OnOff.onOff)
+        }
+        try await Task.sleep(for: .milliseconds(1500))  // the request and a retransmission or two go unanswered
+        #expect(await host.device.statistics().transport.datagramsReceived == before)
+        #expect(await host.control(#"{"op":"online"}"#).contains(#""online":true"#))
+        let value = try await read.value
+        #expect(value == .value(.bool(false)))
+        #expect(await host.device.statistics().transport.datagramsReceived > before)
+        await controller.stop()
+        await host.stop()
+    }
 }

@@ -125,7 +125,8 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
     }
 
     func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] {
-        endpoint == EndpointID(2) && cluster == .doorLock ? [EventInfo(.DoorLock.lockOperation)] : []
+        endpoint == EndpointID(2) && cluster == .doorLock
+            ? [EventInfo(.DoorLock.lockOperation), EventInfo(.DoorLock.doorLockAlarm)] : []
     }
 
     func dataVersion(endpoint: EndpointID, cluster: ClusterID) -> UInt32 {
@@ -228,7 +229,7 @@ final class FakeDataModel: DataModel, @unchecked Sendable {
 
     func record(_ event: EventRecord) {
         events.append(event)
-        observer?.eventsRecorded()
+        observer?.eventRecorded(event.path)
     }
 }
 

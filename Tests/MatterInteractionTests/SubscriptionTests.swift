@@ -183,6 +183,41 @@ struct SubscriptionTests {
         await h.stop()
     }
 
+    @Test("an event on an urgent path is reported before the min interval; others wait for it")
+    func urgentEventsSkipTheMinInterval() async throws {
+        let clock = ManualClock(startingAt: 10_000)
+        let h = await Harness.make(clock: clock)
+        let collector = ReportCollector()
+        let alarm = ConcreteEventPath(endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.doorLockAlarm)
+        let operation = ConcreteEventPath(endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.lockOperation)
+        _ = try await subscribe(
+            h, collector, min: 30, max: 60, paths: [],
+            events: [
+                EventPathIB(operation),
+                EventPathIB(
+                    endpoint: EndpointID(2), cluster: .doorLock, event: .DoorLock.doorLockAlarm, isUrgent: true),
+            ])
+        func record(_ path: ConcreteEventPath, _ number: UInt64) async {
+            await h.onDevice { model in
+                model.record(
+                    EventRecord(
+                        path: path, number: number, priority: 2, timestamp: .system(number), data: .structure([])))
+            }
+        }
+        await record(operation, 1)
+        await tick(h, clock, by: 1000)
+        #expect(collector.all.isEmpty)  // not urgent: waits for the 30 s min interval
+        await record(alarm, 2)
+        await tick(h, clock, by: 0)
+        #expect(collector.all.count == 1)
+        let numbers = collector.all.first?.result.events.compactMap { report -> UInt64? in
+            if case .data(let event) = report { return event.eventNumber }
+            return nil
+        }
+        #expect(numbers == [1, 2])  // the report carries what was pending too
+        await h.stop()
+    }
+
     @Test func reportsFlowOnDispatchTimers() async throws {
         let h = await Harness.make()
         let collector = ReportCollector()

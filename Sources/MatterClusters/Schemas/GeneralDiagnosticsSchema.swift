@@ -23,6 +23,8 @@ extension ClusterSchema {
                             ])))),
             AttributeSchema(.GeneralDiagnostics.rebootCount, "RebootCount", .uint16),
             AttributeSchema(.GeneralDiagnostics.upTime, "UpTime", .uint64),
+            AttributeSchema(.GeneralDiagnostics.bootReason, "BootReason", .enum8),
+            AttributeSchema(.GeneralDiagnostics.activeHardwareFaults, "ActiveHardwareFaults", .list(.enum8)),
             AttributeSchema(.GeneralDiagnostics.testEventTriggersEnabled, "TestEventTriggersEnabled", .boolean),
         ],
         commands: [
@@ -45,6 +47,10 @@ extension ClusterSchema {
                 ])
         ],
         events: [
-            EventSchema(.GeneralDiagnostics.bootReason, "BootReason", .critical, [FieldSchema(0, "BootReason", .enum8)])
+            EventSchema(
+                .GeneralDiagnostics.hardwareFaultChange, "HardwareFaultChange", .critical,
+                [FieldSchema(0, "Current", .list(.enum8)), FieldSchema(1, "Previous", .list(.enum8))]),
+            EventSchema(
+                .GeneralDiagnostics.bootReason, "BootReason", .critical, [FieldSchema(0, "BootReason", .enum8)]),
         ])
 }

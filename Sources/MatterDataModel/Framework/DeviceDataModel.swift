@@ -236,7 +236,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         let number = eventLog.append(
             path: path, priority: priority.rawValue, now: configuration.clock.nowMilliseconds(), data: fields,
             fabricIndex: fabricIndex)
-        observer?.eventsRecorded()
+        observer?.eventRecorded(path)
         return number
     }
 

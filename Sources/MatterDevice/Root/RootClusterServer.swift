@@ -21,12 +21,25 @@ final class RootClusterServer: ClusterServer, @unchecked Sendable {
         }
     }
 
-    /// The events the root node records: AccessControlEntryChanged.
+    /// The events the root node records: AccessControlEntryChanged, GeneralDiagnostics BootReason and
+    /// HardwareFaultChange.
     override var events: [EventInfo] {
-        guard id == .accessControl,
-            let schema = ClusterRegistry.standard.cluster(id)?.event(.AccessControl.accessControlEntryChanged)
-        else { return [] }
-        return [EventInfo(schema)]
+        let ids: [EventID] =
+            switch id {
+            case .accessControl: [.AccessControl.accessControlEntryChanged]
+            case .generalDiagnostics: [.GeneralDiagnostics.hardwareFaultChange, .GeneralDiagnostics.bootReason]
+            default: []
+            }
+        guard let schema = ClusterRegistry.standard.cluster(id) else { return [] }
+        return ids.compactMap { schema.event($0).map(EventInfo.init) }
+    }
+
+    /// GeneralDiagnostics records BootReason at each boot (spec 11.12.8.4).
+    override func start() {
+        guard id == .generalDiagnostics else { return }
+        recordEvent(
+            .GeneralDiagnostics.bootReason, priority: .critical,
+            fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(root.configuration.bootReason)))]))
     }
 
     override var attributes: [AttributeInfo] {

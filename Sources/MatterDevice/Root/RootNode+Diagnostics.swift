@@ -24,8 +24,10 @@ extension RootNode {
                 (0, .utf8(String(configuration.interfaceName.prefix(32)))), (1, .bool(true)), (2, .null), (3, .null),
                 (4, .bytes([0x02, 0x00, 0x00, 0x00, 0x00, 0x01])), (5, .array([])), (6, .array([])), (7, Field.uint(UInt8(2))),
             ]))])
-        case 0x0001: Field.uint(UInt16(1))
+        case 0x0001: Field.uint(configuration.rebootCount)
         case 0x0002: .unsigned((clock.nowMilliseconds() - startTime) / 1000)
+        case 0x0004: Field.uint(configuration.bootReason)
+        case 0x0005: .array(activeHardwareFaults.map { TLVElement(.unsigned(UInt64($0))) })
         case 0x0008: .bool(false)
         default: throw StatusIB(.unsupportedAttribute)
         }

@@ -25,6 +25,9 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
         var maxCumulativeFailSafeSeconds: UInt16 = 900
         var supportedFabrics: UInt8 = 16
         var interfaceName: String = "eth0"
+        /// GeneralDiagnostics BootReason of this boot (BootReasonEnum) and RebootCount (persisted).
+        var bootReason: UInt8 = 1
+        var rebootCount: UInt16 = 0
     }
 
     /// What changed, for advertising and logs.
@@ -61,6 +64,8 @@ final class RootNode: @unchecked Sendable, CASECredentialsProvider {
     var paseSession: SessionID?
     var timer: (any DispatchSourceTimer)?
     let startTime: UInt64
+    /// GeneralDiagnostics ActiveHardwareFaults (HardwareFaultEnum values), set from the control plane.
+    var activeHardwareFaults: [UInt8] = []
 
     init(configuration: Configuration, persistence: DevicePersistence, clock: any MatterClock,
          resumption: CASEResumptionStore) throws(DeviceError) {

@@ -4,7 +4,7 @@ import Foundation
 /// prints each JSON answer.
 struct CtlCommand: CLICommand {
     static let path = ["ctl"]
-    static let summary = "send a JSON request to a device's --control socket and print the answer"
+    static let summary = "send a JSON request to a device's or fleet's --control socket and print the answer"
     static let options: [OptionSpec] = []
     static let positionals: [PositionalSpec] = [
         .required("path", "the Unix socket a device or fleet serves with --control PATH"),
@@ -12,6 +12,9 @@ struct CtlCommand: CLICommand {
     ]
     static let discussion = """
         Example: matter-emu ctl /tmp/lamp.sock '{"op":"set","endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}'
+        Requests (docs/CONTROL.md): get, set, event, jam, hardware-fault, identify, open-window,
+        close-window, offline, online, reboot, factory-reset; a fleet's also name their "device" (index
+        or node label), and {"op":"devices"} lists them.
         Exits 0 when every answer has "ok": true, 8 when the device refused a request, 7 when the socket
         cannot be reached.
         """

@@ -11,7 +11,10 @@ struct DeviceCommand: CLICommand {
     static let path = ["device"]
     static let summary = "run a virtual Matter device (commissionable over IP) until interrupted"
     static let options: [OptionSpec] = [
-        .value("type", "TYPE", "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"),
+        .value(
+            "type", "TYPE",
+            "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"
+        ),
         .value("discriminator", "N", "12-bit discriminator (default 3840)"),
         .value("passcode", "N", "setup passcode (default 20202021)"),
         .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
@@ -31,24 +34,31 @@ struct DeviceCommand: CLICommand {
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
         .value("control", "PATH", "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket"),
+        .value("app-pipe", "FIFO", "take the connectedhomeip example apps' JSON commands on this named pipe"),
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
         .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
         .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
-        .value("fail-safe-expiry", "SECONDS",
-               "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
+        .value(
+            "fail-safe-expiry", "SECONDS",
+            "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Prints the QR code, its payload and the manual code, then one line per state change. Stop with
         Ctrl-C (SIGINT) or SIGTERM. With --json: an onboarding document, then JSON lines of events.
         --stats-interval adds a line of counters every interval and a final one on exit ({"event":"stats",...}
-        with --json). --control PATH serves get/set of any attribute over a Unix socket (see `matter-emu ctl`).
+        with --json). --control PATH serves the control plane over a Unix socket (get/set any attribute, events,
+        reboot, offline/online, factory-reset, commissioning windows, identify, jam; see `matter-emu ctl`
+        and docs/CONTROL.md). --app-pipe FIFO takes the SDK example apps' pipe commands (SendDoorLockAlarm,
+        HardwareFaultChange, SoftwareReset...; SetDoorState and switch presses are refused: no type here
+        has a door sensor or a Switch). Both survive a reboot.
         """
 
     let configuration: VirtualDeviceConfiguration
     let context: CLIContext
     let statsInterval: Double?
     let controlPath: String?
+    let appPipePath: String?
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         let type = arguments.value("type") ?? "dimmable-light"
@@ -60,7 +70,8 @@ struct DeviceCommand: CLICommand {
         configuration.port = port
         configuration.discriminator = try arguments.unsigned("discriminator") ?? 3840
         guard configuration.discriminator <= 0xFFF else {
-            throw UsageError("--discriminator \(configuration.discriminator) is out of range (0...4095)", command: Self.pathString)
+            throw UsageError(
+                "--discriminator \(configuration.discriminator) is out of range (0...4095)", command: Self.pathString)
         }
         configuration.passcode = try arguments.unsigned("passcode") ?? 20_202_021
         do {
@@ -93,9 +104,10 @@ struct DeviceCommand: CLICommand {
             }
             return p
         }
-        configuration.faults = FaultInjection(drop: try probability("drop"), duplicate: try probability("duplicate"),
-                                              delay: try probability("delay"),
-                                              seed: try arguments.unsigned("fault-seed") ?? 1)
+        configuration.faults = FaultInjection(
+            drop: try probability("drop"), duplicate: try probability("duplicate"),
+            delay: try probability("delay"),
+            seed: try arguments.unsigned("fault-seed") ?? 1)
         configuration.mrp.idleInterval = try arguments.unsigned("mrp-idle-interval") ?? configuration.mrp.idleInterval
         configuration.mrp.activeInterval =
             try arguments.unsigned("mrp-active-interval") ?? configuration.mrp.activeInterval
@@ -111,11 +123,13 @@ struct DeviceCommand: CLICommand {
         configuration.storageNamespace = "device"
         statsInterval = try arguments.value("stats-interval").map { text throws(UsageError) in
             guard let seconds = Double(text), seconds >= 0.1, seconds <= 86_400 else {
-                throw UsageError("--stats-interval expects seconds, 0.1...86400, got '\(text)'", command: Self.pathString)
+                throw UsageError(
+                    "--stats-interval expects seconds, 0.1...86400, got '\(text)'", command: Self.pathString)
             }
             return seconds
         }
         controlPath = arguments.value("control")
+        appPipePath = arguments.value("app-pipe")
         self.configuration = configuration
         self.context = context
     }
@@ -125,15 +139,21 @@ struct DeviceCommand: CLICommand {
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let device = try await VirtualDevice.start(configuration)
-        // The socket exists before the first line is printed, so a script may connect once it reads it.
+        let host = try await DeviceHost.start(configuration)
+        let device = host.device
+        // The socket and the pipe exist before the first line is printed, so a script may connect once
+        // it reads it. Both belong to the host: they keep working across a `reboot`.
         let control: ControlSocket?
+        let pipe: AppPipe?
         do {
             control = try controlPath.map { path throws(DeviceError) in
-                try ControlSocket(path: path) { line in await device.control(line) }
+                try ControlSocket(path: path) { line in await host.control(line) }
+            }
+            pipe = try appPipePath.map { path throws(DeviceError) in
+                try AppPipe(path: path) { line in await host.appPipeCommand(line) }
             }
         } catch {
-            await device.stop()
+            await host.stop()
             throw error
         }
         let payload = device.setupPayload
@@ -142,24 +162,28 @@ struct DeviceCommand: CLICommand {
         let output = context.output
         let json = context.json
         if json {
-            output.print(JSONValue.object([
-                ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
-                ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
-                ("discriminator", .uint(UInt64(configuration.discriminator))),
-                ("commissionable", .bool(await device.isCommissionable())),
-            ]).serialized(pretty: false))
+            output.print(
+                JSONValue.object([
+                    ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
+                    ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
+                    ("discriminator", .uint(UInt64(configuration.discriminator))),
+                    ("commissionable", .bool(await device.isCommissionable())),
+                ]).serialized(pretty: false))
         } else {
             var lines: [String] = []
             if await device.isCommissionable(), let art = QRCodeRenderer.render(qr) { lines.append(art) }
             lines.append("QR code payload   \(qr)")
             lines.append("Manual code       \(ManualPairingCode.formatted(manual))")
-            lines.append("Device            \(configuration.deviceType) on UDP port \(device.port), state \(configuration.storagePath)")
+            lines.append(
+                "Device            \(configuration.deviceType) on UDP port \(device.port), state \(configuration.storagePath)"
+            )
             for fabric in await device.fabrics() {
-                lines.append("Fabric            \(fabric.index): fabric ID \(fabric.fabricID), node ID \(fabric.nodeID)")
+                lines.append(
+                    "Fabric            \(fabric.index): fabric ID \(fabric.fabricID), node ID \(fabric.nodeID)")
             }
             output.print(lines.joined(separator: "\n"))
         }
-        device.onDeviceEvent { event in
+        host.onDeviceEvent { event in
             if json {
                 output.print(JSONValue.object(DeviceEventJSON.fields(event)).serialized(pretty: false))
             } else {
@@ -167,13 +191,14 @@ struct DeviceCommand: CLICommand {
             }
         }
         let stats = statsInterval.map {
-            DeviceStatsReporter(device: device, intervalSeconds: $0, output: output, json: json)
+            DeviceStatsReporter(host: host, intervalSeconds: $0, output: output, json: json)
         }
         stats?.start()
         await signals.wait()
         await stats?.finish()
         control?.close()
-        await device.stop()
+        pipe?.close()
+        await host.stop()
         return .success
     }
 }

@@ -7,7 +7,8 @@ import MatterDevice
 /// `{"event":"attribute","endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}`; a cluster's
 /// note is `{"event":"note",...,"text":...}`; commissioning events are `pase-established` (`peer`),
 /// `pase-failed` (`reason`), `case-established` (`nodeID`, `fabricIndex`), `fabrics`
-/// (`fabricIndexes`) and `commissioning-window` (`open`).
+/// (`fabricIndexes`), `commissioning-window` (`open`), `rebooted` (`bootReason`, `factoryReset`) and
+/// `network` (`online`).
 enum DeviceEventJSON {
     static func fields(_ event: DeviceEvent) -> [(String, JSONValue)] {
         switch event {
@@ -40,6 +41,13 @@ enum DeviceEventJSON {
             return [("event", .string("fabrics")), ("fabricIndexes", .array(indexes.map { .uint(UInt64($0)) }))]
         case .commissioningWindow(let open):
             return [("event", .string("commissioning-window")), ("open", .bool(open))]
+        case .rebooted(let reason, let factoryReset):
+            return [
+                ("event", .string("rebooted")), ("bootReason", .string(reason.name)),
+                ("factoryReset", .bool(factoryReset)),
+            ]
+        case .network(let online):
+            return [("event", .string("network")), ("online", .bool(online))]
         }
     }
 }

@@ -6,15 +6,15 @@ import Synchronization
 /// by reason, handshake outcomes), its occupancy (sessions, exchanges, retransmissions) and its resident
 /// memory every interval, and once more with `"final": true` when the device stops.
 final class DeviceStatsReporter: Sendable {
-    private let device: VirtualDevice
+    private let host: DeviceHost
     private let interval: Duration
     private let output: OutputSink
     private let json: Bool
     private let started = ContinuousClock.now
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(device: VirtualDevice, intervalSeconds: Double, output: OutputSink, json: Bool) {
-        self.device = device
+    init(host: DeviceHost, intervalSeconds: Double, output: OutputSink, json: Bool) {
+        self.host = host
         interval = .milliseconds(Int64(intervalSeconds * 1000))
         self.output = output
         self.json = json
@@ -39,7 +39,7 @@ final class DeviceStatsReporter: Sendable {
     }
 
     private func report(final: Bool) async {
-        let stats = await device.statistics()
+        let stats = await host.device.statistics()
         let memory = ResidentMemory.current()
         let uptime = ContinuousClock.now - started
         let seconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18
@@ -53,8 +53,12 @@ final class DeviceStatsReporter: Sendable {
             members += stats.counters.map { ($0.name, .int(Int64($0.value))) }
             output.print(JSONValue.object(members).serialized(pretty: false))
         } else {
-            let rss = memory.map { String(format: "rss %.1f MB (peak %.1f MB)", Double($0.residentKB) / 1024,
-                                          Double($0.peakKB) / 1024) } ?? "rss unknown"
+            let rss =
+                memory.map {
+                    String(
+                        format: "rss %.1f MB (peak %.1f MB)", Double($0.residentKB) / 1024,
+                        Double($0.peakKB) / 1024)
+                } ?? "rss unknown"
             output.print("\(final ? "final stats" : "stats"): \(rss); \(stats)")
         }
     }

@@ -11,7 +11,8 @@ struct FleetCommand: CLICommand {
     static let options: [OptionSpec] = [
         .value("count", "N", "number of devices (with --type)"),
         .value("type", "TYPE", "device type of every device (default dimmable-light)"),
-        .value("config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
+        .value(
+            "config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
         .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
         .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
         .value("seed", "N", "seed of the passcodes (default 20202021)"),
@@ -21,6 +22,8 @@ struct FleetCommand: CLICommand {
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records"),
         .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
+        .value("control", "PATH", "serve the fleet's control plane on this Unix socket (requests name a \"device\")"),
+        .value("app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
     ]
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -34,27 +37,37 @@ struct FleetCommand: CLICommand {
         then matches several devices, and commissioning tries each), while the long discriminators
         (QR codes) of the first 4096 devices all differ. With the default base 3840: 3840, 0, 256,
         512, ..., 3584, then 3841, 1, 257, ...
+
+        --control PATH: one socket for the fleet; every request names its device, "device": 3 (index) or
+        "device": "Kitchen 2" (node label), and {"op":"devices"} lists them (docs/CONTROL.md).
         """
 
     let configuration: Fleet.Configuration
     let context: CLIContext
+    let controlPath: String?
+    let appPipePath: String?
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         var groups: [Fleet.Group] = []
         var basePort: UInt16? = try arguments.unsigned("base-port")
         if let path = arguments.value("config") {
             guard let data = FileManager.default.contents(atPath: path),
-                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let list = json["groups"] as? [[String: Any]]
-            else { throw UsageError("--config \(path): not a JSON file with a \"groups\" list", command: Self.pathString) }
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let list = json["groups"] as? [[String: Any]]
+            else {
+                throw UsageError("--config \(path): not a JSON file with a \"groups\" list", command: Self.pathString)
+            }
             for entry in list {
                 guard let type = entry["type"] as? String, let count = entry["count"] as? Int, count > 0 else {
-                    throw UsageError("--config \(path): each group needs \"type\" and a positive \"count\"",
-                                     command: Self.pathString)
+                    throw UsageError(
+                        "--config \(path): each group needs \"type\" and a positive \"count\"",
+                        command: Self.pathString)
                 }
                 groups.append(Fleet.Group(type: type, count: count, namePrefix: entry["name"] as? String))
             }
-            if basePort == nil, let port = json["basePort"] as? Int, let value = UInt16(exactly: port) { basePort = value }
+            if basePort == nil, let port = json["basePort"] as? Int, let value = UInt16(exactly: port) {
+                basePort = value
+            }
         } else {
             guard let count: UInt32 = try arguments.unsigned("count"), count > 0 else {
                 throw UsageError("give --count N (with --type) or --config FILE", command: Self.pathString)
@@ -63,11 +76,13 @@ struct FleetCommand: CLICommand {
         }
         let total = groups.reduce(0) { $0 + $1.count }
         let stateDir = StateDirectory.resolve(arguments.value("state-dir"))
-        var configuration = Fleet.Configuration(groups: groups, storagePath: arguments.value("KVS") ?? "\(stateDir)/fleet.sqlite",
-                                                pkiDirectory: StateDirectory.pki(arguments.value("pki-dir")))
+        var configuration = Fleet.Configuration(
+            groups: groups, storagePath: arguments.value("KVS") ?? "\(stateDir)/fleet.sqlite",
+            pkiDirectory: StateDirectory.pki(arguments.value("pki-dir")))
         configuration.basePort = basePort ?? 5540
         if configuration.basePort != 0, Int(configuration.basePort) + total > 65536 {
-            throw UsageError("--base-port \(configuration.basePort) leaves no room for \(total) devices", command: Self.pathString)
+            throw UsageError(
+                "--base-port \(configuration.basePort) leaves no room for \(total) devices", command: Self.pathString)
         }
         configuration.baseDiscriminator = try arguments.unsigned("base-discriminator") ?? 3840
         configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
@@ -76,6 +91,8 @@ struct FleetCommand: CLICommand {
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context
+        controlPath = arguments.value("control")
+        appPipePath = arguments.value("app-pipe")
     }
 
     func run() async throws -> ExitCode {
@@ -84,26 +101,48 @@ struct FleetCommand: CLICommand {
             atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
             withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let fleet = try await Fleet.start(configuration)
+        let control: ControlSocket?
+        let pipe: AppPipe?
+        do {
+            control = try controlPath.map { path throws(DeviceError) in
+                try ControlSocket(path: path) { line in await fleet.control(line) }
+            }
+            pipe = try appPipePath.map { path throws(DeviceError) in
+                try AppPipe(path: path) { line in await fleet.appPipeCommand(line) }
+            }
+        } catch {
+            await fleet.stop()
+            throw error
+        }
         var rows: [JSONValue] = []
         var lines = ["index  type                      port   disc  passcode  manual code    QR code"]
-        for (index, device) in fleet.devices.enumerated() {
+        for (index, host) in fleet.hosts.enumerated() {
+            let device = host.device
             let payload = device.setupPayload
             let qr = try SetupQRCode.encode(payload)
             let manual = try ManualPairingCode.encode(payload)
-            rows.append(.object([
-                ("index", .int(Int64(index))), ("type", .string(device.configuration.deviceType)),
-                ("port", .uint(UInt64(device.port))), ("discriminator", .uint(UInt64(device.configuration.discriminator))),
-                ("passcode", .uint(UInt64(device.configuration.passcode))), ("manualCode", .string(manual)),
-                ("qrCode", .string(qr)),
-            ]))
-            lines.append([String(index).padded(5), device.configuration.deviceType.padded(24), String(device.port).padded(5),
-                          String(device.configuration.discriminator).padded(4), String(device.configuration.passcode).padded(8),
-                          ManualPairingCode.formatted(manual).padded(13), qr].joined(separator: "  "))
+            rows.append(
+                .object([
+                    ("index", .int(Int64(index))), ("type", .string(device.configuration.deviceType)),
+                    ("port", .uint(UInt64(device.port))),
+                    ("discriminator", .uint(UInt64(device.configuration.discriminator))),
+                    ("passcode", .uint(UInt64(device.configuration.passcode))), ("manualCode", .string(manual)),
+                    ("qrCode", .string(qr)),
+                ]))
+            lines.append(
+                [
+                    String(index).padded(5), device.configuration.deviceType.padded(24), String(device.port).padded(5),
+                    String(device.configuration.discriminator).padded(4),
+                    String(device.configuration.passcode).padded(8),
+                    ManualPairingCode.formatted(manual).padded(13), qr,
+                ].joined(separator: "  "))
             let output = context.output
             let json = context.json
-            device.onDeviceEvent { event in
-                output.print(json ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
-                    .serialized(pretty: false) : "[\(index)] \(event)")
+            host.onDeviceEvent { event in
+                output.print(
+                    json
+                        ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
+                            .serialized(pretty: false) : "[\(index)] \(event)")
             }
         }
         if context.json {
@@ -112,6 +151,8 @@ struct FleetCommand: CLICommand {
             context.output.print(lines.joined(separator: "\n"))
         }
         await signals.wait()
+        control?.close()
+        pipe?.close()
         await fleet.stop()
         return .success
     }

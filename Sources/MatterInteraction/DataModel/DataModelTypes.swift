@@ -73,4 +73,11 @@ public protocol DataModelObserver: AnyObject {
     func attributesChanged(_ changes: [AttributeChange])
     /// New event records are available through ``DataModel/eventRecords(from:)``.
     func eventsRecorded()
+    /// One event was recorded at `path`: subscriptions that name it urgent report it ahead of their
+    /// min interval (spec 8.5.1, IsUrgent). The default treats it as ``eventsRecorded()``.
+    func eventRecorded(_ path: ConcreteEventPath)
+}
+
+extension DataModelObserver {
+    public func eventRecorded(_ path: ConcreteEventPath) { eventsRecorded() }
 }

@@ -111,6 +111,7 @@ extension InteractionServer {
             eventReports = events.reports
             if let latest = events.latest { subscription.nextEventNumber = latest + 1 }
             subscription.eventsPending = false
+            subscription.urgentPending = false
         }
         let reports = chunker.chunk(attributeReports: attributeReports, eventReports: eventReports, subscriptionID: id)
         subscription.inFlight = true
@@ -171,6 +172,16 @@ extension InteractionServer {
                         if subscription.matches(path) { subscription.dirty.insert(path) }
                     }
                 }
+            }
+        }
+        rescheduleTimer()
+    }
+
+    public func eventRecorded(_ path: ConcreteEventPath) {
+        for subscription in subscriptions.values where !subscription.eventPaths.isEmpty {
+            subscription.eventsPending = true
+            if subscription.eventPaths.contains(where: { $0.isUrgent == true && $0.matches(path) }) {
+                subscription.urgentPending = true
             }
         }
         rescheduleTimer()

@@ -19,6 +19,8 @@ final class ServerSubscription {
     var dirty = Set<ConcreteAttributePath>()
     /// New events may match.
     var eventsPending = false
+    /// An event on one of the subscription's urgent paths is pending: report it now.
+    var urgentPending = false
     /// The next event number to report.
     var nextEventNumber: UInt64 = 0
     /// A report is on the wire, awaiting the client's StatusResponse.
@@ -42,6 +44,7 @@ final class ServerSubscription {
     /// the subscription alive at the max interval.
     var nextDue: UInt64? {
         guard isActive, !inFlight else { return nil }
+        if urgentPending { return lastReport }
         if !dirty.isEmpty || eventsPending { return lastReport + UInt64(minIntervalFloor) * 1000 }
         return lastReport + UInt64(maxInterval) * 1000
     }

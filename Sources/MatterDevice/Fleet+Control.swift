@@ -1,0 +1,60 @@
+import Foundation
+import MatterClusters
+import MatterCore
+import MatterDataModel
+
+extension Fleet {
+    /// Answers one control-plane request for the fleet (docs/CONTROL.md): every request names its
+    /// device, `"device": 3` (index) or `"device": "Kitchen 2"` (node label), and goes to that device
+    /// as a device's own control socket would take it; `{"op":"devices"}` lists them. A request naming
+    /// no device, or one the fleet lacks, changes nothing.
+    public func control(_ line: String) async -> String {
+        let request: [String: Any]
+        switch VirtualDevice.parseRequest(line) {
+        case .success(let parsed): request = parsed
+        case .failure(let failure): return VirtualDevice.answer(error: failure.message)
+        }
+        if request["op"] as? String == "devices" { return await list() }
+        guard let selector = request["device"] else {
+            return VirtualDevice.answer(error: "a fleet request names its \"device\" (an index or a node label)")
+        }
+        guard let host = await host(selector) else {
+            return VirtualDevice.answer(
+                error: "the fleet has no device \(VirtualDevice.cliText(selector)) "
+                    + "(indexes 0...\(hosts.count - 1), or a node label)")
+        }
+        var forwarded = request
+        forwarded["device"] = nil
+        return await host.control(request: forwarded)
+    }
+
+    /// The host `selector` names: an index (number) or a node label (string).
+    func host(_ selector: Any) async -> DeviceHost? {
+        if let number = VirtualDevice.integer(selector) {
+            return hosts.indices.contains(number) ? hosts[number] : nil
+        }
+        guard let label = selector as? String, !label.isEmpty else { return nil }
+        for host in hosts where await host.device.nodeLabel() == label { return host }
+        return nil
+    }
+
+    private func list() async -> String {
+        var rows: [[String: Any]] = []
+        for (index, host) in hosts.enumerated() {
+            let device = host.device
+            rows.append([
+                "device": index, "type": device.configuration.deviceType, "port": Int(device.port),
+                "label": await device.nodeLabel(), "online": device.isOnline,
+            ])
+        }
+        return VirtualDevice.answer(["devices": rows])
+    }
+}
+
+extension VirtualDevice {
+    /// BasicInformation NodeLabel now.
+    public func nodeLabel() async -> String {
+        let dataModel = self.dataModel
+        return await node.run { _ in dataModel.cluster(BasicInformationServer.self, on: .root)?.nodeLabel ?? "" }
+    }
+}

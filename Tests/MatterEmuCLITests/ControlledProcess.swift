@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+
+/// A `matter-emu device` or `fleet` process serving `--control` (and `--app-pipe`) in a temporary
+/// directory, driven through `matter-emu ctl` as a user would.
+final class ControlledProcess {
+    let directory: String
+    let socket: String
+    let pipe: String
+    private let process = Process()
+
+    /// Starts `matter-emu <arguments> --control <socket> --app-pipe <pipe> --json` and waits for its
+    /// first line (printed once the socket and the pipe exist).
+    /// With `stale`, a FIFO and a socket file nobody serves are left at both paths first, as a
+    /// killed device leaves them.
+    init(_ arguments: [String], stale: Bool = false) throws {
+        directory = NSTemporaryDirectory() + "matter-emu-cp-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        socket = directory + "/c.sock"
+        pipe = directory + "/app.fifo"
+        if stale {
+            mkfifo(pipe, 0o600)
+            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            close(fd)  // the file stays: a stale socket
+        }
+        process.executableURL = CLIRunner.binary
+        process.arguments =
+            arguments + [
+                arguments.first == "fleet" ? "--base-port" : "--secured-device-port", "0", "--no-advertise",
+                "--state-dir", directory, "--control", socket,
+                "--app-pipe", pipe, "--json",
+            ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = out.fileHandleForReading
+        while true {
+            let byte = reader.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+        }
+        // The rest of stdout is drained so the device never blocks on a full pipe.
+        Thread.detachNewThread { while !reader.readData(ofLength: 4096).isEmpty {} }
+    }
+
+    /// Sends one request through `matter-emu ctl`: its exit code and JSON answer.
+    func ctl(_ request: String) throws -> (exitCode: Int32, answer: [String: Any]) {
+        let result = try CLIRunner.run(["ctl", socket, request])
+        return (result.exitCode, try CLIRunner.json(result))
+    }
+
+    /// The `value` a `get` answers.
+    func get(_ endpoint: Int, _ cluster: String, _ attribute: String, device: Int? = nil) throws -> Any? {
+        let target = device.map { #","device":\#($0)"# } ?? ""
+        let request =
+            #"{"op":"get","endpoint":\#(endpoint),"cluster":"\#(cluster)","attribute":"\#(attribute)"\#(target)}"#
+        return try ctl(request).answer["value"]
+    }
+
+    /// Writes one command to the app pipe, as an SDK test harness does (open, write, close).
+    func writePipe(_ command: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: pipe))
+        handle.write(Data((command + "\n").utf8))
+        try handle.close()
+    }
+
+    /// Polls `condition` (a pipe command has no answer) up to about five seconds.
+    func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<100 {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    deinit {
+        process.interrupt()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
