@@ -91,6 +91,17 @@ kill -TERM "$serve_pid" 2>/dev/null || true
 wait "$serve_pid" 2>/dev/null || true
 tee -a "$out" <"$work/serve.out" | { grep -v '^figure' >&2 || true; }
 
+# TC_RR_1_1's minima: the memory a device in another process spends per fabric, session, subscription.
+echo "bench: rr-memory" >&2
+rm -f "$work/rr-ready.json"
+"$bench" serve-fleet --count 1 --commissionings 5 --ready "$work/rr-ready.json" >"$work/rr-serve.out" 2>"$work/rr-serve.log" &
+pids+=($!)
+rr_pid=$!
+for _ in $(seq 1 600); do [ -s "$work/rr-ready.json" ] && break; sleep 0.1; done
+run rr-memory rr-memory --ready "$work/rr-ready.json"
+kill -TERM "$rr_pid" 2>/dev/null || true
+wait "$rr_pid" 2>/dev/null || true
+
 # One-shot CLI: `matter-emu onoff toggle` as a new process each time (start, CASE, invoke, exit).
 echo "bench: one-shot CLI" >&2
 cli_port=$((20000 + $$ % 20000))

@@ -171,7 +171,7 @@ func serveFleet(_ options: Options) async throws {
         ["index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
          "passcode": Int(device.configuration.passcode)]
     }
-    try writeJSON(["devices": rows], to: readyPath)
+    try writeJSON(["devices": rows, "pid": Int(getpid())], to: readyPath)
     let cpu = processCPUSeconds()
     await waitForTermination()
     let used = processCPUSeconds() - cpu

@@ -9,6 +9,7 @@
 //   matter-emu-bench fleet SIZE                   start-up time and memory of a fleet (no DNS-SD)
 //   matter-emu-bench parallel [--fleet N]         commissioning at 1, 8, 32 in parallel; 100 at 8 and 32; group toggle
 //   matter-emu-bench serve-fleet ... / split-commission ...  the same with the devices in another process
+//   matter-emu-bench rr-memory --ready FILE       device memory per fabric, CASE session, subscription (TC_RR_1_1)
 //   matter-emu-bench lan-devices ...              (virtual LAN) devices for the commissioner and the SDK
 //   matter-emu-bench lan-commission ...           (virtual LAN) our commissioner, with discovery and direct
 //   matter-emu-bench lan-fleet ... / lan-browse ...  (virtual LAN) a fleet advertised, seen from another host
@@ -37,6 +38,7 @@ do {
     case "parallel": try await parallelBench(options)
     case "serve-fleet": try await serveFleet(options)
     case "split-commission": try await splitCommission(options)
+    case "rr-memory": try await rrMemory(options)
     case "lan-devices": try await lanDevices(options)
     case "lan-commission": try await lanCommission(options)
     case "lan-fleet": try await lanFleet(options)
