@@ -137,3 +137,33 @@ struct IdentifyGroupsTests {
         #expect(bench.model.groupTable.entry(fabric: 1, group: GroupID(4))?.endpoints == [EndpointID(2)])
     }
 }
+
+@Suite("Groups survive a restart")
+struct GroupPersistenceTests {
+    typealias G = CommandID.Groups
+
+    @Test("the group table is stored: groups, names and members per fabric come back after a reboot")
+    func groupsComeBack() throws {
+        let bench = try Bench(.onOffLight)
+        let other = InteractionContext.caseSubject(fabric: 2)
+        try bench.invoke(1, .groups, G.addGroup, [0: .unsigned(0x0101), 1: .utf8("Kitchen")])
+        try bench.invoke(1, .groups, G.addGroup, [0: .unsigned(0x0102), 1: .utf8("")])
+        try bench.invoke(1, .groups, G.addGroup, [0: .unsigned(0x0201), 1: .utf8("Hall")], context: other)
+        try bench.invoke(1, .groups, G.removeGroup, [0: .unsigned(0x0102)])
+        let restarted = try bench.reboot(.onOffLight)
+        let table = restarted.model.groupTable
+        #expect(
+            table.entries(fabric: 1) == [
+                GroupTable.Entry(groupID: GroupID(0x0101), name: "Kitchen", endpoints: [EndpointID(1)])
+            ])
+        #expect(
+            table.entries(fabric: 2) == [
+                GroupTable.Entry(groupID: GroupID(0x0201), name: "Hall", endpoints: [EndpointID(1)])
+            ])
+        let viewed = try restarted.invoke(1, .groups, G.viewGroup, [0: .unsigned(0x0101)])
+        #expect(viewed?.fields.members?.first { $0.tag == .context(2) }?.string == "Kitchen")
+        // A removed fabric's groups stay removed after the next restart.
+        restarted.model.fabricRemoved(2)
+        #expect(try restarted.reboot(.onOffLight).model.groupTable.fabrics == [1])
+    }
+}

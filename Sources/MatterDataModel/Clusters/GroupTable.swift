@@ -3,8 +3,8 @@ public import MatterInteraction
 
 /// The node's group table, per fabric: which groups exist (with their names) and which endpoints are
 /// members. The Groups servers of every endpoint share it; GroupKeyManagement's GroupTable attribute
-/// reports it. Kept in memory: the device loads it with ``restore(fabric:entries:)`` and saves it from
-/// ``onChange``. Confined to the node's queue.
+/// reports it. The data model loads it with ``restore(fabric:entries:)`` at start and saves it from
+/// ``onChange`` (under the `dm/groups` key of its store). Confined to the node's queue.
 public final class GroupTable: @unchecked Sendable {
     /// One group of one fabric.
     public struct Entry: Hashable, Sendable {
@@ -32,8 +32,13 @@ public final class GroupTable: @unchecked Sendable {
     public var keyExists: ((_ fabricIndex: UInt8, _ group: GroupID) -> Bool)?
     /// Called after a fabric's table changed.
     public var onChange: ((_ fabricIndex: UInt8) -> Void)?
+    /// The data model's save of the whole table, after every change (apart from ``onChange``).
+    var onSave: (() -> Void)?
 
     public init() {}
+
+    /// The fabrics that have groups, ascending.
+    public var fabrics: [UInt8] { tables.filter { !$0.value.isEmpty }.keys.sorted() }
 
     /// A fabric's groups, by ascending group ID.
     public func entries(fabric: UInt8) -> [Entry] { tables[fabric] ?? [] }
@@ -64,7 +69,7 @@ public final class GroupTable: @unchecked Sendable {
             table.sort { $0.groupID < $1.groupID }
         }
         tables[fabric] = table
-        onChange?(fabric)
+        changed(fabric)
     }
 
     /// Removes `endpoint` from `group` (the group goes when its last endpoint does). CONSTRAINT_ERROR
@@ -77,7 +82,7 @@ public final class GroupTable: @unchecked Sendable {
         table[index].endpoints.removeAll { $0 == endpoint }
         if table[index].endpoints.isEmpty { table.remove(at: index) }
         tables[fabric] = table
-        onChange?(fabric)
+        changed(fabric)
     }
 
     /// Removes `endpoint` from every group of `fabric`.
@@ -86,12 +91,17 @@ public final class GroupTable: @unchecked Sendable {
         for index in table.indices { table[index].endpoints.removeAll { $0 == endpoint } }
         table.removeAll { $0.endpoints.isEmpty }
         tables[fabric] = table
-        onChange?(fabric)
+        changed(fabric)
     }
 
     /// Forgets a removed fabric's groups.
     public func removeFabric(_ fabric: UInt8) {
         guard tables.removeValue(forKey: fabric) != nil else { return }
+        changed(fabric)
+    }
+
+    private func changed(_ fabric: UInt8) {
+        onSave?()
         onChange?(fabric)
     }
 

@@ -93,6 +93,8 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
             table[endpoint.id] = endpoint
         }
         for endpoint in endpoints { attach(endpoint) }
+        restoreGroups()
+        groupTable.onSave = { [unowned self] in saveGroups() }
         started = true
         for id in table.keys.sorted() {
             for server in table[id]?.clusters ?? [] { server.start() }
@@ -186,6 +188,51 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
     }
 
     // MARK: - Changes, persistence, events
+
+    static let groupsKey = "dm/groups"
+
+    /// Loads the group table (every fabric's groups: spec 11.2, the Group Table is non-volatile).
+    private func restoreGroups() {
+        guard case .array(let fabrics)? = loadValue(Self.groupsKey) else { return }
+        for fabric in fabrics {
+            guard let index = fabric[context: 0]?.uint.flatMap(UInt8.init(exactly:)),
+                case .array(let items)? = fabric[context: 1]?.value
+            else { continue }
+            let entries = items.compactMap { item -> GroupTable.Entry? in
+                guard let group = item[context: 0]?.uint.flatMap(UInt16.init(exactly:)),
+                    case .array(let members)? = item[context: 2]?.value
+                else { return nil }
+                let endpoints = members.compactMap { $0.uint.flatMap(UInt16.init(exactly:)).map(EndpointID.init) }
+                return GroupTable.Entry(
+                    groupID: GroupID(group), name: item[context: 1]?.string ?? "", endpoints: endpoints)
+            }
+            groupTable.restore(fabric: index, entries: entries)
+        }
+    }
+
+    /// Stores the whole group table, durably (it changes only on Groups commands and fabric removal).
+    private func saveGroups() {
+        let fabrics = groupTable.fabrics.map { index in
+            TLVElement(
+                .structure([
+                    TLVElement(tag: .context(0), .unsigned(UInt64(index))),
+                    TLVElement(
+                        tag: .context(1),
+                        .array(
+                            groupTable.entries(fabric: index).map { entry in
+                                TLVElement(
+                                    .structure([
+                                        TLVElement(tag: .context(0), .unsigned(UInt64(entry.groupID.rawValue))),
+                                        TLVElement(tag: .context(1), .utf8(entry.name)),
+                                        TLVElement(
+                                            tag: .context(2),
+                                            .array(entry.endpoints.map { TLVElement(.unsigned(UInt64($0.rawValue))) })),
+                                    ]))
+                            })),
+                ]))
+        }
+        saveValue(Self.groupsKey, fabrics.isEmpty ? nil : .array(fabrics))
+    }
 
     func clusterChanged(_ server: ClusterServer, attributes: [AttributeID], quiet: Bool) {
         guard !quiet, let endpoint = server.endpoint, table[endpoint.id] === endpoint else { return }
