@@ -26,8 +26,11 @@ extension VirtualDevice {
         }
         let attestation: DeviceAttestationCredentials
         do {
-            attestation = try configuration.attestation ?? DeviceAttestationCredentials.load(pkiDirectory: configuration.pkiDirectory,
-                                                                 device: configuration.deviceType)
+            attestation =
+                try configuration.attestation
+                ?? DeviceAttestationCredentials.load(
+                    pkiDirectory: configuration.pkiDirectory,
+                    device: configuration.deviceType)
         } catch {
             throw .attestation("\(error) (test PKI directory: \(configuration.pkiDirectory))")
         }
@@ -84,12 +87,12 @@ extension VirtualDevice {
         nodeConfiguration.localMRP = configuration.mrp
         let node = TransportNode(transport: transport, clock: clock, configuration: nodeConfiguration)
         let root = try RootNode(
-            configuration: .init(vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
-                                 basicCredentials: credentials, attestation: attestation,
-                                 failSafeExpirySeconds: configuration.failSafeExpirySeconds,
-                                 interfaceName: configuration.interface ?? "eth0"),
-            persistence: persistence, clock: clock, resumption: CASEResumptionStore())
-        root.node = node
+            configuration: .init(
+                vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
+                basicCredentials: credentials, attestation: attestation,
+                failSafeExpirySeconds: configuration.failSafeExpirySeconds,
+                interfaceName: configuration.interface ?? "eth0"),
+            persistence: persistence, clock: clock, resumption: CASEResumptionStore(), sessions: .of(node))
         root.pase.localMRP = configuration.mrp
         root.caseResponder.localMRP = configuration.mrp
         root.checkpoint = configuration.checkpoint
@@ -105,15 +108,17 @@ extension VirtualDevice {
         let built: Result<(DeviceDataModel, InteractionServer), DeviceError> = await node.run { node in
             do {
                 let endpoints = preset.makeEndpoints(information: basicInformation)
-                for id in RootNode.clusterIDs { try endpoints[0].add(RootClusterServer(id, root: root)) }
-                let dataModel = try DeviceDataModel(endpoints: endpoints,
-                                                    configuration: .init(node: node, store: attributes))
-                dataModel.accessPolicy = root.accessControl
+                for server in root.makeClusterServers() { try endpoints[0].add(server) }
+                let dataModel = try DeviceDataModel(
+                    endpoints: endpoints,
+                    configuration: .init(node: node, store: attributes))
+                dataModel.accessPolicy = root.fabrics.accessControl
+                root.startTimers(on: dataModel)
                 let server = InteractionServer.install(on: node, dataModel: dataModel, clock: node.clock)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
                 server.subjectResolver = { session, parameters in
                     var subject = SubjectDescriptor(session: parameters.kind)
-                    if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(of: session) }
+                    if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(ofPASE: session) }
                     return subject
                 }
                 return .success((dataModel, server))
@@ -139,10 +144,11 @@ extension VirtualDevice {
                 }
             }
         }
-        let device = VirtualDevice(configuration: configuration, ownership: ownership, node: node,
-                                   dataModel: dataModel, root: root,
-                                   server: server, secureChannel: secureChannel, advertiser: advertiser,
-                                   preset: preset, vendorID: vendorID, productID: productID)
+        let device = VirtualDevice(
+            configuration: configuration, ownership: ownership, node: node,
+            dataModel: dataModel, root: root,
+            server: server, secureChannel: secureChannel, advertiser: advertiser,
+            preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
         return device
@@ -195,8 +201,9 @@ extension VirtualDevice {
         } catch {
             throw DeviceError.invalidConfiguration("\(error)")
         }
-        let verifier = try Spake2PlusPasscodeVerifier(passcode: configuration.passcode, salt: salt,
-                                                      iterations: Int(configuration.pbkdfIterations))
+        let verifier = try Spake2PlusPasscodeVerifier(
+            passcode: configuration.passcode, salt: salt,
+            iterations: Int(configuration.pbkdfIterations))
         return PASEResponder.Credentials(verifier: verifier, pbkdf: pbkdf)
     }
 }

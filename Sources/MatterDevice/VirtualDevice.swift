@@ -1,5 +1,5 @@
-public import MatterCore
 import MatterClusters
+public import MatterCore
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
@@ -29,10 +29,12 @@ public final class VirtualDevice: Sendable {
     let commissionableInstance = MatterInstanceName.randomCommissionable()
     private let eventSink = Mutex<(@Sendable (DeviceEvent) -> Void)?>(nil)
 
-    init(configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
-         dataModel: DeviceDataModel, root: RootNode,
-         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
-         preset: DevicePreset, vendorID: VendorID, productID: ProductID) {
+    init(
+        configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
+        dataModel: DeviceDataModel, root: RootNode,
+        server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
+        preset: DevicePreset, vendorID: VendorID, productID: ProductID
+    ) {
         self.configuration = configuration
         self.ownership = ownership
         self.node = node
@@ -48,9 +50,10 @@ public final class VirtualDevice: Sendable {
 
     /// The onboarding payload the device prints (QR code and manual code).
     public var setupPayload: SetupPayload {
-        SetupPayload(vendorID: vendorID, productID: productID, commissioningFlow: .standard,
-                     discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
-                     passcode: configuration.passcode)
+        SetupPayload(
+            vendorID: vendorID, productID: productID, commissioningFlow: .standard,
+            discoveryCapabilities: .onNetwork, discriminator: .long(configuration.discriminator),
+            passcode: configuration.passcode)
     }
 
     /// The bound UDP port.
@@ -71,7 +74,7 @@ public final class VirtualDevice: Sendable {
     }
 
     /// True while a commissioning window is open.
-    public func isCommissionable() async -> Bool { await node.run { _ in root.window.isOpen } }
+    public func isCommissionable() async -> Bool { await node.run { _ in root.windows.isOpen } }
 
     /// Stops advertising, timers and the socket.
     public func stop() async {
@@ -101,33 +104,23 @@ public final class VirtualDevice: Sendable {
                 root.paseEstablished(session)
             }
             root.pase.onFailure = { error in self?.emit(.paseFailed(reason: "\(error)")) }
-            root.pase.onWindowClosedByFailures = { root.closeWindow() }
+            root.pase.onWindowClosedByFailures = { root.windows.close() }
             root.caseResponder.onEstablished = { _, peer in
                 self?.emit(.caseEstablished(nodeID: peer.nodeID, fabricIndex: peer.fabricIndex))
             }
             root.onChange = { change in
                 switch change {
-                case .fabricsChanged: self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
-                case .windowChanged: self?.emit(.commissioningWindow(open: root.window.isOpen))
+                case .fabricsChanged: self?.emit(.fabricsChanged(root.fabrics.all.map(\.index)))
+                case .windowChanged: self?.emit(.commissioningWindow(open: root.windows.isOpen))
                 case .paseSessionChanged: break
                 }
                 self?.advertise()
-            }
-            root.onAttributesChanged = { changes in
-                for (cluster, attribute) in changes {
-                    guard let server = dataModel.cluster(cluster, on: .root) else { continue }
-                    if let attribute {
-                        server.attributeChanged(attribute)
-                    } else {
-                        server.allAttributesChanged()
-                    }
-                }
             }
             dataModel.onStateChange = { change in self?.emit(DeviceEvent(change)) }
             node.onSessionClosed { session in
                 node.assumeIsolated { _ in root.sessionClosed(session) }
             }
-            if root.committedFabrics.isEmpty { root.openBasicWindow(timeoutSeconds: nil) }
+            if root.committedFabrics.isEmpty { root.windows.openBasic(timeoutSeconds: nil) }
             self?.advertise()
         }
     }
@@ -137,19 +130,25 @@ public final class VirtualDevice: Sendable {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
         let local = configuration.mrp
-        let mrp = MRPAdvertisement(idleInterval: local.idleInterval, activeInterval: local.activeInterval,
-                                   activeThreshold: local.activeThreshold)
-        if root.window.isOpen, root.paseSession == nil {
-            let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
-            records[.commissionable] = .commissionable(CommissionableAdvertisement(
-                instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
-                commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
-                deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
+        let mrp = MRPAdvertisement(
+            idleInterval: local.idleInterval, activeInterval: local.activeInterval,
+            activeThreshold: local.activeThreshold)
+        if root.windows.isOpen, root.windows.paseSession == nil {
+            let mode: CommissioningMode = if case .enhanced = root.windows.window { .enhanced } else { .basic }
+            records[.commissionable] = .commissionable(
+                CommissionableAdvertisement(
+                    instanceName: commissionableInstance, port: port,
+                    longDiscriminator: root.windows.advertisedDiscriminator,
+                    commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
+                    deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
         }
-        for fabric in root.fabrics.values {
-            let key = DeviceAdvertiser.Key.operational(compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
-            records[key] = .operational(OperationalAdvertisement(
-                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port, sessionParameters: mrp))
+        for fabric in root.fabrics.all {
+            let key = DeviceAdvertiser.Key.operational(
+                compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
+            records[key] = .operational(
+                OperationalAdvertisement(
+                    compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port,
+                    sessionParameters: mrp))
         }
         Task { await advertiser.want(records) }
     }
