@@ -148,20 +148,10 @@ extension VirtualDevice {
     /// Sets ActiveHardwareFaults and records HardwareFaultChange (Current, Previous).
     func changeHardwareFaults(to current: [UInt8]) async throws(ControlFailure) -> UInt64 {
         guard current.count <= 11 else { throw ControlFailure("at most 11 hardware faults") }
-        let root = self.root
         let dataModel = self.dataModel
         let result: Result<UInt64, ControlFailure> = await node.run { _ in
-            let previous = root.activeHardwareFaults
-            root.activeHardwareFaults = current
-            root.changed(.generalDiagnostics, .GeneralDiagnostics.activeHardwareFaults)
-            func list(_ faults: [UInt8]) -> TLVValue { .array(faults.map { TLVElement(.unsigned(UInt64($0))) }) }
-            let fields = TLVValue.structure([
-                TLVElement(tag: .context(0), list(current)), TLVElement(tag: .context(1), list(previous)),
-            ])
-            guard
-                let server = dataModel.cluster(.generalDiagnostics, on: .root),
-                let number = server.recordEvent(
-                    .GeneralDiagnostics.hardwareFaultChange, priority: .critical, fields: fields)
+            guard let server = dataModel.cluster(GeneralDiagnosticsServer.self, on: .root),
+                let number = server.changeHardwareFaults(to: current)
             else {
                 return .failure(ControlFailure("the device has no GeneralDiagnostics cluster"))
             }

@@ -95,8 +95,7 @@ extension VirtualDevice {
                 failSafeExpirySeconds: configuration.failSafeExpirySeconds,
                 interfaceName: configuration.interface ?? "eth0",
                 bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
-            persistence: persistence, clock: clock, resumption: CASEResumptionStore())
-        root.node = node
+            persistence: persistence, clock: clock, resumption: CASEResumptionStore(), sessions: .of(node))
         root.pase.localMRP = configuration.mrp
         root.caseResponder.localMRP = configuration.mrp
         root.checkpoint = configuration.checkpoint
@@ -112,16 +111,17 @@ extension VirtualDevice {
         let built: Result<(DeviceDataModel, InteractionServer), DeviceError> = await node.run { node in
             do {
                 let endpoints = preset.makeEndpoints(information: basicInformation)
-                for id in RootNode.clusterIDs { try endpoints[0].add(RootClusterServer(id, root: root)) }
+                for server in root.makeClusterServers() { try endpoints[0].add(server) }
                 let dataModel = try DeviceDataModel(
                     endpoints: endpoints,
                     configuration: .init(node: node, store: attributes))
-                dataModel.accessPolicy = root.accessControl
+                dataModel.accessPolicy = root.fabrics.accessControl
+                root.startTimers(on: dataModel)
                 let server = InteractionServer.install(on: node, dataModel: dataModel, clock: node.clock)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
                 server.subjectResolver = { session, parameters in
                     var subject = SubjectDescriptor(session: parameters.kind)
-                    if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(of: session) }
+                    if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(ofPASE: session) }
                     return subject
                 }
                 return .success((dataModel, server))

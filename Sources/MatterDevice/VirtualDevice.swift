@@ -77,7 +77,7 @@ public final class VirtualDevice: Sendable {
     }
 
     /// True while a commissioning window is open.
-    public func isCommissionable() async -> Bool { await node.run { _ in root.window.isOpen } }
+    public func isCommissionable() async -> Bool { await node.run { _ in root.windows.isOpen } }
 
     /// Stops advertising, timers and the socket.
     public func stop() async {
@@ -102,14 +102,12 @@ public final class VirtualDevice: Sendable {
         let root = self.root
         let dataModel = self.dataModel
         await node.run { [weak self] node in
-            // Fabrics the data model has seen, so that a removed one's groups and scenes go with it.
-            var knownFabrics = Set(root.fabrics.keys)
             root.pase.onEstablished = { session, peer in
                 self?.emit(.paseEstablished(peer: "\(peer)"))
                 root.paseEstablished(session)
             }
             root.pase.onFailure = { error in self?.emit(.paseFailed(reason: "\(error)")) }
-            root.pase.onWindowClosedByFailures = { root.closeWindow() }
+            root.pase.onWindowClosedByFailures = { root.windows.close() }
             root.caseResponder.onEstablished = { _, peer in
                 self?.emit(.caseEstablished(nodeID: peer.nodeID, fabricIndex: peer.fabricIndex))
             }
@@ -117,36 +115,23 @@ public final class VirtualDevice: Sendable {
             root.onChange = { change in
                 switch change {
                 case .fabricsChanged:
-                    let current = Set(root.fabrics.keys)
-                    for removed in knownFabrics.subtracting(current).sorted() { dataModel.fabricRemoved(removed) }
-                    knownFabrics = current
                     // Leave (spec 11.1.6.3) for each committed fabric that went away (RemoveFabric).
                     let now = Set(root.committedFabrics.map(\.index))
                     for index in committed.subtracting(now).sorted() {
                         dataModel.cluster(BasicInformationServer.self, on: .root)?.recordLeave(fabricIndex: index)
                     }
                     committed = now
-                    self?.emit(.fabricsChanged(root.fabrics.keys.sorted()))
-                case .windowChanged: self?.emit(.commissioningWindow(open: root.window.isOpen))
+                    self?.emit(.fabricsChanged(root.fabrics.all.map(\.index)))
+                case .windowChanged: self?.emit(.commissioningWindow(open: root.windows.isOpen))
                 case .paseSessionChanged: break
                 }
                 self?.advertise()
-            }
-            root.onAttributesChanged = { changes in
-                for (cluster, attribute) in changes {
-                    guard let server = dataModel.cluster(cluster, on: .root) else { continue }
-                    if let attribute {
-                        server.attributeChanged(attribute)
-                    } else {
-                        server.allAttributesChanged()
-                    }
-                }
             }
             dataModel.onStateChange = { change in self?.emit(DeviceEvent(change)) }
             node.onSessionClosed { session in
                 node.assumeIsolated { _ in root.sessionClosed(session) }
             }
-            if root.committedFabrics.isEmpty { root.openBasicWindow(timeoutSeconds: nil) }
+            if root.committedFabrics.isEmpty { root.windows.openBasic(timeoutSeconds: nil) }
             self?.advertise()
         }
     }
@@ -163,15 +148,16 @@ public final class VirtualDevice: Sendable {
         let mrp = MRPAdvertisement(
             idleInterval: local.idleInterval, activeInterval: local.activeInterval,
             activeThreshold: local.activeThreshold)
-        if root.window.isOpen, root.paseSession == nil {
-            let mode: CommissioningMode = if case .enhanced = root.window { .enhanced } else { .basic }
+        if root.windows.isOpen, root.windows.paseSession == nil {
+            let mode: CommissioningMode = if case .enhanced = root.windows.window { .enhanced } else { .basic }
             records[.commissionable] = .commissionable(
                 CommissionableAdvertisement(
-                    instanceName: commissionableInstance, port: port, longDiscriminator: root.advertisedDiscriminator,
+                    instanceName: commissionableInstance, port: port,
+                    longDiscriminator: root.windows.advertisedDiscriminator,
                     commissioningMode: mode, vendorID: vendorID, productID: productID, deviceType: deviceTypeID,
                     deviceName: configuration.name, pairingHint: .standard, sessionParameters: mrp))
         }
-        for fabric in root.fabrics.values {
+        for fabric in root.fabrics.all {
             let key = DeviceAdvertiser.Key.operational(
                 compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID)
             records[key] = .operational(

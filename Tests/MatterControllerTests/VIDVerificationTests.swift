@@ -65,7 +65,7 @@ struct VIDVerificationTests {
             )
         }
         guard let fabric, let attestation else { return false }
-        let tbs = RootNode.vidVerificationTBS(
+        let tbs = OperationalCredentialsServer.vidVerificationTBS(
             clientChallenge: challenge, attestationChallenge: attestation, fabric: fabric)
         let nocKey = try P256PublicKey(x963Representation: try MatterCertificate(tlv: fabric.noc).publicKey)
         return nocKey.isValidSignature(try P256Signature(rawRepresentation: signature), for: tbs)

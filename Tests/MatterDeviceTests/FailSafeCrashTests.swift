@@ -3,12 +3,13 @@ import Foundation
 import MatterClusters
 import MatterController
 import MatterCore
-@testable import MatterDevice
 import MatterStorage
 import MatterTLV
 import MatterTransport
 import Synchronization
 import Testing
+
+@testable import MatterDevice
 
 /// Crash consistency of the device's commissioning state: what survives a restart in the middle of
 /// commissioning, and who may touch a fail-safe that holds another commissioner's fabric.
@@ -121,9 +122,10 @@ struct FailSafeCrashTests {
         // Until CommissioningComplete the first commissioning owns the device (BUSY); after it the window
         // is closed, and a device with a closed window refuses PBKDFParamRequest (FAILURE/INVALID_PARAMETER).
         let message = error.map { "\($0)" } ?? ""
-        let windowClosed = Self.racePoints.firstIndex(of: point).map {
-            $0 >= (Self.racePoints.firstIndex(of: .after(.commissioningComplete)) ?? 0)
-        } ?? false
+        let windowClosed =
+            Self.racePoints.firstIndex(of: point).map {
+                $0 >= (Self.racePoints.firstIndex(of: .after(.commissioningComplete)) ?? 0)
+            } ?? false
         #expect(
             message.contains(windowClosed ? "the device refused the handshake" : "busy with another commissioner"),
             "\(message)")
@@ -150,7 +152,7 @@ struct FailSafeCrashTests {
 struct UnwritableCommitTests {
     /// Makes the device's SQLite connection refuse writes (`PRAGMA query_only`), or accept them again.
     static func setReadOnly(_ device: VirtualDevice, _ readOnly: Bool) throws {
-        try device.root.persistence.store.database.withConnection { connection throws(StorageError) in
+        try device.root.fabrics.persistence.store.database.withConnection { connection throws(StorageError) in
             try connection.execute("PRAGMA query_only = \(readOnly ? "ON" : "OFF")")
         }
     }

@@ -11,6 +11,8 @@ import MatterCore
 public final class DataModelTimer: @unchecked Sendable {
     // @unchecked: touched only on the node's queue (see DeviceDataModel).
     weak var owner: ClusterServer?
+    /// The data model of a timer made with ``DeviceDataModel/makeTimer(_:)`` (no cluster server owns it).
+    private weak var model: DeviceDataModel?
     let action: () -> Void
     /// The time it fires at (data-model clock, ms); nil when not running.
     public internal(set) var deadline: UInt64?
@@ -20,13 +22,21 @@ public final class DataModelTimer: @unchecked Sendable {
         self.action = action
     }
 
+    init(model: DeviceDataModel, action: @escaping () -> Void) {
+        self.model = model
+        self.action = action
+    }
+
+    /// The scheduler that runs it: its data model's.
+    private var scheduler: TimerScheduler? { (model ?? owner?.dataModel)?.scheduler }
+
     /// True while armed.
     public var isRunning: Bool { deadline != nil }
 
     /// Arms the timer to fire `milliseconds` from now (at least 1 ms), replacing an earlier arming.
     /// Does nothing while the cluster server is not part of a data model.
     public func start(after milliseconds: UInt64) {
-        guard let scheduler = owner?.dataModel?.scheduler else { return }
+        guard let scheduler else { return }
         deadline = scheduler.now + max(milliseconds, 1)
         scheduler.register(self)
     }
@@ -35,7 +45,7 @@ public final class DataModelTimer: @unchecked Sendable {
     public func cancel() {
         guard deadline != nil else { return }
         deadline = nil
-        owner?.dataModel?.scheduler.rearm()
+        scheduler?.rearm()
     }
 }
 

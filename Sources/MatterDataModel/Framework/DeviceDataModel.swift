@@ -162,6 +162,12 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
 
     // MARK: - Timers, lifecycle
 
+    /// A timer on the data model's scheduler for state of the node that no cluster server owns alone
+    /// (the root node's fail-safe and commissioning windows); see ``DataModelTimer``.
+    package func makeTimer(_ action: @escaping () -> Void) -> DataModelTimer {
+        DataModelTimer(model: self, action: action)
+    }
+
     /// Runs the timers due at the clock's current time (the Dispatch timer calls this; tests call it
     /// after moving a `ManualClock`).
     public func serviceTimers() { scheduler.service() }

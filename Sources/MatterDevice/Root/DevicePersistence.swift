@@ -9,10 +9,13 @@ struct DevicePersistence: Sendable {
 
     static func fabricKey(_ index: UInt8) -> String { "fabric.\(index)" }
     static func aclKey(_ index: UInt8) -> String { "acl.\(index)" }
+    static func groupKeysKey(_ index: UInt8) -> String { "groupkeys.\(index)" }
 
     func get(_ key: String) throws(StorageError) -> [UInt8]? { try store.get(key, namespace: namespace) }
 
-    func set(_ key: String, _ value: [UInt8]) throws(StorageError) { try store.set(key, to: value, namespace: namespace) }
+    func set(_ key: String, _ value: [UInt8]) throws(StorageError) {
+        try store.set(key, to: value, namespace: namespace)
+    }
 
     func keys() throws(StorageError) -> [String] { try store.keys(namespace: namespace) }
 

@@ -1,6 +1,7 @@
 import MatterClusters
 import MatterCore
 import MatterCrypto
+import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import MatterTransport
@@ -9,7 +10,7 @@ import MatterTransport
 /// SignVIDVerificationRequest 0x0D): an administrator sets its fabric's VendorID, VID verification
 /// statement and VVSC; anyone with Administer can ask the device to prove, with the fabric's
 /// operational key, that it holds that fabric as the Fabrics attribute describes it.
-extension RootNode {
+extension OperationalCredentialsServer {
     /// FabricBindingVersion of the VendorFabricBindingMessage and VIDVerificationTBS (version 1).
     static let fabricBindingVersion: UInt8 = 1
     /// Sizes the specification fixes.
@@ -30,18 +31,19 @@ extension RootNode {
             throw StatusIB(.constraintError)
         }
         if let vvsc, vvsc.count > 400 { throw StatusIB(.constraintError) }
-        let index = fabricIndex(of: context.session)
+        let index = context.subject.fabricIndex
         guard var fabric = fabrics[index] else { throw StatusIB(.unsupportedAccess) }
         if let vvsc, !vvsc.isEmpty, fabric.icac != nil { throw StatusIB(.invalidCommand) }
         if let vendorID { fabric.vendorID = VendorID(vendorID) }
         if let statement { fabric.vidVerificationStatement = statement.isEmpty ? nil : statement }
         if let vvsc { fabric.vvsc = vvsc.isEmpty ? nil : vvsc }
         fabrics[index] = fabric
-        if failSafe?.addedFabric != index, failSafe?.updatedFabric?.index != index, !persist(fabrics: [index]) {
+        if failSafe.addedFabric != index, failSafe.context?.updatedFabric?.index != index,
+            !fabrics.persist(fabrics: [index])
+        {
             throw StatusIB(.failure)
         }
-        changed(.operationalCredentials, .OperationalCredentials.fabrics)
-        changed(.operationalCredentials, .OperationalCredentials.nocs)
+        attributesChanged([A.fabrics, A.nocs])
     }
 
     /// SignVIDVerificationRequest: signs VIDVerificationTBS with fabric `FabricIndex`'s operational key:
@@ -57,11 +59,9 @@ extension RootNode {
             throw StatusIB(.constraintError)
         }
         guard let fabric = fabrics[index] else { throw StatusIB(.constraintError) }
-        guard
-            let attestationChallenge = node.assumeIsolated({
-                $0.secureSession(context.session)?.keys.attestationChallenge
-            })
-        else { throw StatusIB(.failure) }
+        guard let attestationChallenge = sessions.attestationChallenge(context.session) else {
+            throw StatusIB(.failure)
+        }
         let message = Self.vidVerificationTBS(
             clientChallenge: challenge, attestationChallenge: attestationChallenge, fabric: fabric)
         let signature: [UInt8]
