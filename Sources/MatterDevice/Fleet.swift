@@ -136,35 +136,33 @@ public final class Fleet: Sendable {
     ) async throws(DeviceError) -> [DeviceHost] {
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
         let results = await withTaskGroup(of: (Int, Result<DeviceHost, DeviceError>).self) { group in
-            var results: [Result<DeviceHost, DeviceError>?] = Array(repeating: nil, count: members.count)
+            var results: [Int: Result<DeviceHost, DeviceError>] = [:]
             var next = 0
             var failed = false
-            func add() {
-                let index = next
-                var device = members[index].configuration
-                let preset = members[index].preset
-                next += 1
-                group.addTask {
-                    do throws(DeviceError) {
-                        device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
-                        return (index, .success(try await DeviceHost.start(device, dnssd: dnssd)))
-                    } catch {
-                        return (index, .failure(error))
+            while true {
+                while !failed, next < members.count, next - results.count < width {
+                    let index = next
+                    let member = members[index]
+                    group.addTask {
+                        await (
+                            index,
+                            start(
+                                member.configuration, index: index, preset: member.preset,
+                                authority: authority, cdKey: cdKey, dnssd: dnssd)
+                        )
                     }
+                    next += 1
                 }
-            }
-            while next < min(width, members.count) { add() }
-            for await (index, result) in group {
+                guard let (index, result) = await group.next() else { break }
                 results[index] = result
                 if case .failure = result { failed = true }
-                if !failed, next < members.count { add() }
             }
             return results
         }
         var hosts: [DeviceHost] = []
         var failure: DeviceError?
-        for result in results {
-            switch result {
+        for index in 0..<members.count {
+            switch results[index] {
             case .success(let host)?: hosts.append(host)
             case .failure(let error)?: failure = failure ?? error
             case nil: break
@@ -175,6 +173,20 @@ public final class Fleet: Sendable {
             throw failure
         }
         return hosts
+    }
+
+    /// Starts fleet device `index` with a DAC of its own.
+    private static func start(
+        _ configuration: VirtualDeviceConfiguration, index: Int, preset: DevicePreset,
+        authority: TestAttestationAuthority, cdKey: P256PrivateKey, dnssd: (any DNSSDAdvertiser)?
+    ) async -> Result<DeviceHost, DeviceError> {
+        var device = configuration
+        do throws(DeviceError) {
+            device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
+            return .success(try await DeviceHost.start(device, dnssd: dnssd))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The DAC of fleet device `index`, issued by the test PAI.
