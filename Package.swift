@@ -34,11 +34,14 @@ let package = Package(
         .target(name: "MatterClusters", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterCredentials", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "COpenSSL"]),
         .target(name: "MatterTransport", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "CMatterPOSIX"]),
-        .target(name: "MatterSecureChannel",
-                dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterCredentials", "MatterTransport"]),
-        .target(name: "MatterInteraction", dependencies: ["MatterCore", "MatterTLV", "MatterTransport", "MatterClusters"]),
-        .target(name: "MatterDataModel",
-                dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterInteraction", "MatterTransport"]),
+        .target(
+            name: "MatterSecureChannel",
+            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterCredentials", "MatterTransport"]),
+        .target(
+            name: "MatterInteraction", dependencies: ["MatterCore", "MatterTLV", "MatterTransport", "MatterClusters"]),
+        .target(
+            name: "MatterDataModel",
+            dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterInteraction", "MatterTransport"]),
 
         // Test tool for scripts/test-network.sh: publishes and browses through MatterDiscovery.
         .executableTarget(
@@ -47,29 +50,37 @@ let package = Package(
         ),
         .target(
             name: "MatterDevice",
-            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
-                           "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
-                           "MatterDataModel", "MatterDiscovery", "MatterOnboarding"]
+            dependencies: [
+                "MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
+                "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
+                "MatterDataModel", "MatterDiscovery", "MatterOnboarding",
+            ]
         ),
         .target(
             name: "MatterController",
-            dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
-                           "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
-                           "MatterDiscovery", "MatterOnboarding"]
+            dependencies: [
+                "MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
+                "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
+                "MatterDiscovery", "MatterOnboarding",
+            ]
         ),
         // The Google Home API's object model (Home, structures, rooms, devices, traits) over the controller.
         .target(
             name: "MatterHome",
-            dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterStorage", "MatterDiscovery",
-                           "MatterInteraction", "MatterOnboarding", "MatterCredentials", "MatterTransport",
-                           "MatterController"]
+            dependencies: [
+                "MatterCore", "MatterTLV", "MatterClusters", "MatterStorage", "MatterDiscovery",
+                "MatterInteraction", "MatterOnboarding", "MatterCredentials", "MatterTransport",
+                "MatterController",
+            ]
         ),
 
         .executableTarget(
             name: "MatterEmuCLI",
-            dependencies: ["MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
-                           "MatterStorage", "MatterCredentials", "MatterTransport", "MatterInteraction",
-                           "MatterDevice", "MatterController", "MatterHome", "CQREncode"]
+            dependencies: [
+                "MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
+                "MatterStorage", "MatterCredentials", "MatterTransport", "MatterInteraction",
+                "MatterDevice", "MatterController", "MatterHome", "CQREncode",
+            ]
         ),
 
         // Test tool for scripts/test-hostile.sh: floods a device with random, mutated and replayed
@@ -83,8 +94,10 @@ let package = Package(
         // Measurements for docs/BENCHMARKS.md (scripts/bench.sh); not part of the product.
         .executableTarget(
             name: "MatterBench",
-            dependencies: ["MatterCore", "MatterCrypto", "MatterTransport", "MatterSecureChannel", "MatterStorage",
-                           "MatterDiscovery", "MatterDevice", "MatterController"]
+            dependencies: [
+                "MatterCore", "MatterCrypto", "MatterTransport", "MatterSecureChannel", "MatterStorage",
+                "MatterDiscovery", "MatterDevice", "MatterController",
+            ]
         ),
 
         .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),
@@ -102,7 +115,8 @@ let package = Package(
         .testTarget(name: "MatterDeviceTests", dependencies: ["MatterDevice", "MatterController"]),
         .testTarget(name: "MatterControllerTests", dependencies: ["MatterController", "MatterDevice"]),
         .testTarget(
-            name: "MatterHomeTests", dependencies: ["MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
+            name: "MatterHomeTests",
+            dependencies: ["MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
         ),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
@@ -125,10 +139,11 @@ if Context.environment["MATTER_EMU_FUZZ"] != nil {
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))
     for fuzz in fuzzTargets {
-        package.targets.append(.executableTarget(
-            name: fuzz.name, dependencies: ["MatterCore", "FuzzSupport"] + fuzz.dependencies,
-            path: "Fuzz/Targets/\(fuzz.folder)"
-        ))
+        package.targets.append(
+            .executableTarget(
+                name: fuzz.name, dependencies: ["MatterCore", "FuzzSupport"] + fuzz.dependencies,
+                path: "Fuzz/Targets/\(fuzz.folder)"
+            ))
         package.products.append(.executable(name: fuzz.name, targets: [fuzz.name]))
     }
 }

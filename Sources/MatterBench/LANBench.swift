@@ -62,8 +62,10 @@ func lanDevices(_ options: Options) async throws {
         devices.append(try await VirtualDevice.start(configuration, dnssd: dnssd))
     }
     let rows: [[String: Any]] = devices.enumerated().map { index, device in
-        ["index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
-         "passcode": Int(device.configuration.passcode)]
+        [
+            "index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
+            "passcode": Int(device.configuration.passcode),
+        ]
     }
     try writeJSON(["devices": rows], to: readyPath)
     await waitForTermination()
@@ -84,8 +86,9 @@ struct LANDevice {
             throw BenchError.failed("\(path): no device list")
         }
         return rows.compactMap { row in
-            guard let index = row["index"] as? Int, let port = row["port"] as? Int, let d = row["discriminator"] as? Int,
-                  let p = row["passcode"] as? Int
+            guard let index = row["index"] as? Int, let port = row["port"] as? Int,
+                let d = row["discriminator"] as? Int,
+                let p = row["passcode"] as? Int
             else { return nil }
             return LANDevice(index: index, port: UInt16(port), discriminator: UInt16(d), passcode: UInt32(p))
         }
@@ -140,7 +143,8 @@ func lanCommission(_ options: Options) async throws {
     enum Mode: CaseIterable { case discovery, waitingForRecord, direct }
     let clock = ContinuousClock()
     var totals: [Mode: Samples] = [:]
-    var browse = Samples(), operational = Samples()
+    var browse = Samples()
+    var operational = Samples()
     var stageTotals: [CommissioningStage: Samples] = [:]
     var failures: [String] = []
     for run in 0..<runs {
@@ -156,8 +160,9 @@ func lanCommission(_ options: Options) async throws {
             let start = clock.now
             do {
                 _ = try await (mode == .waitingForRecord ? waiting : controller).commission(
-                    CommissioningRequest(locator: locator, passcode: device.passcode,
-                                         nodeID: NodeID(UInt64(device.index + 1))),
+                    CommissioningRequest(
+                        locator: locator, passcode: device.passcode,
+                        nodeID: NodeID(UInt64(device.index + 1))),
                     progress: { stages.observe($0) })
             } catch {
                 failures.append("device \(device.index) (\(mode)): \(error)")
@@ -178,15 +183,18 @@ func lanCommission(_ options: Options) async throws {
     }
     await controller.stop()
     await waiting.stop()
-    let discovered = totals[.discovery] ?? Samples(), direct = totals[.direct] ?? Samples()
+    let discovered = totals[.discovery] ?? Samples()
+    let direct = totals[.direct] ?? Samples()
     let waited = totals[.waitingForRecord] ?? Samples()
-    report("lan: our commissioner on h2, our device on h1 (virtual LAN, Avahi): \(discovered.count) by discovery, "
-           + "\(waited.count) by discovery waiting for the operational record, \(direct.count) by direct address; "
-           + "\(failures.count) failed")
+    report(
+        "lan: our commissioner on h2, our device on h1 (virtual LAN, Avahi): \(discovered.count) by discovery, "
+            + "\(waited.count) by discovery waiting for the operational record, \(direct.count) by direct address; "
+            + "\(failures.count) failed")
     for failure in failures.prefix(5) { report("lan:   failure: \(failure)") }
-    report("lan: with discovery: p50 \(fmt(discovered.p(0.5))) ms, p95 \(fmt(discovered.p(0.95))) ms; waiting for the "
-           + "operational record: p50 \(fmt(waited.p(0.5))) ms; direct address: "
-           + "p50 \(fmt(direct.p(0.5))) ms, p95 \(fmt(direct.p(0.95))) ms")
+    report(
+        "lan: with discovery: p50 \(fmt(discovered.p(0.5))) ms, p95 \(fmt(discovered.p(0.95))) ms; waiting for the "
+            + "operational record: p50 \(fmt(waited.p(0.5))) ms; direct address: "
+            + "p50 \(fmt(direct.p(0.5))) ms, p95 \(fmt(direct.p(0.95))) ms")
     let stageLine = CommissioningStage.allCases.compactMap { stage in
         stageTotals[stage].map { "\(stage.name) \(fmt($0.p(0.5)))" }
     }.joined(separator: ", ")
@@ -197,18 +205,23 @@ func lanCommission(_ options: Options) async throws {
         medians["total"] = discovered.p(0.5)
         try writeJSON(medians, to: path)
     }
-    figure("lan-commissioning-discovery", "full commissioning on the LAN, with discovery (\(discovered.count) runs)",
-           median: discovered.p(0.5), tail: discovered.p(0.95), unit: "ms")
-    figure("lan-commissioning-waiting",
-           "  the same, waiting for the operational record before CASE (the way before; \(waited.count) runs)",
-           median: waited.p(0.5), tail: waited.p(0.95), unit: "ms")
-    figure("lan-commissioning-direct", "full commissioning on the LAN, direct address, same run (\(direct.count) runs)",
-           median: direct.p(0.5), tail: direct.p(0.95), unit: "ms")
-    figure("lan-discovery-commissionable", "  of which: commissionable discovery (browse _L<d>, resolve)",
-           median: browse.p(0.5), tail: browse.p(0.95), unit: "ms")
-    figure("lan-discovery-operational",
-           "  operational discovery after AddNOC (resolve _matter._tcp; off the critical path by default)",
-           median: operational.p(0.5), tail: operational.p(0.95), unit: "ms")
+    figure(
+        "lan-commissioning-discovery", "full commissioning on the LAN, with discovery (\(discovered.count) runs)",
+        median: discovered.p(0.5), tail: discovered.p(0.95), unit: "ms")
+    figure(
+        "lan-commissioning-waiting",
+        "  the same, waiting for the operational record before CASE (the way before; \(waited.count) runs)",
+        median: waited.p(0.5), tail: waited.p(0.95), unit: "ms")
+    figure(
+        "lan-commissioning-direct", "full commissioning on the LAN, direct address, same run (\(direct.count) runs)",
+        median: direct.p(0.5), tail: direct.p(0.95), unit: "ms")
+    figure(
+        "lan-discovery-commissionable", "  of which: commissionable discovery (browse _L<d>, resolve)",
+        median: browse.p(0.5), tail: browse.p(0.95), unit: "ms")
+    figure(
+        "lan-discovery-operational",
+        "  operational discovery after AddNOC (resolve _matter._tcp; off the critical path by default)",
+        median: operational.p(0.5), tail: operational.p(0.95), unit: "ms")
 }
 
 /// `lan-fleet --count N --base-discriminator D --start-file FILE --ready FILE [--publishing probe]`:
@@ -225,8 +238,9 @@ func lanFleet(_ options: Options) async throws {
     let before = residentKilobytes()
     let start = unixTime()
     try writeJSON(["start": start], to: startPath)
-    var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: count)],
-                                            storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
+    var configuration = Fleet.Configuration(
+        groups: [Fleet.Group(type: "on-off-light", count: count)],
+        storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
     configuration.basePort = 0
     configuration.baseDiscriminator = UInt16(options.int("base-discriminator", 0))
     configuration.advertise = true
@@ -236,19 +250,27 @@ func lanFleet(_ options: Options) async throws {
     let fleet = try await Fleet.start(configuration)
     let started = unixTime()
     let rows: [[String: Any]] = fleet.devices.enumerated().map { index, device in
-        ["index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
-         "passcode": Int(device.configuration.passcode)]
+        [
+            "index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
+            "passcode": Int(device.configuration.passcode),
+        ]
     }
-    try writeJSON(["start": start, "started": started, "residentKB": residentKilobytes(), "baselineKB": before,
-                   "devices": rows], to: readyPath)
+    try writeJSON(
+        [
+            "start": start, "started": started, "residentKB": residentKilobytes(), "baselineKB": before,
+            "devices": rows,
+        ], to: readyPath)
     await waitForTermination()
     let after = residentKilobytes()
-    report("lan-fleet\(suffix): \(count) devices, started in \(fmt((started - start) * 1000)) ms; resident \(after / 1024) MiB "
-           + "after advertising (\(fmt(Double(after - before) / Double(count))) kB per device)")
-    figure("lan-fleet-rss-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): resident memory",
-           median: Double(after) * 1024 / 1e6, unit: "MB")
-    figure("lan-fleet-rss-per-device-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): per device",
-           median: Double(after - before) / Double(count), unit: "KiB")
+    report(
+        "lan-fleet\(suffix): \(count) devices, started in \(fmt((started - start) * 1000)) ms; resident \(after / 1024) MiB "
+            + "after advertising (\(fmt(Double(after - before) / Double(count))) kB per device)")
+    figure(
+        "lan-fleet-rss-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): resident memory",
+        median: Double(after) * 1024 / 1e6, unit: "MB")
+    figure(
+        "lan-fleet-rss-per-device-\(count)\(suffix)", "fleet of \(count) advertised on the LAN\(how): per device",
+        median: Double(after - before) / Double(count), unit: "KiB")
     await fleet.stop()
 }
 
@@ -279,13 +301,15 @@ func lanBrowse(_ options: Options) async throws {
     }
     func after(_ n: Int) -> Double? { n >= 1 && n <= times.count ? (times[n - 1] - start) * 1000 : nil }
     let all = after(expected)
-    report("lan-browse\(suffix): \(services.count) of \(expected) commissionable instances resolved from the other host; "
-           + "first after \(after(1).map(fmt) ?? "-") ms, half after \(after(expected / 2).map(fmt) ?? "-") ms, "
-           + "all after \(all.map(fmt) ?? "never (within \(timeout))") ms")
-    figure("lan-fleet-advertised-\(expected)\(suffix)",
-           "fleet of \(expected) on h1: all advertised and resolved on h2 (from process start)\(how)"
-               + (all == nil ? " - only \(services.count) seen" : ""),
-           median: (all ?? Double(timeout.components.seconds) * 1000) / 1000, unit: "s")
+    report(
+        "lan-browse\(suffix): \(services.count) of \(expected) commissionable instances resolved from the other host; "
+            + "first after \(after(1).map(fmt) ?? "-") ms, half after \(after(expected / 2).map(fmt) ?? "-") ms, "
+            + "all after \(all.map(fmt) ?? "never (within \(timeout))") ms")
+    figure(
+        "lan-fleet-advertised-\(expected)\(suffix)",
+        "fleet of \(expected) on h1: all advertised and resolved on h2 (from process start)\(how)"
+            + (all == nil ? " - only \(services.count) seen" : ""),
+        median: (all ?? Double(timeout.components.seconds) * 1000) / 1000, unit: "s")
 
     if let readyPath = options.string("commission-ready") {
         // The fleet writes it once its last device has started (the browse may finish just before).
@@ -297,20 +321,26 @@ func lanBrowse(_ options: Options) async throws {
         guard let device = devices.dropFirst(devices.count / 2).first else { return }
         let directory = try scratchDirectory("lan-browse")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let controller = try await Controller.open(ControllerConfiguration(
-            store: try ControllerStore(path: directory + "/controller.sqlite"),
-            transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-lan-browse")), discovery: .avahi,
-            trustStore: try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")))
+        let controller = try await Controller.open(
+            ControllerConfiguration(
+                store: try ControllerStore(path: directory + "/controller.sqlite"),
+                transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-lan-browse")), discovery: .avahi,
+                trustStore: try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")))
         let clock = ContinuousClock()
         let begin = clock.now
         do {
-            _ = try await controller.commission(CommissioningRequest(
-                locator: .discriminator(.long(device.discriminator), vendorID: nil, productID: nil),
-                passcode: device.passcode, nodeID: NodeID(1)))
+            _ = try await controller.commission(
+                CommissioningRequest(
+                    locator: .discriminator(.long(device.discriminator), vendorID: nil, productID: nil),
+                    passcode: device.passcode, nodeID: NodeID(1)))
             let elapsed = milliseconds(clock.now - begin)
-            report("lan-browse\(suffix): device \(device.index) of the fleet commissioned by discriminator in \(fmt(elapsed)) ms")
-            figure("lan-fleet-commission-one\(suffix)", "one device of the advertised fleet of \(expected), found and commissioned\(how)",
-                   median: elapsed, unit: "ms")
+            report(
+                "lan-browse\(suffix): device \(device.index) of the fleet commissioned by discriminator in \(fmt(elapsed)) ms"
+            )
+            figure(
+                "lan-fleet-commission-one\(suffix)",
+                "one device of the advertised fleet of \(expected), found and commissioned\(how)",
+                median: elapsed, unit: "ms")
         } catch {
             report("lan-browse: commissioning device \(device.index) of the fleet failed: \(error)")
         }

@@ -49,9 +49,10 @@ func commissionRound(_ controller: Controller, fleet: Fleet, first: Int, count: 
                     let device = fleet.devices[index]
                     let begin = clock.now
                     do {
-                        _ = try await controller.commission(CommissioningRequest(
-                            locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")),
-                            passcode: device.configuration.passcode, nodeID: NodeID(UInt64(index + 1))))
+                        _ = try await controller.commission(
+                            CommissioningRequest(
+                                locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")),
+                                passcode: device.configuration.passcode, nodeID: NodeID(UInt64(index + 1))))
                         mine.append((milliseconds(clock.now - begin), nil))
                     } catch {
                         mine.append((nil, "device \(index): \(error)"))
@@ -85,8 +86,9 @@ func parallelBench(_ options: Options) async throws {
     guard sequential + 2 * batch <= size else { throw BenchError.usage("--fleet must hold --sequential + 2 × --batch") }
     let directory = try scratchDirectory("parallel")
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: size)],
-                                            storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
+    var configuration = Fleet.Configuration(
+        groups: [Fleet.Group(type: "on-off-light", count: size)],
+        storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
     configuration.basePort = 0
     configuration.advertise = false
     let clock = ContinuousClock()
@@ -99,24 +101,30 @@ func parallelBench(_ options: Options) async throws {
     var batches: [(concurrency: Int, first: Int)] = []
     for (concurrency, count) in [(1, sequential), (8, batch), (32, batch)] {
         let cpu = processCPUSeconds()
-        let round = await commissionRound(controller, fleet: fleet, first: first, count: count, concurrency: concurrency)
+        let round = await commissionRound(
+            controller, fleet: fleet, first: first, count: count, concurrency: concurrency)
         let used = processCPUSeconds() - cpu
-        report("parallel: \(round.latency.count) of \(count) commissioned with \(concurrency) in parallel in "
-               + "\(fmt(round.wall)) ms: \(fmt(round.rate)) commissionings/s, each p50 \(fmt(round.latency.p(0.5))) ms, "
-               + "p95 \(fmt(round.latency.p(0.95))) ms; \(round.failures.count) failed; process CPU "
-               + "\(fmt(used * 1000 / Double(max(1, count)))) ms per commissioning, \(fmt(used / (round.wall / 1000))) cores busy")
+        report(
+            "parallel: \(round.latency.count) of \(count) commissioned with \(concurrency) in parallel in "
+                + "\(fmt(round.wall)) ms: \(fmt(round.rate)) commissionings/s, each p50 \(fmt(round.latency.p(0.5))) ms, "
+                + "p95 \(fmt(round.latency.p(0.95))) ms; \(round.failures.count) failed; process CPU "
+                + "\(fmt(used * 1000 / Double(max(1, count)))) ms per commissioning, \(fmt(used / (round.wall / 1000))) cores busy"
+        )
         for failure in round.failures.prefix(5) { report("parallel:   failure: \(failure)") }
-        figure("commissioning-rate-\(concurrency)",
-               "commissionings/s, \(concurrency) in parallel (\(count) of a fleet of \(size), one controller)",
-               median: (round.rate * 10).rounded() / 10, unit: "/s")
-        figure("commissioning-parallel-\(concurrency)",
-               "one commissioning with \(concurrency) in parallel (\(count) of a fleet of \(size))",
-               median: round.latency.p(0.5), tail: round.latency.p(0.95), unit: "ms")
+        figure(
+            "commissioning-rate-\(concurrency)",
+            "commissionings/s, \(concurrency) in parallel (\(count) of a fleet of \(size), one controller)",
+            median: (round.rate * 10).rounded() / 10, unit: "/s")
+        figure(
+            "commissioning-parallel-\(concurrency)",
+            "one commissioning with \(concurrency) in parallel (\(count) of a fleet of \(size))",
+            median: round.latency.p(0.5), tail: round.latency.p(0.95), unit: "ms")
         if count == batch, concurrency > 1 {
-            figure("fleet-commission-\(batch)-at-\(concurrency)",
-                   "\(batch) of a fleet of \(size) commissioned, \(concurrency) in parallel: wall time"
-                       + (round.failures.isEmpty ? "" : " (\(round.failures.count) failed)"),
-                   median: round.wall / 1000, unit: "s")
+            figure(
+                "fleet-commission-\(batch)-at-\(concurrency)",
+                "\(batch) of a fleet of \(size) commissioned, \(concurrency) in parallel: wall time"
+                    + (round.failures.isEmpty ? "" : " (\(round.failures.count) failed)"),
+                median: round.wall / 1000, unit: "s")
             batches.append((concurrency, first))
         }
         first += count
@@ -144,10 +152,13 @@ func parallelBench(_ options: Options) async throws {
         for (error, count) in errors.sorted(by: { $0.value > $1.value }).prefix(3) {
             report("parallel:   \(count) × \(error)")
         }
-        report("parallel: group toggle of \(batch) (fan-out over their CASE sessions): first \(fmt(samples.values[0])) ms, "
-               + "p50 \(fmt(samples.p(0.5))) ms, p95 \(fmt(samples.p(0.95))) ms over \(toggles); \(failed) member failures")
-        figure("group-toggle-\(batch)", "group toggle of \(batch) commissioned devices (fan-out, \(toggles) times)",
-               median: samples.p(0.5), tail: samples.p(0.95), unit: "ms")
+        report(
+            "parallel: group toggle of \(batch) (fan-out over their CASE sessions): first \(fmt(samples.values[0])) ms, "
+                + "p50 \(fmt(samples.p(0.5))) ms, p95 \(fmt(samples.p(0.95))) ms over \(toggles); \(failed) member failures"
+        )
+        figure(
+            "group-toggle-\(batch)", "group toggle of \(batch) commissioned devices (fan-out, \(toggles) times)",
+            median: samples.p(0.5), tail: samples.p(0.95), unit: "ms")
     }
     report("parallel: resident \(residentKilobytes() / 1024) MiB with \(size) devices and \(first) commissioned")
     await controller.stop()
@@ -162,24 +173,29 @@ func serveFleet(_ options: Options) async throws {
     let readyPath = try options.required("ready")
     let directory = try scratchDirectory("serve-fleet")
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var configuration = Fleet.Configuration(groups: [Fleet.Group(type: "on-off-light", count: count)],
-                                            storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
+    var configuration = Fleet.Configuration(
+        groups: [Fleet.Group(type: "on-off-light", count: count)],
+        storagePath: directory + "/fleet.sqlite", pkiDirectory: fixturesPKI())
     configuration.basePort = 0
     configuration.advertise = false
     let fleet = try await Fleet.start(configuration)
     let rows: [[String: Any]] = fleet.devices.enumerated().map { index, device in
-        ["index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
-         "passcode": Int(device.configuration.passcode)]
+        [
+            "index": index, "port": Int(device.port), "discriminator": Int(device.configuration.discriminator),
+            "passcode": Int(device.configuration.passcode),
+        ]
     }
     try writeJSON(["devices": rows, "pid": Int(getpid())], to: readyPath)
     let cpu = processCPUSeconds()
     await waitForTermination()
     let used = processCPUSeconds() - cpu
     let commissionings = options.int("commissionings", count)
-    report("split: the devices' process used \(fmt(used * 1000)) ms CPU, \(fmt(used * 1000 / Double(commissionings))) ms "
-           + "per commissioning")
-    figure("split-device-cpu", "  devices' CPU per commissioning (their own process)",
-           median: used * 1000 / Double(commissionings), unit: "ms")
+    report(
+        "split: the devices' process used \(fmt(used * 1000)) ms CPU, \(fmt(used * 1000 / Double(commissionings))) ms "
+            + "per commissioning")
+    figure(
+        "split-device-cpu", "  devices' CPU per commissioning (their own process)",
+        median: used * 1000 / Double(commissionings), unit: "ms")
     await fleet.stop()
 }
 
@@ -204,9 +220,10 @@ func splitCommission(_ options: Options) async throws {
                 while let index = dispenser.take() {
                     let device = devices[index]
                     do {
-                        _ = try await controller.commission(CommissioningRequest(
-                            locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")),
-                            passcode: device.passcode, nodeID: NodeID(UInt64(index + 1))))
+                        _ = try await controller.commission(
+                            CommissioningRequest(
+                                locator: .address(try DirectAddress(parsing: "[::1]:\(device.port)")),
+                                passcode: device.passcode, nodeID: NodeID(UInt64(index + 1))))
                     } catch {
                         failed += 1
                     }
@@ -219,13 +236,16 @@ func splitCommission(_ options: Options) async throws {
     let wall = milliseconds(clock.now - start) / 1000
     let used = processCPUSeconds() - cpu
     let perCommissioning = used * 1000 / Double(count)
-    report("split: one controller, devices in another process: \(count - failures) of \(count) commissioned, "
-           + "\(concurrency) in parallel, in \(fmt(wall * 1000)) ms (\(fmt(Double(count) / wall)) per s); the controller "
-           + "used \(fmt(perCommissioning)) ms CPU per commissioning (\(fmt(used / wall)) cores busy), so one controller "
-           + "tops out near \(fmt(1000 / perCommissioning)) commissionings/s")
-    figure("split-commission-rate", "commissionings/s, \(concurrency) in parallel, devices in another process",
-           median: (Double(count) / wall * 10).rounded() / 10, unit: "/s")
-    figure("split-controller-cpu", "  controller's CPU per commissioning (its one queue)", median: perCommissioning,
-           unit: "ms")
+    report(
+        "split: one controller, devices in another process: \(count - failures) of \(count) commissioned, "
+            + "\(concurrency) in parallel, in \(fmt(wall * 1000)) ms (\(fmt(Double(count) / wall)) per s); the controller "
+            + "used \(fmt(perCommissioning)) ms CPU per commissioning (\(fmt(used / wall)) cores busy), so one controller "
+            + "tops out near \(fmt(1000 / perCommissioning)) commissionings/s")
+    figure(
+        "split-commission-rate", "commissionings/s, \(concurrency) in parallel, devices in another process",
+        median: (Double(count) / wall * 10).rounded() / 10, unit: "/s")
+    figure(
+        "split-controller-cpu", "  controller's CPU per commissioning (its one queue)", median: perCommissioning,
+        unit: "ms")
     await controller.stop()
 }

@@ -19,7 +19,7 @@ import Foundation
 import MatterCore
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -46,7 +46,8 @@ do {
     case "lan-advertise": try await lanAdvertise(options)
     case "lan-resolve": try await lanResolve(options)
     case "sdk-report": try sdkReport(options)
-    default: throw BenchError.usage("matter-emu-bench transport|pase|commissioning|case|fleet|parallel|lan-...|sdk-report")
+    default:
+        throw BenchError.usage("matter-emu-bench transport|pase|commissioning|case|fleet|parallel|lan-...|sdk-report")
     }
 } catch {
     StandardError.write("matter-emu-bench: \(error)\n")

@@ -64,3 +64,27 @@ struct PersistentAttributeStoreTests {
         await restarted.stop()
     }
 }
+
+/// A window the device opens itself (the control plane's `open-window`) names no administrator.
+@Suite("Control-plane commissioning window")
+struct ControlPlaneWindowTests {
+    @Test("an enhanced window opened through the control plane reports AdminFabricIndex and AdminVendorId null")
+    func deviceOpenedWindowHasNoAdministrator() async throws {
+        let workspace = try DeviceCommissioningTests.Workspace()
+        let device = try await DeviceCommissioningTests.device(workspace, type: "on-off-light")
+        // A new device's basic window is open; an enhanced one replaces it once it is closed.
+        #expect(await device.control(#"{"op":"close-window"}"#).contains(#""ok":true"#))
+        let opened = await device.control(#"{"op":"open-window","mode":"enhanced","timeout":180}"#)
+        #expect(opened.contains(#""ok":true"#))
+        for attribute in ["WindowStatus", "AdminFabricIndex", "AdminVendorId"] {
+            let answer = await device.control(
+                #"{"op":"get","endpoint":0,"cluster":"AdministratorCommissioning","attribute":"\#(attribute)"}"#)
+            if attribute == "WindowStatus" {
+                #expect(answer.contains(#""value":1"#), "\(answer)")
+            } else {
+                #expect(answer.contains(#""value":null"#), "\(attribute): \(answer)")
+            }
+        }
+        await device.stop()
+    }
+}

@@ -28,7 +28,8 @@ struct DeviceCommandTests {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let kvs = directory + "/shared.sqlite"
-        let (first, _, started) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
+        let (first, _, started) = try Self.startDevice(
+            ["--secured-device-port", "0", "--KVS", kvs], directory: directory)
         defer {
             first.terminate()
             first.waitUntilExit()

@@ -38,9 +38,10 @@ public struct DeviceFabric: Sendable, Equatable {
     }
 
     func caseCredentials() throws -> CASECredentials {
-        CASECredentials(fabricIndex: index, fabricID: fabricID, nodeID: nodeID, rcac: rcac, rootPublicKey: rootPublicKey,
-                        icac: icac, noc: noc, operationalKey: try P256PrivateKey(rawRepresentation: operationalKey),
-                        ipkEpochKeys: [ipkEpochKey])
+        CASECredentials(
+            fabricIndex: index, fabricID: fabricID, nodeID: nodeID, rcac: rcac, rootPublicKey: rootPublicKey,
+            icac: icac, noc: noc, operationalKey: try P256PrivateKey(rawRepresentation: operationalKey),
+            ipkEpochKeys: [ipkEpochKey])
     }
 
     func encoded() -> [UInt8] {
@@ -63,8 +64,10 @@ public struct DeviceFabric: Sendable, Equatable {
         return w.bytes
     }
 
-    init(index: UInt8, fabricID: FabricID, nodeID: NodeID, vendorID: VendorID, label: String, rcac: [UInt8],
-         icac: [UInt8]?, noc: [UInt8], operationalKey: [UInt8], ipkEpochKey: [UInt8], rootPublicKey: [UInt8]) {
+    init(
+        index: UInt8, fabricID: FabricID, nodeID: NodeID, vendorID: VendorID, label: String, rcac: [UInt8],
+        icac: [UInt8]?, noc: [UInt8], operationalKey: [UInt8], ipkEpochKey: [UInt8], rootPublicKey: [UInt8]
+    ) {
         self.index = index
         self.fabricID = fabricID
         self.nodeID = nodeID

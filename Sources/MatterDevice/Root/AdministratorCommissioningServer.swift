@@ -41,11 +41,13 @@ final class AdministratorCommissioningServer: RootClusterServer, @unchecked Send
         switch attribute {
         case A.windowStatus:
             return Field.uint(windows.window.status)
+        // Null unless an administrator opened the window: fabric 0 is the device itself (the control
+        // plane's open-window), which has no fabric to name (spec 11.19.7.2/3).
         case A.adminFabricIndex:
-            if case .enhanced(_, _, let fabric, _) = windows.window { return Field.uint(fabric) }
+            if case .enhanced(_, _, let fabric, _) = windows.window, fabric != 0 { return Field.uint(fabric) }
             return .null
         case A.adminVendorID:
-            if case .enhanced(_, _, _, let vendor) = windows.window { return Field.uint(vendor) }
+            if case .enhanced(_, _, let fabric, let vendor) = windows.window, fabric != 0 { return Field.uint(vendor) }
             return .null
         default: throw StatusIB(.unsupportedAttribute)
         }
