@@ -85,22 +85,6 @@ public final class AppPipe: @unchecked Sendable {  // `closed` is guarded by `lo
     }
 
     private func wait(for line: String) -> String {
-        let box = PipeAnswer()
-        let done = DispatchSemaphore(value: 0)
-        let handler = self.handler
-        Task {
-            box.set(await handler(line))
-            done.signal()
-        }
-        done.wait()
-        return box.value
+        BlockingAnswer.wait(for: line, handler)
     }
-}
-
-/// One answer handed from a task to the pipe's thread.
-private final class PipeAnswer: @unchecked Sendable {  // written by the task before the semaphore signals
-    private let lock = NSLock()
-    private var stored = ""
-    var value: String { lock.withLock { stored } }
-    func set(_ answer: String) { lock.withLock { stored = answer } }
 }

@@ -101,22 +101,6 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
     }
 
     private func respond(_ line: String) -> String {
-        let box = AnswerBox()
-        let done = DispatchSemaphore(value: 0)
-        let handler = self.handler
-        Task {
-            box.set(await handler(line))
-            done.signal()
-        }
-        done.wait()
-        return box.value
+        BlockingAnswer.wait(for: line, handler)
     }
-}
-
-/// One answer handed from a task to the waiting client thread.
-private final class AnswerBox: @unchecked Sendable {  // written by the task before the semaphore signals
-    private let lock = NSLock()
-    private var stored = ""
-    var value: String { lock.withLock { stored } }
-    func set(_ answer: String) { lock.withLock { stored = answer } }
 }
