@@ -270,7 +270,7 @@ struct Harness {
         let request = CommandRequest(
             path: ConcreteCommandPath(endpoint: EndpointID(endpoint), cluster: cluster, command: command),
             fields: fields(members).value)
-        return try await client.invoke(request, session: controllerSession, timedTimeout: timed ? 1000 : nil)
+        return try await client.invoke(request, session: controllerSession, timedTimeout: timed ? 10_000 : nil)
     }
 
     func write(_ endpoint: UInt16, _ cluster: ClusterID, _ attribute: AttributeID, _ value: TLVValue) async throws

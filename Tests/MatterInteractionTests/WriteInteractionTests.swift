@@ -110,11 +110,11 @@ struct WriteInteractionTests {
         #expect(untimed.first?.status.status == .needsTimedInteraction)
         let timed = try await h.client.write(
             [WriteItem(path: path, value: .unsigned(5))], session: h.controllerSession,
-            timedTimeout: 1000)
+            timedTimeout: 10_000)
         #expect(timed.first?.status == .success)
         let invalid = try await h.client.write(
             [WriteItem(path: path, value: .unsigned(200))],
-            session: h.controllerSession, timedTimeout: 1000)
+            session: h.controllerSession, timedTimeout: 10_000)
         #expect(invalid.first?.status.status == .constraintError)
         #expect(await h.onDevice { $0.values[path] } == .unsigned(5))
         await h.stop()
