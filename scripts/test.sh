@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite of matter-emu and exits non-zero on any failure:
+#   0. swift format lint over Package.swift, Sources, Tests, Fuzz and Examples (.swift-format),
 #   1. unit and loopback suites (swift test: Swift Testing),
 #   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
 #   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
@@ -30,6 +31,16 @@ if [ "$build_status" != 0 ]; then
     echo "test: build failed"
     echo "total: 0 passed, 1 failed"
     exit 1
+fi
+
+echo "test: swift format lint (.swift-format; every finding is an error)" >&2
+lint_passed=1
+lint_failed=0
+if ! swift format lint --strict --recursive Package.swift Sources Tests Fuzz Examples >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "test: swift format lint found the above (run: swift format format -i --recursive <paths>)" >&2
+    lint_passed=0
+    lint_failed=1
 fi
 
 echo "test: unit and loopback suites" >&2
@@ -76,5 +87,5 @@ else
 fi
 FUZZ_SECONDS=${FUZZ_SECONDS:-8} suite fuzz scripts/fuzz.sh  # libFuzzer on the decoders, ~8 s per target (no root)
 
-echo "total: $((unit_passed + extra_passed)) passed, $((unit_failed + extra_failed)) failed"
-[ "$unit_status" = 0 ] && [ "$extra_failed" = 0 ]
+echo "total: $((lint_passed + unit_passed + extra_passed)) passed, $((lint_failed + unit_failed + extra_failed)) failed"
+[ "$lint_failed" = 0 ] && [ "$unit_status" = 0 ] && [ "$extra_failed" = 0 ]

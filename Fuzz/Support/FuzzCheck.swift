@@ -1,7 +1,7 @@
 internal import CLibFuzzer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Helpers shared by the libFuzzer targets in Fuzz/Targets (built only by scripts/fuzz.sh).
@@ -58,17 +58,20 @@ public func checkRoundTrip<T: Equatable, E: Error>(
     }
     let second: T
     do { second = try decode(encoded) } catch {
-        fuzzFailure("\(name): re-decoding our own encoding failed: \(error); encoding \(hex(encoded))",
-                    file: file, line: line)
+        fuzzFailure(
+            "\(name): re-decoding our own encoding failed: \(error); encoding \(hex(encoded))",
+            file: file, line: line)
     }
-    fuzzCheck(sameDecoded(first, second),
-              "\(name): round trip changed the value:\n  first  \(first)\n  second \(second)", file: file, line: line)
+    fuzzCheck(
+        sameDecoded(first, second),
+        "\(name): round trip changed the value:\n  first  \(first)\n  second \(second)", file: file, line: line)
     let again: [UInt8]
     do { again = try encode(second) } catch {
         fuzzFailure("\(name): encoding the re-decoded value failed: \(error)", file: file, line: line)
     }
-    fuzzCheck(again == encoded, "\(name): encoding is not stable: \(hex(encoded)) then \(hex(again))",
-              file: file, line: line)
+    fuzzCheck(
+        again == encoded, "\(name): encoding is not stable: \(hex(encoded)) then \(hex(again))",
+        file: file, line: line)
 }
 
 /// Lower-case hex, for failure messages.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 func milliseconds(_ d: Duration) -> Double {
@@ -38,8 +38,10 @@ struct Samples {
 
 /// Prints one figure for the results table of docs/BENCHMARKS.md. scripts/bench.sh reads these lines
 /// (tab separated: `figure`, id, label, median, tail, tail name, unit) and adds the aim of the id.
-func figure(_ id: String, _ label: String, median: Double, tail: Double? = nil, tailName: String = "p95",
-            unit: String) {
+func figure(
+    _ id: String, _ label: String, median: Double, tail: Double? = nil, tailName: String = "p95",
+    unit: String
+) {
     let tailText = tail.map(fmt) ?? "-"
     emit(["figure", id, label, fmt(median), tailText, tail == nil ? "-" : tailName, unit].joined(separator: "\t"))
 }

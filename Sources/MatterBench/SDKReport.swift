@@ -20,13 +20,16 @@ struct SDKRun {
         }
         return runs.compactMap { run in
             guard run["ok"] as? Bool == true, let d = run["discriminator"] as? Int, let start = run["start"] as? Double,
-                  let end = run["end"] as? Double, let stages = run["stages"] as? [[String: Any]]
+                let end = run["end"] as? Double, let stages = run["stages"] as? [[String: Any]]
             else { return nil }
-            return SDKRun(discriminator: d, start: start, end: end, stages: stages.compactMap { stage in
-                guard let name = stage["name"] as? String, let s = stage["start"] as? Double, let e = stage["end"] as? Double
-                else { return nil }
-                return Stage(name: name, start: s, end: e)
-            })
+            return SDKRun(
+                discriminator: d, start: start, end: end,
+                stages: stages.compactMap { stage in
+                    guard let name = stage["name"] as? String, let s = stage["start"] as? Double,
+                        let e = stage["end"] as? Double
+                    else { return nil }
+                    return Stage(name: name, start: s, end: e)
+                })
         }
     }
 }
@@ -61,7 +64,8 @@ func sdkReport(_ options: Options) throws {
     let devices = try LANDevice.load(try options.required("ready"))
     guard let timing = (try readJSON(try options.required("timing")) as? [String: Any])?["devices"] as? [String: Any]
     else { throw BenchError.failed("no device timings") }
-    let indexByDiscriminator = Dictionary(devices.map { (Int($0.discriminator), $0.index) }, uniquingKeysWith: { a, _ in a })
+    let indexByDiscriminator = Dictionary(
+        devices.map { (Int($0.discriminator), $0.index) }, uniquingKeysWith: { a, _ in a })
     guard !runs.isEmpty else {
         report("sdk: no successful commissioning by the SDK's controller")
         return
@@ -70,10 +74,12 @@ func sdkReport(_ options: Options) throws {
     var wall: [String: Samples] = [:]
     var busy: [String: Samples] = [:]
     var messages: [String: Samples] = [:]
-    var totalWall = Samples(), totalBusy = Samples(), totalMessages = Samples()
+    var totalWall = Samples()
+    var totalBusy = Samples()
+    var totalMessages = Samples()
     for run in runs {
         guard let index = indexByDiscriminator[run.discriminator],
-              let raw = timing[String(index)] as? [[Double]]
+            let raw = timing[String(index)] as? [[Double]]
         else { continue }
         let samples = raw.compactMap { $0.count == 2 ? (received: $0[0], busy: $0[1]) : nil }
         func handled(_ from: Double, _ to: Double) -> (busy: Double, count: Int) {
@@ -89,7 +95,9 @@ func sdkReport(_ options: Options) throws {
             cursor = max(cursor, stage.end)
         }
         if run.end - cursor > 0.0005 { rows.append(("(after the last step)", cursor, run.end)) }
-        var gapWall: [String: Double] = [:], gapBusy: [String: Double] = [:], gapCount: [String: Int] = [:]
+        var gapWall: [String: Double] = [:]
+        var gapBusy: [String: Double] = [:]
+        var gapCount: [String: Int] = [:]
         for (name, from, to) in rows {
             let h = handled(from, to)
             if name.hasPrefix("(") {
@@ -114,21 +122,26 @@ func sdkReport(_ options: Options) throws {
         totalBusy.add(whole.busy)
         totalMessages.add(Double(whole.count))
     }
-    emit("sdktable\t| stage (SDK's names) | SDK wall time, ms | our device handling, ms | datagrams to the device "
-         + "| our commissioner, same stage, ms |")
+    emit(
+        "sdktable\t| stage (SDK's names) | SDK wall time, ms | our device handling, ms | datagrams to the device "
+            + "| our commissioner, same stage, ms |")
     emit("sdktable\t|---|---:|---:|---:|---:|")
     for name in order {
         guard let w = wall[name], let b = busy[name], let m = messages[name] else { continue }
         emit("sdktable\t| \(name) | \(fmt(w.p(0.5))) | \(fmt(b.p(0.5))) | \(Int(m.p(0.5))) | \(our(name)) |")
     }
     let share = totalWall.p(0.5) > 0 ? totalBusy.p(0.5) / totalWall.p(0.5) * 100 : 0
-    emit("sdktable\t| **whole commissioning** | **\(fmt(totalWall.p(0.5)))** | **\(fmt(totalBusy.p(0.5)))** "
-          + "(\(fmt(share)) %) | \(Int(totalMessages.p(0.5))) | \(our("whole")) |")
-    report("sdk: the SDK's controller commissioned our device \(totalWall.count) times: p50 \(fmt(totalWall.p(0.5))) ms, "
-           + "p95 \(fmt(totalWall.p(0.95))) ms; our device handled its datagrams for \(fmt(totalBusy.p(0.5))) ms of it "
-           + "(\(fmt(share)) %)")
-    figure("sdk-commissioning", "the SDK's Python controller commissions our device on the LAN (\(totalWall.count) runs)",
-           median: totalWall.p(0.5), tail: totalWall.p(0.95), unit: "ms")
-    figure("sdk-device-share", "  of which our device handling its messages", median: totalBusy.p(0.5),
-           tail: totalBusy.p(0.95), unit: "ms")
+    emit(
+        "sdktable\t| **whole commissioning** | **\(fmt(totalWall.p(0.5)))** | **\(fmt(totalBusy.p(0.5)))** "
+            + "(\(fmt(share)) %) | \(Int(totalMessages.p(0.5))) | \(our("whole")) |")
+    report(
+        "sdk: the SDK's controller commissioned our device \(totalWall.count) times: p50 \(fmt(totalWall.p(0.5))) ms, "
+            + "p95 \(fmt(totalWall.p(0.95))) ms; our device handled its datagrams for \(fmt(totalBusy.p(0.5))) ms of it "
+            + "(\(fmt(share)) %)")
+    figure(
+        "sdk-commissioning", "the SDK's Python controller commissions our device on the LAN (\(totalWall.count) runs)",
+        median: totalWall.p(0.5), tail: totalWall.p(0.95), unit: "ms")
+    figure(
+        "sdk-device-share", "  of which our device handling its messages", median: totalBusy.p(0.5),
+        tail: totalBusy.p(0.95), unit: "ms")
 }

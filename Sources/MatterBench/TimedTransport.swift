@@ -3,7 +3,7 @@ import MatterTransport
 import Synchronization
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Wraps a device's transport and times the handling of each received datagram: the node decodes,
@@ -19,7 +19,6 @@ final class TimedTransport: DatagramTransport {
 
     let inner: any DatagramTransport
     private let samples = Mutex<[Sample]>([])
-
 
     init(_ inner: any DatagramTransport) { self.inner = inner }
 

@@ -22,19 +22,24 @@ func securePair(host: String) async throws -> (TransportNode, TransportNode, Ses
     await client.start()
     await server.start()
     await server.setUnsolicitedHandler(Echo(), for: .echo)
-    let i2r = try SecureRandom.bytes(count: 16), r2i = try SecureRandom.bytes(count: 16)
+    let i2r = try SecureRandom.bytes(count: 16)
+    let r2i = try SecureRandom.bytes(count: 16)
     let ac = try SecureRandom.bytes(count: 16)
-    let aID = await client.allocateSessionID(), bID = await server.allocateSessionID()
-    guard let serverAddress = UDPAddress(host: host, port: b.port), let clientAddress = UDPAddress(host: host, port: a.port)
+    let aID = await client.allocateSessionID()
+    let bID = await server.allocateSessionID()
+    guard let serverAddress = UDPAddress(host: host, port: b.port),
+        let clientAddress = UDPAddress(host: host, port: a.port)
     else { throw BenchError.badAddress(host) }
-    let session = await client.addSecureSession(SecureSessionParameters(
-        kind: .pase, localSessionID: aID, peerSessionID: bID,
-        keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: ac, isInitiator: true),
-        peerAddress: serverAddress, peerMRP: .default, isInitiator: true))
-    await server.addSecureSession(SecureSessionParameters(
-        kind: .pase, localSessionID: bID, peerSessionID: aID,
-        keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: ac, isInitiator: false),
-        peerAddress: clientAddress, peerMRP: .default, isInitiator: false))
+    let session = await client.addSecureSession(
+        SecureSessionParameters(
+            kind: .pase, localSessionID: aID, peerSessionID: bID,
+            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: ac, isInitiator: true),
+            peerAddress: serverAddress, peerMRP: .default, isInitiator: true))
+    await server.addSecureSession(
+        SecureSessionParameters(
+            kind: .pase, localSessionID: bID, peerSessionID: aID,
+            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: ac, isInitiator: false),
+            peerAddress: clientAddress, peerMRP: .default, isInitiator: false))
     return (client, server, session)
 }
 
@@ -60,10 +65,12 @@ func transportBench(host: String, count: Int) async throws {
     }
     samples.sort()
     let family = host.contains(":") ? "ipv6" : "ipv4"
-    report("transport \(host): round trip p50 \(fmt(percentile(samples, 0.5))) ms, p99 \(fmt(percentile(samples, 0.99))) ms"
-          + " (\(count) sequential, 64-byte payload, AES-CCM both ways)")
-    figure("transport-rt-\(family)", "transport round trip \(host) (encrypted echo, no IM)",
-           median: percentile(samples, 0.5), tail: percentile(samples, 0.99), tailName: "p99", unit: "ms")
+    report(
+        "transport \(host): round trip p50 \(fmt(percentile(samples, 0.5))) ms, p99 \(fmt(percentile(samples, 0.99))) ms"
+            + " (\(count) sequential, 64-byte payload, AES-CCM both ways)")
+    figure(
+        "transport-rt-\(family)", "transport round trip \(host) (encrypted echo, no IM)",
+        median: percentile(samples, 0.5), tail: percentile(samples, 0.99), tailName: "p99", unit: "ms")
     for outstanding in [1, 8, 64] {
         let total = count
         let start = clock.now
@@ -82,8 +89,9 @@ func transportBench(host: String, count: Int) async throws {
         let seconds = milliseconds(clock.now - start) / 1000
         let rate = Double(total) / seconds
         report("transport \(host): \(outstanding) outstanding: \(Int(rate)) round trips/s")
-        figure("transport-rate-\(outstanding)-\(family)", "transport round trips/s \(host), \(outstanding) outstanding",
-               median: rate.rounded(), unit: "/s")
+        figure(
+            "transport-rate-\(outstanding)-\(family)", "transport round trips/s \(host), \(outstanding) outstanding",
+            median: rate.rounded(), unit: "/s")
     }
     let stats = await server.statistics
     report("transport \(host): server \(stats)")
@@ -101,7 +109,8 @@ func paseBench(count: Int, iterations: UInt32) async throws {
     await commissionerNode.start()
     let salt = Array("SPAKE2P Key Salt".utf8)
     let verifier = try Spake2PlusPasscodeVerifier(passcode: 20_202_021, salt: salt, iterations: Int(iterations))
-    let responder = PASEResponder(credentials: .init(verifier: verifier, pbkdf: PBKDFParameters(iterations: iterations, salt: salt)))
+    let responder = PASEResponder(
+        credentials: .init(verifier: verifier, pbkdf: PBKDFParameters(iterations: iterations, salt: salt)))
     await SecureChannelResponder(pase: responder).install(on: deviceNode)
     guard let address = UDPAddress(host: "::1", port: device.port) else { return }
     let clock = ContinuousClock()
@@ -113,11 +122,12 @@ func paseBench(count: Int, iterations: UInt32) async throws {
         await commissionerNode.removeSecureSession(result.session)
     }
     samples.sort()
-    report("pase ::1 (\(iterations) iterations): p50 \(fmt(percentile(samples, 0.5))) ms, p95 \(fmt(percentile(samples, 0.95))) ms"
-          + " over \(count) handshakes")
-    figure("pase", "PASE ::1, \(iterations) PBKDF2 iterations (\(count) handshakes)", median: percentile(samples, 0.5),
-           tail: percentile(samples, 0.95), unit: "ms")
+    report(
+        "pase ::1 (\(iterations) iterations): p50 \(fmt(percentile(samples, 0.5))) ms, p95 \(fmt(percentile(samples, 0.95))) ms"
+            + " over \(count) handshakes")
+    figure(
+        "pase", "PASE ::1, \(iterations) PBKDF2 iterations (\(count) handshakes)", median: percentile(samples, 0.5),
+        tail: percentile(samples, 0.95), unit: "ms")
     await deviceNode.stop()
     await commissionerNode.stop()
 }
-

@@ -50,7 +50,7 @@ extension Controller {
         while true {
             do throws(ControllerError) {
                 return try await body(current.session)
-            } catch where retries > 0 && error.category == .unreachable {
+            } catch  where retries > 0 && error.category == .unreachable {
                 retries -= 1
                 if reused {
                     log.info("session with node \(nodeID.rawValue) looks dead (\(error)); establishing a new one")

@@ -28,7 +28,8 @@ public struct ByteReader: Sendable {
 
     /// Reads a little-endian unsigned integer of `T`'s width.
     @inlinable
-    public mutating func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws(ByteReaderError) -> T {
+    public mutating func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws(ByteReaderError) -> T
+    {
         let size = T.bitWidth / 8
         guard remaining >= size else { throw ByteReaderError(needed: size, offset: position, available: remaining) }
         var value: T = 0

@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Severity of a log line; lines below the configured level are not formatted at all.

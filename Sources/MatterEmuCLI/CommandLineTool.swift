@@ -16,14 +16,16 @@ struct CommandLineTool {
             return .success
         }
         // Longest command path that prefixes the arguments.
-        let match = commands
+        let match =
+            commands
             .filter { argv.starts(with: $0.path) }
             .max { $0.path.count < $1.path.count }
         guard let command = match else {
             let words = Array(argv.prefix { !$0.hasPrefix("-") })
             let group = commands.filter { $0.path.starts(with: words) }
             let asksHelp = argv.isEmpty || argv.contains("--help") || argv.contains("-h") || argv == ["help"]
-            let help = HelpFormatter.groupHelp(prefix: group.isEmpty ? [] : words, commands: group.isEmpty ? commands : group)
+            let help = HelpFormatter.groupHelp(
+                prefix: group.isEmpty ? [] : words, commands: group.isEmpty ? commands : group)
             if asksHelp {
                 output.print(help)
                 return .success
@@ -38,8 +40,9 @@ struct CommandLineTool {
         }
         do {
             let tokens = Array(argv.dropFirst(command.path.count))
-            let arguments = try ParsedArguments(tokens, options: command.options + GlobalOptions.specs,
-                                                command: command.pathString)
+            let arguments = try ParsedArguments(
+                tokens, options: command.options + GlobalOptions.specs,
+                command: command.pathString)
             if arguments.has("help") {
                 output.print(HelpFormatter.commandHelp(command))
                 return .success
@@ -67,8 +70,9 @@ struct CommandLineTool {
             throw UsageError("missing argument <\(missing)>", command: command.pathString)
         }
         if given > command.positionals.count {
-            throw UsageError("unexpected argument '\(arguments.positionals[command.positionals.count])'",
-                             command: command.pathString)
+            throw UsageError(
+                "unexpected argument '\(arguments.positionals[command.positionals.count])'",
+                command: command.pathString)
         }
     }
 
@@ -81,9 +85,10 @@ struct CommandLineTool {
         }
         output.progress(line)
         if json {
-            output.printJSON(.object([
-                ("error", .object([("exitCode", .int(Int64(code.rawValue))), ("message", .string(message))])),
-            ]))
+            output.printJSON(
+                .object([
+                    ("error", .object([("exitCode", .int(Int64(code.rawValue))), ("message", .string(message))]))
+                ]))
         }
         return code
     }

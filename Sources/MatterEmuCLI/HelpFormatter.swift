@@ -3,8 +3,9 @@ enum HelpFormatter {
     static func commandHelp(_ command: any CLICommand.Type) -> String {
         var lines: [String] = []
         let positionals = command.positionals.map { $0.optional ? "[<\($0.name)>]" : "<\($0.name)>" }
-        lines.append("usage: matter-emu \(command.pathString) [options]" +
-                     (positionals.isEmpty ? "" : " " + positionals.joined(separator: " ")))
+        lines.append(
+            "usage: matter-emu \(command.pathString) [options]"
+                + (positionals.isEmpty ? "" : " " + positionals.joined(separator: " ")))
         lines.append("")
         lines.append(command.summary)
         if !command.positionals.isEmpty {

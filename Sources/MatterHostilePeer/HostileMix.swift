@@ -67,15 +67,18 @@ struct HostileMix {
         switch kind {
         case .random:
             let roll = random.next() % 100
-            let length = roll < 70 ? 1 + Int(random.next() % 64)
+            let length =
+                roll < 70
+                ? 1 + Int(random.next() % 64)
                 : roll < 95 ? 65 + Int(random.next() % 236) : 301 + Int(random.next() % 980)
             return single(MessageMutator.randomBytes(count: length, random: &random))
         case .secured:
             let sessionID = UInt16(truncatingIfNeeded: random.next() % 0xFFFF) + 1
             let roll = random.next() % 10
-            let header = MessageHeader(sessionID: sessionID, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                                       source: roll < 4 ? Self.nodeID(&random) : nil,
-                                       destination: roll == 9 ? .node(Self.nodeID(&random)) : .none)
+            let header = MessageHeader(
+                sessionID: sessionID, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+                source: roll < 4 ? Self.nodeID(&random) : nil,
+                destination: roll == 9 ? .node(Self.nodeID(&random)) : .none)
             let body = MessageMutator.randomBytes(count: 16 + Int(random.next() % 185), random: &random)
             return single(header.encoded + body)
         case .unsecured:
@@ -87,31 +90,40 @@ struct HostileMix {
         case .duplicate:
             // An initiator's reliable message for a protocol nobody handles: the first opens an unsecured
             // session (unhandled), the copies hit its counter window (duplicate).
-            let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                                       source: Self.nodeID(&random))
-            let payload = PayloadHeader(isInitiator: true, needsAck: true,
-                                        opcode: UInt8(truncatingIfNeeded: random.next()),
-                                        exchangeID: UInt16(truncatingIfNeeded: random.next()),
-                                        protocolID: ProtocolID(vendorID: 0xFFF1, protocolNumber: 0x0042))
-            let bytes = header.encoded + Self.encoded(payload)
+            let header = MessageHeader(
+                sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+                source: Self.nodeID(&random))
+            let payload = PayloadHeader(
+                isInitiator: true, needsAck: true,
+                opcode: UInt8(truncatingIfNeeded: random.next()),
+                exchangeID: UInt16(truncatingIfNeeded: random.next()),
+                protocolID: ProtocolID(vendorID: 0xFFF1, protocolNumber: 0x0042))
+            let bytes =
+                header.encoded + Self.encoded(payload)
                 + MessageMutator.randomBytes(count: Int(random.next() % 48), random: &random)
             let copies = 2 + Int(random.next() % 15)
             let first = HostileDatagram(kind: kind, bytes: bytes, socket: 0, expected: OutcomePredictor.predict(bytes))
-            return [first] + Array(repeating: HostileDatagram(kind: kind, bytes: bytes, socket: 0,
-                                                              expected: .droppedDuplicate), count: copies - 1)
+            return [first]
+                + Array(
+                    repeating: HostileDatagram(
+                        kind: kind, bytes: bytes, socket: 0,
+                        expected: .droppedDuplicate), count: copies - 1)
         case .replay:
             let message = random.next() % 2 == 0 ? CapturedMessages.pbkdfParamRequest : ownPBKDFParamRequest
             let copies = 1 + Int(random.next() % 8)
-            return Array(repeating: HostileDatagram(kind: kind, bytes: message, socket: 0,
-                                                    expected: OutcomePredictor.predict(message)), count: copies)
+            return Array(
+                repeating: HostileDatagram(
+                    kind: kind, bytes: message, socket: 0,
+                    expected: OutcomePredictor.predict(message)), count: copies)
         case .halfOpen:
             nextHalfOpenSocket = nextHalfOpenSocket % halfOpenSockets + 1
             let socket = nextHalfOpenSocket
             let source = Self.nodeID(&random)
             let counter = UInt32(truncatingIfNeeded: random.next())
             let exchangeID = UInt16(truncatingIfNeeded: random.next())
-            let request = Self.pbkdfParamRequestMessage(source: source, counter: counter, exchangeID: exchangeID,
-                                                        random: &random)
+            let request = Self.pbkdfParamRequestMessage(
+                source: source, counter: counter, exchangeID: exchangeID,
+                random: &random)
             var unit = single(request, socket: socket)
             if random.next() % 2 == 0 {
                 // Pake1 with a point that is not on the curve, on the same exchange.
@@ -119,9 +131,12 @@ struct HostileMix {
                 w.putStructure { w in
                     w.putBytes([0x04] + MessageMutator.randomBytes(count: 64, random: &random), tag: .context(1))
                 }
-                let pake1 = MessageHeader(sessionID: 0, messageCounter: counter &+ 1, source: source).encoded
-                    + Self.encoded(PayloadHeader(isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.pake1,
-                                                 exchangeID: exchangeID, protocolID: .secureChannel))
+                let pake1 =
+                    MessageHeader(sessionID: 0, messageCounter: counter &+ 1, source: source).encoded
+                    + Self.encoded(
+                        PayloadHeader(
+                            isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.pake1,
+                            exchangeID: exchangeID, protocolID: .secureChannel))
                     + w.bytes
                 unit += single(pake1, socket: socket)
             }
@@ -134,11 +149,14 @@ struct HostileMix {
     /// A valid unsecured header and a payload that is garbage, or a payload header with garbage behind.
     private mutating func unsecuredGarbage() -> [UInt8] {
         let roll = random.next() % 100
-        let header = roll < 10
-            ? MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                            destination: .node(Self.nodeID(&random)))
-            : MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                            source: Self.nodeID(&random))
+        let header =
+            roll < 10
+            ? MessageHeader(
+                sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+                destination: .node(Self.nodeID(&random)))
+            : MessageHeader(
+                sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+                source: Self.nodeID(&random))
         let garbage = MessageMutator.randomBytes(count: Int(random.next() % 100), random: &random)
         if roll < 35 { return header.encoded + garbage }
         let protocolID: ProtocolID
@@ -159,26 +177,30 @@ struct HostileMix {
             protocolID = .interactionModel
             opcode = UInt8(truncatingIfNeeded: random.next() % 12)
         default:
-            protocolID = ProtocolID(vendorID: random.next() % 2 == 0 ? 0 : UInt16(truncatingIfNeeded: random.next()),
-                                    protocolNumber: UInt16(truncatingIfNeeded: random.next()))
+            protocolID = ProtocolID(
+                vendorID: random.next() % 2 == 0 ? 0 : UInt16(truncatingIfNeeded: random.next()),
+                protocolNumber: UInt16(truncatingIfNeeded: random.next()))
             opcode = UInt8(truncatingIfNeeded: random.next())
         }
         let flags = random.next()
         let acknowledged: UInt32? = flags & 16 != 0 ? UInt32(truncatingIfNeeded: random.next()) : nil
-        let payload = PayloadHeader(isInitiator: flags & 1 != 0 || flags & 6 == 0, needsAck: flags & 8 != 0,
-                                    acknowledgedCounter: acknowledged,
-                                    opcode: opcode, exchangeID: UInt16(truncatingIfNeeded: random.next()),
-                                    protocolID: protocolID)
+        let payload = PayloadHeader(
+            isInitiator: flags & 1 != 0 || flags & 6 == 0, needsAck: flags & 8 != 0,
+            acknowledgedCounter: acknowledged,
+            opcode: opcode, exchangeID: UInt16(truncatingIfNeeded: random.next()),
+            protocolID: protocolID)
         return header.encoded + Self.encoded(payload) + garbage
     }
 
     /// A well-formed Sigma1 for a random destination, sometimes with made-up resumption fields.
     private mutating func sigma1Message() -> [UInt8] {
-        let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                                   source: Self.nodeID(&random))
-        let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.sigma1,
-                                          exchangeID: UInt16(truncatingIfNeeded: random.next()),
-                                          protocolID: .secureChannel)
+        let header = MessageHeader(
+            sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+            source: Self.nodeID(&random))
+        let payloadHeader = PayloadHeader(
+            isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.sigma1,
+            exchangeID: UInt16(truncatingIfNeeded: random.next()),
+            protocolID: .secureChannel)
         let resume = random.next() % 5 == 0
         var w = TLVWriter(capacity: 240)
         w.putStructure { w in
@@ -197,11 +219,13 @@ struct HostileMix {
 
     /// An interaction-model InvokeRequest-shaped message on the unsecured session.
     private mutating func imRequestOnUnsecured() -> [UInt8] {
-        let header = MessageHeader(sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
-                                   source: Self.nodeID(&random))
-        let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true, opcode: 0x08,
-                                          exchangeID: UInt16(truncatingIfNeeded: random.next()),
-                                          protocolID: .interactionModel)
+        let header = MessageHeader(
+            sessionID: 0, messageCounter: UInt32(truncatingIfNeeded: random.next()),
+            source: Self.nodeID(&random))
+        let payloadHeader = PayloadHeader(
+            isInitiator: true, needsAck: true, opcode: 0x08,
+            exchangeID: UInt16(truncatingIfNeeded: random.next()),
+            protocolID: .interactionModel)
         var w = TLVWriter(capacity: 40)
         w.putStructure { w in
             w.put(false, tag: .context(0))
@@ -217,19 +241,22 @@ struct HostileMix {
     private mutating func readdressed(_ bytes: [UInt8]) -> [UInt8] {
         var reader = ByteReader(bytes)
         guard let header = try? MessageHeader(from: &reader), header.isUnsecured, header.source != nil,
-              bytes.count >= 16
+            bytes.count >= 16
         else { return bytes }
         var result = bytes
         withUnsafeBytes(of: Self.nodeID(&random).rawValue.littleEndian) { result.replaceSubrange(8..<16, with: $0) }
         return result
     }
 
-    static func pbkdfParamRequestMessage(source: NodeID, counter: UInt32, exchangeID: UInt16,
-                                         random: inout SeededRandom) -> [UInt8] {
+    static func pbkdfParamRequestMessage(
+        source: NodeID, counter: UInt32, exchangeID: UInt16,
+        random: inout SeededRandom
+    ) -> [UInt8] {
         let header = MessageHeader(sessionID: 0, messageCounter: counter, source: source)
-        let payloadHeader = PayloadHeader(isInitiator: true, needsAck: true,
-                                          opcode: SecureChannelOpcode.pbkdfParamRequest, exchangeID: exchangeID,
-                                          protocolID: .secureChannel)
+        let payloadHeader = PayloadHeader(
+            isInitiator: true, needsAck: true,
+            opcode: SecureChannelOpcode.pbkdfParamRequest, exchangeID: exchangeID,
+            protocolID: .secureChannel)
         var w = TLVWriter(capacity: 80)
         w.putStructure { w in
             w.putBytes(MessageMutator.randomBytes(count: 32, random: &random), tag: .context(1))

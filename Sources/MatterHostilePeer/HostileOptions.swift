@@ -76,10 +76,11 @@ struct HostileOptions {
                 for item in try value(argument).split(separator: ",") {
                     let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
                     guard parts.count == 2, let kind = HostileKind(rawValue: parts[0]), let weight = Int(parts[1]),
-                          weight >= 0
+                        weight >= 0
                     else {
-                        throw UsageError(description: "--mix: '\(item)' is not KIND=WEIGHT (kinds: "
-                                         + HostileKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                        throw UsageError(
+                            description: "--mix: '\(item)' is not KIND=WEIGHT (kinds: "
+                                + HostileKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
                     }
                     weights[kind] = weight
                 }

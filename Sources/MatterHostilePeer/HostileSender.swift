@@ -1,8 +1,9 @@
 import Dispatch
 import MatterTransport
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hostile peer's sockets: one main socket and `halfOpenSockets` more, each counting what the device
@@ -31,7 +32,7 @@ final class HostileSender: Sendable {
             do {
                 try endpoint.send(bytes, to: target)
                 return true
-            } catch where error.code == EAGAIN || error.code == ENOBUFS {
+            } catch  where error.code == EAGAIN || error.code == ENOBUFS {
                 usleep(500)
             } catch {
                 return false

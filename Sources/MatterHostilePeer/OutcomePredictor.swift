@@ -18,7 +18,8 @@ enum OutcomePredictor {
             return .droppedUndecodable
         }
         guard let payloadHeader = try? PayloadHeader(from: &reader) else { return .droppedUndecodable }
-        let isAck = payloadHeader.protocolID == .secureChannel
+        let isAck =
+            payloadHeader.protocolID == .secureChannel
             && payloadHeader.opcode == SecureChannelOpcode.standaloneAck
         guard payloadHeader.isInitiator, !isAck else { return .droppedUnknownSession }
         switch payloadHeader.protocolID {

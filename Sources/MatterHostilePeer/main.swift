@@ -67,14 +67,16 @@ if options.json {
         "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
     let targets = options.targets.map { "\"\($0)\"" }.joined(separator: ",")
-    print("{\"sent\":\(sent),\"seconds\":\(String(format: "%.2f", seconds)),\"rate\":\(rate),\"targets\":[\(targets)],"
-          + "\"seed\":\(options.seed),\"kinds\":\(object(kinds)),\"expected\":\(object(outcomes)),"
-          + "\"replies\":\(sender.replies),\"sendErrors\":\(sendErrors)}")
+    print(
+        "{\"sent\":\(sent),\"seconds\":\(String(format: "%.2f", seconds)),\"rate\":\(rate),\"targets\":[\(targets)],"
+            + "\"seed\":\(options.seed),\"kinds\":\(object(kinds)),\"expected\":\(object(outcomes)),"
+            + "\"replies\":\(sender.replies),\"sendErrors\":\(sendErrors)}")
 } else {
     func list(_ pairs: [(String, Int)]) -> String { pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ") }
-    print("hostile: sent \(sent) datagrams in \(String(format: "%.1f", seconds)) s (\(rate)/s) to "
-          + options.targets.map(\.description).joined(separator: " and ") + " (seed \(options.seed)); "
-          + "kinds: \(list(kinds)); expected: \(list(outcomes)); device answered \(sender.replies); "
-          + "send errors \(sendErrors)")
+    print(
+        "hostile: sent \(sent) datagrams in \(String(format: "%.1f", seconds)) s (\(rate)/s) to "
+            + options.targets.map(\.description).joined(separator: " and ") + " (seed \(options.seed)); "
+            + "kinds: \(list(kinds)); expected: \(list(outcomes)); device answered \(sender.replies); "
+            + "send errors \(sendErrors)")
 }
 exit(sendErrors == 0 ? 0 : 1)

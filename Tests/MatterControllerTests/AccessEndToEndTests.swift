@@ -164,7 +164,8 @@ struct AccessEndToEndTests {
         let unknownBefore = await device.node.statistics.droppedUnknownSession
         try await peer.closeSessionOnDevice(device, session)
         for datagram in invokeDatagrams { try peer.transport.replay(datagram) }
-        for _ in 0..<200 where await device.node.statistics.droppedUnknownSession < unknownBefore + invokeDatagrams.count {
+        for _ in 0..<200
+        where await device.node.statistics.droppedUnknownSession < unknownBefore + invokeDatagrams.count {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await device.node.statistics.droppedUnknownSession == unknownBefore + invokeDatagrams.count)
@@ -189,14 +190,16 @@ struct AccessEndToEndTests {
         // On the fabric but in no ACL entry: CASE works (it proves fabric membership), access does not.
         let stranger = try await RawClient.start()
         let strangerSession = try await stranger.connect(device, nodeID: node, credentials: operatorCredentials)
-        #expect(try await stranger.client.invoke(toggle, session: strangerSession) == .status(StatusIB(.unsupportedAccess)))
+        #expect(
+            try await stranger.client.invoke(toggle, session: strangerSession) == .status(StatusIB(.unsupportedAccess)))
         #expect(await isOn(device) == false)
         #expect(await log.eventuallyContains("access denied", "0x4242", "invoke"))
         await stranger.stop()
 
         // The administrator grants Operate to that node.
-        guard case .value(.array(let current)) = try await controller.readAttribute(
-            node, endpoint: EndpointID(0), cluster: .accessControl, attribute: .AccessControl.acl)
+        guard
+            case .value(.array(let current)) = try await controller.readAttribute(
+                node, endpoint: EndpointID(0), cluster: .accessControl, attribute: .AccessControl.acl)
         else {
             Issue.record("the ACL did not read as a list")
             return
@@ -218,10 +221,11 @@ struct AccessEndToEndTests {
         #expect(await log.eventuallyContains("access denied", "0x4242", "write", "manage"))
         #expect(await log.eventuallyContains("access denied", "0x4242", "write", "administer"))
         let aclRead = try await peer.client.read([AttributePathIB(acl)], session: session)
-        #expect(aclRead.report(for: acl).map { report in
-            if case .failure(let status) = report.result { return status.status == .unsupportedAccess }
-            return false
-        } == true)
+        #expect(
+            aclRead.report(for: acl).map { report in
+                if case .failure(let status) = report.result { return status.status == .unsupportedAccess }
+                return false
+            } == true)
 
         // Nothing changed: the label is empty and the admin still administers.
         #expect(await device.deviceValue(0, .basicInformation, .BasicInformation.nodeLabel) == .utf8(""))

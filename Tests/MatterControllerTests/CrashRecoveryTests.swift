@@ -203,7 +203,12 @@ struct CrashRecoveryTests {
         configuration.mrp = MRPParameters(idleInterval: 30, activeInterval: 30)
         let stalls = Mutex(0)
         configuration.checkpoint = { point in
-            guard point == .fabricCommitted, stalls.withLock({ $0 += 1; return $0 }) == 1 else { return }
+            guard point == .fabricCommitted,
+                stalls.withLock({
+                    $0 += 1
+                    return $0
+                }) == 1
+            else { return }
             Thread.sleep(forTimeInterval: 1.5)  // on the device's queue: it hears nothing meanwhile
         }
         let device = try await VirtualDevice.start(configuration)

@@ -1,5 +1,6 @@
-@testable import MatterCore
 import Testing
+
+@testable import MatterCore
 
 @Suite("Byte reader and writer")
 struct ByteReaderTests {

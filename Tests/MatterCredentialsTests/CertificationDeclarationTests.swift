@@ -118,17 +118,18 @@ struct CertificationDeclarationTests {
         let content = try hex(try #require(vectors.declarations.first).content)
         let cms = try hex(try #require(vectors.declarations.first).cms)
         for length in [0, 1, 5, content.count - 1] {
-            expectCredentialsError("truncated CD", { try CertificationDeclaration(tlv: Array(content.prefix(length))) })
-            {
-                if case .malformedTLV = $0 { true } else { false }
-            }
+            expectCredentialsError(
+                "truncated CD", { try CertificationDeclaration(tlv: Array(content.prefix(length))) },
+                matches: {
+                    if case .malformedTLV = $0 { true } else { false }
+                })
         }
         for length in [0, 2, 20, cms.count / 2, cms.count - 1] {
             expectCredentialsError(
-                "truncated CMS", { try SignedCertificationDeclaration(cms: Array(cms.prefix(length))) }
-            ) {
-                if case .malformedDER = $0 { true } else { false }
-            }
+                "truncated CMS", { try SignedCertificationDeclaration(cms: Array(cms.prefix(length))) },
+                matches: {
+                    if case .malformedDER = $0 { true } else { false }
+                })
         }
         var wrongCertificateID = CertificationDeclaration(
             vendorID: .testVendor1, productIDs: [ProductID(1)], deviceTypeID: 1, certificateID: "short")
@@ -136,20 +137,20 @@ struct CertificationDeclarationTests {
             "19-character certificate_id",
             {
                 try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
-            }
-        ) { if case .malformedTLV = $0 { true } else { false } }
+            }, matches: { if case .malformedTLV = $0 { true } else { false } })
         wrongCertificateID.certificateID = "ZIG20142ZB330003-24"
         wrongCertificateID.productIDs = []
         expectCredentialsError(
             "empty product_id_array",
             {
                 try CertificationDeclaration(tlv: wrongCertificateID.tlvEncoded)
-            }
-        ) { if case .malformedTLV = $0 { true } else { false } }
+            }, matches: { if case .malformedTLV = $0 { true } else { false } })
         var flipped = cms
         flipped[15] = 0x31  // the [0] EXPLICIT wrapper becomes a SET
-        expectCredentialsError("wrong CMS structure", { try SignedCertificationDeclaration(cms: flipped) }) {
-            if case .malformedDER = $0 { true } else { false }
-        }
+        expectCredentialsError(
+            "wrong CMS structure", { try SignedCertificationDeclaration(cms: flipped) },
+            matches: {
+                if case .malformedDER = $0 { true } else { false }
+            })
     }
 }

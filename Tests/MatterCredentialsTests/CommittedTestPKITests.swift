@@ -58,7 +58,6 @@ struct CommittedTestPKITests {
             "missing device",
             {
                 try DeviceAttestationCredentials.load(pkiDirectory: Self.root.path, device: "toaster")
-            }
-        ) { if case .invalidArgument = $0 { true } else { false } }
+            }, matches: { if case .invalidArgument = $0 { true } else { false } })
     }
 }

@@ -336,8 +336,7 @@ struct DeviceAttestationTests {
                     nocsrElements: elements, attestationSignature: signature.rawRepresentation,
                     attestationChallenge: scenario.challenge, csrNonce: try SecureRandom.bytes(count: 32),
                     dacPublicKey: scenario.credentials.dac.publicKey)
-            }
-        ) { $0 == .nocsrNonceMismatch }
+            }, matches: { $0 == .nocsrNonceMismatch })
         expectCredentialsError(
             "signature",
             {
@@ -345,8 +344,7 @@ struct DeviceAttestationTests {
                     nocsrElements: elements, attestationSignature: signature.rawRepresentation,
                     attestationChallenge: [UInt8](repeating: 0, count: 16), csrNonce: csrNonce,
                     dacPublicKey: scenario.credentials.dac.publicKey)
-            }
-        ) { $0 == .nocsrSignatureInvalid }
+            }, matches: { $0 == .nocsrSignatureInvalid })
     }
 
     @Test("a trust store directory loads *.der files and skips others")
@@ -366,8 +364,7 @@ struct DeviceAttestationTests {
             "missing directory",
             {
                 try PAATrustStore(directory: directory.url.appendingPathComponent("absent").path)
-            }
-        ) { if case .invalidArgument = $0 { true } else { false } }
+            }, matches: { if case .invalidArgument = $0 { true } else { false } })
     }
 }
 

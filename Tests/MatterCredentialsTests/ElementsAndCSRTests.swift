@@ -54,23 +54,31 @@ struct ElementsAndCSRTests {
         let pointStart = try #require(
             csr.indices.first { csr[$0] == 0x04 && $0 > 0 && csr[$0 - 1] == 0x00 && csr[$0 - 2] == 0x42 })
         keyFlip[pointStart + 10] ^= 0x01
-        expectCredentialsError("tampered CSR key", { try CertificateSigningRequest(der: keyFlip) }) {
-            $0 == .csrSignatureInvalid || { if case .malformedDER = $0 { true } else { false } }($0)
-        }
+        expectCredentialsError(
+            "tampered CSR key", { try CertificateSigningRequest(der: keyFlip) },
+            matches: {
+                $0 == .csrSignatureInvalid || { if case .malformedDER = $0 { true } else { false } }($0)
+            })
         var subjectFlip = csr
         let subject = try #require(csr.indices.first { Array(csr[$0...].prefix(3)) == [0x43, 0x53, 0x52] })
         subjectFlip[subject] = 0x44  // "DSR": signed bytes changed
-        expectCredentialsError("tampered CSR subject", { try CertificateSigningRequest(der: subjectFlip) }) {
-            $0 == .csrSignatureInvalid
-        }
+        expectCredentialsError(
+            "tampered CSR subject", { try CertificateSigningRequest(der: subjectFlip) },
+            matches: {
+                $0 == .csrSignatureInvalid
+            })
         for length in [0, 1, 10, csr.count / 2, csr.count - 1] {
-            expectCredentialsError("truncated CSR", { try CertificateSigningRequest(der: Array(csr.prefix(length))) }) {
+            expectCredentialsError(
+                "truncated CSR", { try CertificateSigningRequest(der: Array(csr.prefix(length))) },
+                matches: {
+                    if case .malformedDER = $0 { true } else { false }
+                })
+        }
+        expectCredentialsError(
+            "trailing bytes", { try CertificateSigningRequest(der: csr + [0]) },
+            matches: {
                 if case .malformedDER = $0 { true } else { false }
-            }
-        }
-        expectCredentialsError("trailing bytes", { try CertificateSigningRequest(der: csr + [0]) }) {
-            if case .malformedDER = $0 { true } else { false }
-        }
+            })
     }
 
     @Test("NOCSR elements round-trip with and without vendor-reserved fields")
@@ -85,12 +93,16 @@ struct ElementsAndCSRTests {
         let encoded = plain.tlvEncoded
         #expect(Array(encoded.prefix(2)) == [0x15, 0x30] && encoded.last == 0x18)
         let shortNonce = NOCSRElements(csr: csr, csrNonce: [1, 2, 3])
-        expectCredentialsError("short nonce", { try NOCSRElements(tlv: shortNonce.tlvEncoded) }) {
-            if case .malformedTLV = $0 { true } else { false }
-        }
-        expectCredentialsError("truncated", { try NOCSRElements(tlv: Array(encoded.dropLast())) }) {
-            if case .malformedTLV = $0 { true } else { false }
-        }
+        expectCredentialsError(
+            "short nonce", { try NOCSRElements(tlv: shortNonce.tlvEncoded) },
+            matches: {
+                if case .malformedTLV = $0 { true } else { false }
+            })
+        expectCredentialsError(
+            "truncated", { try NOCSRElements(tlv: Array(encoded.dropLast())) },
+            matches: {
+                if case .malformedTLV = $0 { true } else { false }
+            })
     }
 
     @Test("attestation elements round-trip, keep vendor-reserved elements, and reject others")
@@ -112,9 +124,11 @@ struct ElementsAndCSRTests {
             w.putUnsigned(0, tag: .context(3))
             w.putUnsigned(5, tag: .context(9))
         }
-        expectCredentialsError("unknown context tag", { try AttestationElements(tlv: writer.bytes) }) {
-            if case .malformedTLV = $0 { true } else { false }
-        }
+        expectCredentialsError(
+            "unknown context tag", { try AttestationElements(tlv: writer.bytes) },
+            matches: {
+                if case .malformedTLV = $0 { true } else { false }
+            })
         expectCredentialsError(
             "too large",
             {
@@ -122,8 +136,7 @@ struct ElementsAndCSRTests {
                     tlv: AttestationElements(
                         certificationDeclaration: [UInt8](repeating: 0, count: 900), attestationNonce: nonce
                     ).tlvEncoded)
-            }
-        ) { if case .malformedTLV = $0 { true } else { false } }
+            }, matches: { if case .malformedTLV = $0 { true } else { false } })
     }
 
     @Test("the attestation signature covers elements ‖ challenge")
@@ -162,13 +175,15 @@ struct ElementsAndCSRTests {
             let bytes = (0..<UInt8(count + 60)).map { $0 &* 37 }
             #expect(try PEM.decode(PEM.encode(bytes, label: "X"), label: "X") == bytes)
         }
-        expectCredentialsError("no block", { try PEM.decode("hello", label: "X") }) {
-            if case .malformedPEM = $0 { true } else { false }
-        }
         expectCredentialsError(
-            "bad base64", { try PEM.decode("-----BEGIN X-----\n@@@@\n-----END X-----\n", label: "X") }
-        ) {
-            if case .malformedPEM = $0 { true } else { false }
-        }
+            "no block", { try PEM.decode("hello", label: "X") },
+            matches: {
+                if case .malformedPEM = $0 { true } else { false }
+            })
+        expectCredentialsError(
+            "bad base64", { try PEM.decode("-----BEGIN X-----\n@@@@\n-----END X-----\n", label: "X") },
+            matches: {
+                if case .malformedPEM = $0 { true } else { false }
+            })
     }
 }

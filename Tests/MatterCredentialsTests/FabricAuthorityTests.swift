@@ -83,9 +83,11 @@ struct FabricAuthorityTests {
         #expect(noc.publicKey == deviceKey.publicKey.x963Representation)
         var tampered = csr.derEncoded
         tampered[tampered.count - 3] ^= 0x01
-        expectCredentialsError("CSR signature failure", { try authority.issueNOC(csr: tampered, nodeID: NodeID(5)) }) {
-            $0 == .csrSignatureInvalid
-        }
+        expectCredentialsError(
+            "CSR signature failure", { try authority.issueNOC(csr: tampered, nodeID: NodeID(5)) },
+            matches: {
+                $0 == .csrSignatureInvalid
+            })
     }
 
     @Test("key identifiers are SHA-1 of the public key, as in the SDK's Root01 (SKID CC1308AF…)")
@@ -109,37 +111,35 @@ struct FabricAuthorityTests {
     func issueArguments() throws {
         let authority = try FabricAuthority.create(fabricID: Self.fabric, rcacID: 7)
         let key = try P256PrivateKey().publicKey
-        expectCredentialsError("invalid node ID", { try authority.issueNOC(publicKey: key, nodeID: NodeID(0)) }) {
-            $0 == .invalidNodeID(0)
-        }
+        expectCredentialsError(
+            "invalid node ID", { try authority.issueNOC(publicKey: key, nodeID: NodeID(0)) },
+            matches: {
+                $0 == .invalidNodeID(0)
+            })
         expectCredentialsError(
             "invalid node ID",
             {
                 try authority.issueNOC(publicKey: key, nodeID: NodeID(0xFFFF_FFF0_0000_0000))
-            }
-        ) { $0 == .invalidNodeID(0xFFFF_FFF0_0000_0000) }
+            }, matches: { $0 == .invalidNodeID(0xFFFF_FFF0_0000_0000) })
         expectCredentialsError(
             "CAT version 0",
             {
                 try authority.issueNOC(
                     publicKey: key, nodeID: NodeID(1),
                     caseAuthenticatedTags: [CASEAuthenticatedTag(rawValue: 0x0001_0000)])
-            }
-        ) { $0 == .invalidCASEAuthenticatedTag(0x0001_0000) }
+            }, matches: { $0 == .invalidCASEAuthenticatedTag(0x0001_0000) })
         let four = (1...4).map { CASEAuthenticatedTag(identifier: UInt16($0), version: 1) }
         expectCredentialsError(
             "too many CATs",
             {
                 try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: four)
-            }
-        ) { $0 == .tooManyCASEAuthenticatedTags(count: 4) }
+            }, matches: { $0 == .tooManyCASEAuthenticatedTags(count: 4) })
         let twins = [CASEAuthenticatedTag(identifier: 9, version: 1), CASEAuthenticatedTag(identifier: 9, version: 2)]
         expectCredentialsError(
             "duplicate CAT identifier",
             {
                 try authority.issueNOC(publicKey: key, nodeID: NodeID(1), caseAuthenticatedTags: twins)
-            }
-        ) { $0 == .duplicateCASEAuthenticatedTagIdentifier(9) }
+            }, matches: { $0 == .duplicateCASEAuthenticatedTagIdentifier(9) })
     }
 
     @Test("an authority restored from its parts matches, and mismatched keys are refused")
@@ -156,7 +156,6 @@ struct FabricAuthorityTests {
                 try FabricAuthority(
                     fabricID: Self.fabric, rootKey: try P256PrivateKey(),
                     rootCertificate: authority.rootCertificate)
-            }
-        ) { $0 == .publicKeyMismatch }
+            }, matches: { $0 == .publicKeyMismatch })
     }
 }

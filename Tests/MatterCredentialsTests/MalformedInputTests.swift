@@ -51,13 +51,16 @@ struct MalformedInputTests {
         fuzz("TLV certificate", tlv) { _ = try MatterCertificate(tlv: $0).derEncoded }
         fuzz("DER certificate", der) { _ = try MatterCertificate(der: $0).tlvEncoded }
         fuzz("attestation certificate", der) { _ = try AttestationCertificate(der: $0).profileViolation(as: .dac) }
-        expectCredentialsError("oversized TLV", { try MatterCertificate(tlv: tlv + [UInt8](repeating: 0, count: 200)) })
-        {
-            $0 == .certificateTooLarge(size: tlv.count + 200, limit: 400)
-        }
-        expectCredentialsError("oversized DER", { try MatterCertificate(der: [UInt8](repeating: 0x30, count: 601)) }) {
-            $0 == .certificateTooLarge(size: 601, limit: 600)
-        }
+        expectCredentialsError(
+            "oversized TLV", { try MatterCertificate(tlv: tlv + [UInt8](repeating: 0, count: 200)) },
+            matches: {
+                $0 == .certificateTooLarge(size: tlv.count + 200, limit: 400)
+            })
+        expectCredentialsError(
+            "oversized DER", { try MatterCertificate(der: [UInt8](repeating: 0x30, count: 601)) },
+            matches: {
+                $0 == .certificateTooLarge(size: 601, limit: 600)
+            })
     }
 
     @Test("DER certificates without a Matter form are refused as not representable")
@@ -68,9 +71,11 @@ struct MalformedInputTests {
         let index = try #require(der.indices.first { Array(der[$0...].prefix(marker.count)) == marker })
         var printable = der
         printable[index] = 0x13
-        expectCredentialsError("PrintableString node ID", { try MatterCertificate(der: printable) }) {
-            if case .notRepresentable = $0 { true } else { false }
-        }
+        expectCredentialsError(
+            "PrintableString node ID", { try MatterCertificate(der: printable) },
+            matches: {
+                if case .notRepresentable = $0 { true } else { false }
+            })
         // A well-formed, correctly signed certificate whose basicConstraints is not critical: Matter's TLV cannot
         // say that, so the DER would not be reproduced.
         let key = try P256PrivateKey()
@@ -90,9 +95,11 @@ struct MalformedInputTests {
         let nonCritical = X509Builder.certificate(
             tbs: tbs, signatureDER: try key.signature(for: tbs).derRepresentation())
         _ = try AttestationCertificate(der: nonCritical)  // well-formed X.509
-        expectCredentialsError("non-critical basicConstraints", { try MatterCertificate(der: nonCritical) }) {
-            if case .notRepresentable = $0 { true } else { false }
-        }
+        expectCredentialsError(
+            "non-critical basicConstraints", { try MatterCertificate(der: nonCritical) },
+            matches: {
+                if case .notRepresentable = $0 { true } else { false }
+            })
     }
 
     @Test("an unknown extension travels as a future extension, TLV ⇄ DER")
@@ -150,7 +157,6 @@ struct MalformedInputTests {
             "a certificate where a key belongs",
             {
                 try PEM.privateKey(PEM.encode([0x30, 0x00], label: PEM.ecPrivateKeyLabel))
-            }
-        ) { if case .crypto = $0 { true } else { false } }
+            }, matches: { if case .crypto = $0 { true } else { false } })
     }
 }

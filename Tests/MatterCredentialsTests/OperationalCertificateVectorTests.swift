@@ -107,22 +107,19 @@ struct OperationalCertificateVectorTests {
             {
                 try OperationalCertificateValidator.validateChain(
                     noc: try #require(byName["FWSign01"]), icac: byName["ICA01_1"], rcac: root, at: time)
-            }
-        ) { if case .wrongCertificateType(role: .noc, _) = $0 { true } else { false } }
+            }, matches: { if case .wrongCertificateType(role: .noc, _) = $0 { true } else { false } })
         expectCredentialsError(
             "NOC under the wrong ICAC",
             {
                 try OperationalCertificateValidator.validateChain(
                     noc: try #require(byName["Node01_02"]), icac: byName["ICA01"], rcac: root, at: time)
-            }
-        ) { $0 == .issuerMismatch(role: .noc) }
+            }, matches: { $0 == .issuerMismatch(role: .noc) })
         expectCredentialsError(
             "after notAfter (2040-10-15)",
             {
                 try OperationalCertificateValidator.validateChain(
                     noc: try #require(byName["Node01_02"]), icac: nil, rcac: root,
                     at: .date(year: 2041, month: 1, day: 1))
-            }
-        ) { $0 == .certificateExpired(role: .rcac) }
+            }, matches: { $0 == .certificateExpired(role: .rcac) })
     }
 }

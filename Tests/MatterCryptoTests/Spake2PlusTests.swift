@@ -7,6 +7,8 @@ struct Spake2PlusTests {
     struct File: Decodable { let vectors: [Vector] }
     struct Vector: Decodable {
         let name, context, proverIdentity, verifierIdentity: String
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        // The vector file uses the draft's own symbol names (L, X, Ka, KcA, ...).
         let w0, w1, L, x, X, y, Y, Z, V, K, Ka, Ke, KcA, KcB, cA, cB: String
         let transcriptLength: Int
         let passcode: UInt32?

@@ -26,9 +26,12 @@ struct DeviceCommissioningTests {
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    static func device(_ workspace: Workspace, type: String = "dimmable-light", port: UInt16 = 0) async throws -> VirtualDevice {
-        var configuration = VirtualDeviceConfiguration(deviceType: type, storagePath: workspace.path + "/device.sqlite",
-                                                       pkiDirectory: pki)
+    static func device(_ workspace: Workspace, type: String = "dimmable-light", port: UInt16 = 0) async throws
+        -> VirtualDevice
+    {
+        var configuration = VirtualDeviceConfiguration(
+            deviceType: type, storagePath: workspace.path + "/device.sqlite",
+            pkiDirectory: pki)
         configuration.port = port
         configuration.advertise = false
         return try await VirtualDevice.start(configuration)
@@ -37,8 +40,9 @@ struct DeviceCommissioningTests {
     static func controller(_ workspace: Workspace) async throws -> Controller {
         let store = try ControllerStore(path: workspace.path + "/controller.sqlite")
         let endpoint = try UDPEndpoint(queue: DispatchQueue(label: "test.controller"))
-        let configuration = ControllerConfiguration(store: store, transport: endpoint, discovery: .none,
-                                                    trustStore: try DefaultPAATrustStore.load(directory: pki + "/paa-trust-store"))
+        let configuration = ControllerConfiguration(
+            store: store, transport: endpoint, discovery: .none,
+            trustStore: try DefaultPAATrustStore.load(directory: pki + "/paa-trust-store"))
         return try await Controller.open(configuration)
     }
 
@@ -51,24 +55,29 @@ struct DeviceCommissioningTests {
         var device = try await Self.device(workspace)
         let port = device.port
         let controller = try await Self.controller(workspace)
-        let result = try await controller.commission(CommissioningRequest(locator: .address(try Self.address(port)),
-                                                                          passcode: 20_202_021, nodeID: NodeID(7)))
+        let result = try await controller.commission(
+            CommissioningRequest(
+                locator: .address(try Self.address(port)),
+                passcode: 20_202_021, nodeID: NodeID(7)))
         #expect(result.node.nodeID == NodeID(7))
         let fabrics = await device.fabrics()
         #expect(fabrics.count == 1 && fabrics.first?.nodeID == NodeID(7))
         #expect(await device.isCommissionable() == false)
 
         try await controller.on(NodeID(7))
-        var onOff = try await controller.readAttribute(NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
-                                                       attribute: AttributeID(0x0000))
+        var onOff = try await controller.readAttribute(
+            NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
+            attribute: AttributeID(0x0000))
         #expect(onOff == .value(.bool(true)))
         try await controller.toggle(NodeID(7))
-        onOff = try await controller.readAttribute(NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
-                                                   attribute: AttributeID(0x0000))
+        onOff = try await controller.readAttribute(
+            NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
+            attribute: AttributeID(0x0000))
         #expect(onOff == .value(.bool(false)))
         try await controller.moveToLevel(NodeID(7), level: 77, transitionTime: 0, withOnOff: true)
-        let level = try await controller.readAttribute(NodeID(7), endpoint: EndpointID(1), cluster: .levelControl,
-                                                       attribute: AttributeID(0x0000))
+        let level = try await controller.readAttribute(
+            NodeID(7), endpoint: EndpointID(1), cluster: .levelControl,
+            attribute: AttributeID(0x0000))
         #expect(level == .value(.unsigned(77)))
 
         // Restart the device process: it comes back as the same commissioned node.
@@ -79,8 +88,9 @@ struct DeviceCommissioningTests {
         let restarted = try await Self.controller(workspace)
         await restarted.setAddress(try Self.address(port), for: NodeID(7))
         try await restarted.off(NodeID(7))
-        onOff = try await restarted.readAttribute(NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
-                                                  attribute: AttributeID(0x0000))
+        onOff = try await restarted.readAttribute(
+            NodeID(7), endpoint: EndpointID(1), cluster: .onOff,
+            attribute: AttributeID(0x0000))
         #expect(onOff == .value(.bool(false)))
         await restarted.stop()
         await controller.stop()
@@ -92,8 +102,10 @@ struct DeviceCommissioningTests {
         let device = try await Self.device(workspace)
         let controller = try await Self.controller(workspace)
         await #expect(throws: ControllerError.self) {
-            try await controller.commission(CommissioningRequest(locator: .address(try Self.address(device.port)),
-                                                                 passcode: 12_345_679, nodeID: NodeID(8)))
+            try await controller.commission(
+                CommissioningRequest(
+                    locator: .address(try Self.address(device.port)),
+                    passcode: 12_345_679, nodeID: NodeID(8)))
         }
         #expect(await device.isCommissionable())
         #expect(await device.fabrics().isEmpty)

@@ -22,7 +22,8 @@ struct BrowseCompletionTests {
     static func withOperation<T>(limit: Int?, _ body: (inout BrowseOperation) -> T) async -> T? {
         var value: T?
         _ = await withCheckedContinuation { continuation in
-            var operation = BrowseOperation(query: query, limit: limit, accept: { _ in true }, continuation: continuation)
+            var operation = BrowseOperation(
+                query: query, limit: limit, accept: { _ in true }, continuation: continuation)
             value = body(&operation)
             operation.continuation.resume(returning: .success([]))
         }

@@ -8,8 +8,10 @@ struct DeviceStatsTests {
     func aBadIntervalIsAUsageError(interval: String) throws {
         let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try CLIRunner.run(["device", "--stats-interval", interval, "--state-dir", directory,
-                                        "--no-advertise"])
+        let result = try CLIRunner.run([
+            "device", "--stats-interval", interval, "--state-dir", directory,
+            "--no-advertise",
+        ])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains("--stats-interval"), "\(result.stderr)")
     }
@@ -19,8 +21,10 @@ struct DeviceStatsTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let process = Process()
         process.executableURL = CLIRunner.binary
-        process.arguments = ["device", "--type", "on-off-light", "--secured-device-port", "0", "--no-advertise",
-                             "--state-dir", directory, "--stats-interval", "0.1", "--json"]
+        process.arguments = [
+            "device", "--type", "on-off-light", "--secured-device-port", "0", "--no-advertise",
+            "--state-dir", directory, "--stats-interval", "0.1", "--json",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -46,8 +50,10 @@ struct DeviceStatsTests {
         #expect(periodic["event"] as? String == "stats")
         #expect(periodic["final"] as? Bool == false)
         #expect((periodic["rssKB"] as? Int ?? 0) > 0)
-        for counter in ["received", "droppedUndecodable", "droppedByHandler", "paseRefusedWindowClosed",
-                        "unsecuredSessions", "closingExchanges"] {
+        for counter in [
+            "received", "droppedUndecodable", "droppedByHandler", "paseRefusedWindowClosed",
+            "unsecuredSessions", "closingExchanges",
+        ] {
             #expect(periodic[counter] as? Int == 0, "\(counter)")
         }
         let final = try #require(last)

@@ -15,20 +15,27 @@ struct PayloadCommandTests {
     }
 
     static let qrVectors: [QRVector] = [
-        QRVector(code: "MT:M5L90MP500K64J00000", vendorID: 12, productID: 1, capabilities: ["soft-ap"],
-                 discriminator: 128, passcode: 2048),
-        QRVector(code: "MT:-24J0AFN00KA0648G00", vendorID: 0xFFF1, productID: 0x8001, capabilities: ["on-network"],
-                 discriminator: 3840, passcode: 20_202_021),
-        QRVector(code: "MT:-24J042C00KA0648G00", vendorID: 0xFFF1, productID: 0x8001, capabilities: ["ble"],
-                 discriminator: 3840, passcode: 20_202_021),
-        QRVector(code: "MT:Y.K9042C00KA0648G00", vendorID: 0xFFF1, productID: 0x8000, capabilities: ["ble"],
-                 discriminator: 3840, passcode: 20_202_021),
-        QRVector(code: "MT:Y.K90AFN00KA0648G00", vendorID: 0xFFF1, productID: 0x8000, capabilities: ["on-network"],
-                 discriminator: 3840, passcode: 20_202_021),
-        QRVector(code: "MT:YNJV7VSC00CMVH7SR00", vendorID: 9050, productID: 65279, capabilities: ["ble"],
-                 discriminator: 2976, passcode: 34_567_890),
-        QRVector(code: "MT:-24J0AFN00KA064IJ3P0IXZB0DK5N1K8SQ1RYCU1-A40", vendorID: 0xFFF1, productID: 0x8001,
-                 capabilities: ["on-network"], discriminator: 3840, passcode: 20_202_021),
+        QRVector(
+            code: "MT:M5L90MP500K64J00000", vendorID: 12, productID: 1, capabilities: ["soft-ap"],
+            discriminator: 128, passcode: 2048),
+        QRVector(
+            code: "MT:-24J0AFN00KA0648G00", vendorID: 0xFFF1, productID: 0x8001, capabilities: ["on-network"],
+            discriminator: 3840, passcode: 20_202_021),
+        QRVector(
+            code: "MT:-24J042C00KA0648G00", vendorID: 0xFFF1, productID: 0x8001, capabilities: ["ble"],
+            discriminator: 3840, passcode: 20_202_021),
+        QRVector(
+            code: "MT:Y.K9042C00KA0648G00", vendorID: 0xFFF1, productID: 0x8000, capabilities: ["ble"],
+            discriminator: 3840, passcode: 20_202_021),
+        QRVector(
+            code: "MT:Y.K90AFN00KA0648G00", vendorID: 0xFFF1, productID: 0x8000, capabilities: ["on-network"],
+            discriminator: 3840, passcode: 20_202_021),
+        QRVector(
+            code: "MT:YNJV7VSC00CMVH7SR00", vendorID: 9050, productID: 65279, capabilities: ["ble"],
+            discriminator: 2976, passcode: 34_567_890),
+        QRVector(
+            code: "MT:-24J0AFN00KA064IJ3P0IXZB0DK5N1K8SQ1RYCU1-A40", vendorID: 0xFFF1, productID: 0x8001,
+            capabilities: ["on-network"], discriminator: 3840, passcode: 20_202_021),
     ]
 
     @Test(arguments: qrVectors)
@@ -64,18 +71,27 @@ struct PayloadCommandTests {
     }
 
     static let manualVectors: [ManualVector] = [
-        ManualVector(code: "34970112332", shortDiscriminator: 15, passcode: 20_202_021, vendorID: 0, productID: 0, valid: true),
-        ManualVector(code: "749701123365521327687", shortDiscriminator: 15, passcode: 20_202_021, vendorID: 65521,
-                     productID: 32768, valid: true),
-        ManualVector(code: "26318621095", shortDiscriminator: 11, passcode: 34_567_890, vendorID: 0, productID: 0, valid: true),
-        ManualVector(code: "00852607537", shortDiscriminator: 0, passcode: 12_345_678, vendorID: 0, productID: 0, valid: false),
-        ManualVector(code: "16043714310", shortDiscriminator: 7, passcode: 23_456_789, vendorID: 0, productID: 0, valid: true),
-        ManualVector(code: "00876800071", shortDiscriminator: 0, passcode: 123_456, vendorID: 0, productID: 0, valid: true),
-        ManualVector(code: "23610875350", shortDiscriminator: 10, passcode: 123_456_780, vendorID: 0, productID: 0, valid: false),
-        ManualVector(code: "636108753545367145260", shortDiscriminator: 10, passcode: 123_456_780, vendorID: 45367,
-                     productID: 14526, valid: false),
-        ManualVector(code: "529276236304562000322", shortDiscriminator: 5, passcode: 38_728_284, vendorID: 4562,
-                     productID: 32, valid: true),
+        ManualVector(
+            code: "34970112332", shortDiscriminator: 15, passcode: 20_202_021, vendorID: 0, productID: 0, valid: true),
+        ManualVector(
+            code: "749701123365521327687", shortDiscriminator: 15, passcode: 20_202_021, vendorID: 65521,
+            productID: 32768, valid: true),
+        ManualVector(
+            code: "26318621095", shortDiscriminator: 11, passcode: 34_567_890, vendorID: 0, productID: 0, valid: true),
+        ManualVector(
+            code: "00852607537", shortDiscriminator: 0, passcode: 12_345_678, vendorID: 0, productID: 0, valid: false),
+        ManualVector(
+            code: "16043714310", shortDiscriminator: 7, passcode: 23_456_789, vendorID: 0, productID: 0, valid: true),
+        ManualVector(
+            code: "00876800071", shortDiscriminator: 0, passcode: 123_456, vendorID: 0, productID: 0, valid: true),
+        ManualVector(
+            code: "23610875350", shortDiscriminator: 10, passcode: 123_456_780, vendorID: 0, productID: 0, valid: false),
+        ManualVector(
+            code: "636108753545367145260", shortDiscriminator: 10, passcode: 123_456_780, vendorID: 45367,
+            productID: 14526, valid: false),
+        ManualVector(
+            code: "529276236304562000322", shortDiscriminator: 5, passcode: 38_728_284, vendorID: 4562,
+            productID: 32, valid: true),
     ]
 
     @Test(arguments: manualVectors)
@@ -115,8 +131,10 @@ struct PayloadCommandTests {
     }
 
     @Test func generateMatchesTheSDKExampleCodes() throws {
-        let result = try CLIRunner.run(["payload", "generate", "--passcode", "20202021", "--discriminator", "3840",
-                                        "--vendor-id", "0xFFF1", "--product-id", "0x8001", "--json"])
+        let result = try CLIRunner.run([
+            "payload", "generate", "--passcode", "20202021", "--discriminator", "3840",
+            "--vendor-id", "0xFFF1", "--product-id", "0x8001", "--json",
+        ])
         #expect(result.exitCode == 0)
         let json = try CLIRunner.json(result)
         #expect(json["qrCode"] as? String == "MT:-24J0AFN00KA0648G00")
@@ -137,9 +155,11 @@ struct PayloadCommandTests {
     }
 
     @Test func generateUserIntentFlowGivesALongManualCodeThatParsesBack() throws {
-        let generated = try CLIRunner.run(["payload", "generate", "--passcode", "34567890", "--discriminator", "2976",
-                                           "--vendor-id", "9050", "--product-id", "65279", "--flow", "user-intent",
-                                           "--discovery", "ble,on-network", "--json"])
+        let generated = try CLIRunner.run([
+            "payload", "generate", "--passcode", "34567890", "--discriminator", "2976",
+            "--vendor-id", "9050", "--product-id", "65279", "--flow", "user-intent",
+            "--discovery", "ble,on-network", "--json",
+        ])
         #expect(generated.exitCode == 0)
         let json = try CLIRunner.json(generated)
         let manual = try #require(json["manualCode"] as? String)

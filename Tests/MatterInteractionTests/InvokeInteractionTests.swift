@@ -127,12 +127,15 @@ struct InvokeInteractionTests {
         let lock = CommandRequest(path: ConcreteCommandPath(2, .doorLock, .DoorLock.lockDoor))
         #expect(
             try await h.client.invoke(lock, session: h.controllerSession) == .status(StatusIB(.needsTimedInteraction)))
-        #expect(try await h.client.invoke(lock, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
+        #expect(
+            try await h.client.invoke(lock, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
         let timed = CommandRequest(path: ConcreteCommandPath(1, Fake.testCluster, Fake.timedCommand))
-        #expect(try await h.client.invoke(timed, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
+        #expect(
+            try await h.client.invoke(timed, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
         // A command that needs no timing may still be invoked in a timed interaction.
         let toggle = CommandRequest(path: ConcreteCommandPath(1, .onOff, .OnOff.toggle))
-        #expect(try await h.client.invoke(toggle, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
+        #expect(
+            try await h.client.invoke(toggle, session: h.controllerSession, timedTimeout: 10_000) == .status(.success))
         await h.stop()
     }
 

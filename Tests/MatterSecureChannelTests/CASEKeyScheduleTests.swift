@@ -7,20 +7,26 @@ import Testing
 @Suite("CASE fabric derivations")
 struct CASEKeyScheduleTests {
     static let rootPublicKey = Hex.decode(
-        "044a9f42b1ca4840d37292bbc7f6a7e11e22200c976fc900dbc98a7a383a641cb8254a2e56d4e295a847943b4e3897c4a773e930277b4d9fbede8a052686bfacfa")!
+        "044a9f42b1ca4840d37292bbc7f6a7e11e22200c976fc900dbc98a7a383a641cb8254a2e56d4e295a847943b4e3897c4a773e930277b4d9fbede8a052686bfacfa"
+    )!
     static let fabricID = FabricID(0x2906_C908_D115_D362)
 
     @Test func compressedFabricID() throws {
-        #expect(try CASEKeySchedule.compressedFabricID(rootPublicKey: Self.rootPublicKey, fabricID: Self.fabricID)
+        #expect(
+            try CASEKeySchedule.compressedFabricID(rootPublicKey: Self.rootPublicKey, fabricID: Self.fabricID)
                 == Hex.decode("87e1b004e235a130"))
     }
 
     @Test func operationalIPK() throws {
-        #expect(try CASEKeySchedule.operationalIPK(epochKey: Hex.decode("235bf7e62823d358dca4ba50b1535f4b")!,
-                                                   compressedFabricID: Hex.decode("87e1b004e235a130")!)
+        #expect(
+            try CASEKeySchedule.operationalIPK(
+                epochKey: Hex.decode("235bf7e62823d358dca4ba50b1535f4b")!,
+                compressedFabricID: Hex.decode("87e1b004e235a130")!)
                 == Hex.decode("a6f5306baf6d050af23ba4bd6b9dd960"))
-        #expect(try CASEKeySchedule.operationalIPK(epochKey: Array(0xA0...0xAF),
-                                                   compressedFabricID: Hex.decode("2906c908d115d362")!)
+        #expect(
+            try CASEKeySchedule.operationalIPK(
+                epochKey: Array(0xA0...0xAF),
+                compressedFabricID: Hex.decode("2906c908d115d362")!)
                 == Hex.decode("1f19ed3cef8a211baf306faeeee7aac6"))
     }
 

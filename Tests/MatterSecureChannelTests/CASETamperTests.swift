@@ -32,9 +32,9 @@ struct CASETamperTests {
         network.setInterceptor { _, bytes in
             var reader = ByteReader(bytes)
             guard let header = try? MessageHeader(from: &reader), header.isUnsecured,
-                  let payloadHeader = try? PayloadHeader(from: &reader),
-                  payloadHeader.opcode != SecureChannelOpcode.standaloneAck,
-                  payloadHeader.opcode != SecureChannelOpcode.statusReport
+                let payloadHeader = try? PayloadHeader(from: &reader),
+                payloadHeader.opcode != SecureChannelOpcode.standaloneAck,
+                payloadHeader.opcode != SecureChannelOpcode.statusReport
             else { return bytes }
             guard seen.next() == message.0 else { return bytes }
             var tampered = bytes

@@ -22,8 +22,9 @@ enum TestFabric {
         throws -> CASECredentials
     {
         let key = try P256PrivateKey()
-        let noc = try authority.issueNOC(publicKey: key.publicKey, nodeID: nodeID,
-                                         caseAuthenticatedTags: cats.map { CASEAuthenticatedTag(rawValue: $0) })
+        let noc = try authority.issueNOC(
+            publicKey: key.publicKey, nodeID: nodeID,
+            caseAuthenticatedTags: cats.map { CASEAuthenticatedTag(rawValue: $0) })
         return CASECredentials(
             fabricIndex: fabricIndex, fabricID: authority.fabricID, nodeID: nodeID,
             rcac: authority.rootCertificate.tlvEncoded, rootPublicKey: authority.rootCertificate.publicKey,
@@ -42,16 +43,19 @@ struct CASEPair {
     let initiatorResumption = CASEResumptionStore()
     let events = PASEEvents()
 
-    static func make(responder: any DatagramTransport, responderAddress: UDPAddress, initiator: any DatagramTransport,
-                     fabrics: [CASECredentials]) async -> CASEPair {
+    static func make(
+        responder: any DatagramTransport, responderAddress: UDPAddress, initiator: any DatagramTransport,
+        fabrics: [CASECredentials]
+    ) async -> CASEPair {
         let responderNode = TransportNode(transport: responder)
         let initiatorNode = TransportNode(transport: initiator)
         await responderNode.start()
         await initiatorNode.start()
         let provider = StaticCredentials(fabrics)
         let caseResponder = CASEResponder(credentials: provider)
-        let pair = CASEPair(provider: provider, responder: responderNode, initiator: initiatorNode, responderAddress: responderAddress,
-                            caseResponder: caseResponder)
+        let pair = CASEPair(
+            provider: provider, responder: responderNode, initiator: initiatorNode, responderAddress: responderAddress,
+            caseResponder: caseResponder)
         let events = pair.events
         await responderNode.run { _ in
             caseResponder.onEstablished = { _, peer in events.record("established \(peer.nodeID)") }
@@ -64,9 +68,10 @@ struct CASEPair {
     func establish(_ credentials: CASECredentials, peerNodeID: NodeID, resume: Bool = true, timeout: UInt64 = 5_000)
         async throws(SecureChannelError) -> CASEInitiator.Result
     {
-        try await CASEInitiator.establish(node: initiator, peer: responderAddress, peerNodeID: peerNodeID,
-                                          credentials: credentials, resumption: resume ? initiatorResumption : nil,
-                                          timeout: timeout)
+        try await CASEInitiator.establish(
+            node: initiator, peer: responderAddress, peerNodeID: peerNodeID,
+            credentials: credentials, resumption: resume ? initiatorResumption : nil,
+            timeout: timeout)
     }
 
     func stop() async {

@@ -31,9 +31,14 @@ struct CASETests {
         #expect(result.peer.nodeID == Self.deviceNode)
         let mine = try #require(await pair.initiator.secureSession(result.session))
         let theirs = try #require(await pair.responder.secureSessionList.first)
-        #expect(mine.kind == .case(fabricIndex: 1, localNodeID: Self.controllerNode, peerNodeID: Self.deviceNode, peerCATs: []))
-        #expect(theirs.kind == .case(fabricIndex: 1, localNodeID: Self.deviceNode, peerNodeID: Self.controllerNode,
-                                     peerCATs: [0x0001_0001]))
+        #expect(
+            mine.kind
+                == .case(fabricIndex: 1, localNodeID: Self.controllerNode, peerNodeID: Self.deviceNode, peerCATs: []))
+        #expect(
+            theirs.kind
+                == .case(
+                    fabricIndex: 1, localNodeID: Self.deviceNode, peerNodeID: Self.controllerNode,
+                    peerCATs: [0x0001_0001]))
         #expect(mine.keys.encrypt == theirs.keys.decrypt && mine.keys.decrypt == theirs.keys.encrypt)
         #expect(mine.keys.attestationChallenge == theirs.keys.attestationChallenge)
         #expect(await pair.responder.unsecuredSessionCount == 0)
@@ -104,8 +109,9 @@ struct CASETests {
         let controller = try TestFabric.credentials(authority, nodeID: Self.controllerNode)
         let d = try UDPEndpoint(queue: DispatchQueue(label: "udp-device"))
         let c = try UDPEndpoint(queue: DispatchQueue(label: "udp-controller"))
-        let pair = await CASEPair.make(responder: d, responderAddress: try #require(UDPAddress(host: host, port: d.port)),
-                                       initiator: c, fabrics: [device])
+        let pair = await CASEPair.make(
+            responder: d, responderAddress: try #require(UDPAddress(host: host, port: d.port)),
+            initiator: c, fabrics: [device])
         #expect(try await !pair.establish(controller, peerNodeID: Self.deviceNode).resumed)
         #expect(try await pair.establish(controller, peerNodeID: Self.deviceNode).resumed)
         await pair.stop()

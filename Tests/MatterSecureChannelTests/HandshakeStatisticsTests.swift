@@ -20,11 +20,14 @@ struct HandshakeStatisticsTests {
         await device.start()
         await commissioner.start()
         let verifier = try Spake2PlusPasscodeVerifier(passcode: 20_202_021, salt: PASEPair.salt, iterations: 1000)
-        let responder = PASEResponder(credentials: .init(verifier: verifier,
-                                                         pbkdf: PBKDFParameters(iterations: 1000, salt: PASEPair.salt)))
+        let responder = PASEResponder(
+            credentials: .init(
+                verifier: verifier,
+                pbkdf: PBKDFParameters(iterations: 1000, salt: PASEPair.salt)))
         await SecureChannelResponder(pase: responder).install(on: device)
-        let pair = PASEPair(device: device, commissioner: commissioner, responder: responder,
-                            deviceAddress: deviceEndpoint.address, events: PASEEvents())
+        let pair = PASEPair(
+            device: device, commissioner: commissioner, responder: responder,
+            deviceAddress: deviceEndpoint.address, events: PASEEvents())
         return (pair, network, clock)
     }
 
@@ -94,8 +97,10 @@ struct HandshakeStatisticsTests {
 }
 
 extension PASEStatistics {
-    init(requests: Int, refusedWindowClosed: Int = 0, refusedBusy: Int = 0, invalidRequests: Int = 0, failed: Int = 0,
-         abandoned: Int = 0, established: Int = 0) {
+    init(
+        requests: Int, refusedWindowClosed: Int = 0, refusedBusy: Int = 0, invalidRequests: Int = 0, failed: Int = 0,
+        abandoned: Int = 0, established: Int = 0
+    ) {
         self.init()
         self.requests = requests
         self.refusedWindowClosed = refusedWindowClosed
@@ -108,8 +113,10 @@ extension PASEStatistics {
 }
 
 extension CASEStatistics {
-    init(requests: Int, invalidRequests: Int = 0, noSharedTrustRoots: Int = 0, failed: Int = 0, established: Int = 0,
-         resumed: Int = 0) {
+    init(
+        requests: Int, invalidRequests: Int = 0, noSharedTrustRoots: Int = 0, failed: Int = 0, established: Int = 0,
+        resumed: Int = 0
+    ) {
         self.init()
         self.requests = requests
         self.invalidRequests = invalidRequests

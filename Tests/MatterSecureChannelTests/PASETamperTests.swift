@@ -35,8 +35,8 @@ struct PASETamperTests {
             // Count only handshake messages (not standalone acks) and tamper with the target's TLV payload.
             var reader = ByteReader(bytes)
             guard let header = try? MessageHeader(from: &reader), header.isUnsecured,
-                  let payloadHeader = try? PayloadHeader(from: &reader),
-                  payloadHeader.opcode != SecureChannelOpcode.standaloneAck
+                let payloadHeader = try? PayloadHeader(from: &reader),
+                payloadHeader.opcode != SecureChannelOpcode.standaloneAck
             else { return bytes }
             guard seen.next() == target else { return bytes }
             var tampered = bytes

@@ -25,8 +25,10 @@ struct PASEPair {
         await deviceNode.start()
         await commissionerNode.start()
         let verifier = try Spake2PlusPasscodeVerifier(passcode: passcode, salt: salt, iterations: Int(iterations))
-        let responder = PASEResponder(credentials: .init(verifier: verifier,
-                                                         pbkdf: PBKDFParameters(iterations: iterations, salt: salt)))
+        let responder = PASEResponder(
+            credentials: .init(
+                verifier: verifier,
+                pbkdf: PBKDFParameters(iterations: iterations, salt: salt)))
         let events = PASEEvents()
         await deviceNode.run { _ in
             responder.onEstablished = { session, _ in events.record("established \(session)") }
@@ -34,15 +36,17 @@ struct PASEPair {
             responder.onWindowClosedByFailures = { events.record("window closed") }
         }
         await SecureChannelResponder(pase: responder).install(on: deviceNode)
-        return PASEPair(device: deviceNode, commissioner: commissionerNode, responder: responder,
-                        deviceAddress: deviceAddress, events: events)
+        return PASEPair(
+            device: deviceNode, commissioner: commissionerNode, responder: responder,
+            deviceAddress: deviceAddress, events: events)
     }
 
     func establish(passcode: UInt32 = 20_202_021, pbkdf: PBKDFParameters? = nil, timeout: UInt64 = 5_000)
         async throws(SecureChannelError) -> PASEInitiator.Result
     {
-        try await PASEInitiator.establish(node: commissioner, peer: deviceAddress, passcode: passcode, pbkdf: pbkdf,
-                                          timeout: timeout)
+        try await PASEInitiator.establish(
+            node: commissioner, peer: deviceAddress, passcode: passcode, pbkdf: pbkdf,
+            timeout: timeout)
     }
 
     func stop() async {
@@ -66,8 +70,9 @@ extension TransportNode {
 /// Sends a PBKDFParamRequest from `node` to the device and nothing more: a handshake left hanging.
 func stallHandshake(from node: TransportNode, to device: UDPAddress) async throws {
     let stalled = await node.openUnsecuredSession(to: device)
-    let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
-                                    hasPBKDFParameters: false, sessionParameters: nil)
+    let request = PBKDFParamRequest(
+        initiatorRandom: [UInt8](repeating: 7, count: 32), initiatorSessionID: 77,
+        hasPBKDFParameters: false, sessionParameters: nil)
     _ = try await node.run { node in
         Result { () throws(TransportError) in
             let exchange = try node.openExchange(on: stalled, protocolID: .secureChannel)

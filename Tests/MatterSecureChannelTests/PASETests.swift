@@ -12,8 +12,9 @@ struct PASETests {
         let network = InMemoryNetwork()
         let device = network.makeEndpoint(queue: DispatchQueue(label: "device"))
         let commissioner = network.makeEndpoint(queue: DispatchQueue(label: "commissioner"))
-        let pair = try await PASEPair.make(device: device, deviceAddress: device.address, commissioner: commissioner,
-                                           passcode: passcode)
+        let pair = try await PASEPair.make(
+            device: device, deviceAddress: device.address, commissioner: commissioner,
+            passcode: passcode)
         return (pair, network)
     }
 
@@ -120,14 +121,18 @@ struct PASETests {
     {
         let session = node.openUnsecuredSession(to: device)
         let exchange = try node.openExchange(on: session, protocolID: .secureChannel)
-        let request = PBKDFParamRequest(initiatorRandom: [UInt8](repeating: 9, count: 32), initiatorSessionID: 78,
-                                        hasPBKDFParameters: false, sessionParameters: nil).encoded()
+        let request = PBKDFParamRequest(
+            initiatorRandom: [UInt8](repeating: 9, count: 32), initiatorSessionID: 78,
+            hasPBKDFParameters: false, sessionParameters: nil
+        ).encoded()
         let reply = try await exchange.request(opcode: SecureChannelOpcode.pbkdfParamRequest, payload: request)
         let pbkdf = try #require(try PBKDFParamResponse(decoding: reply.payload).pbkdf)
-        let prover = try Spake2PlusProver(context: try PASEContext.hash(request: request, response: reply.payload),
-                                          passcode: passcode, salt: pbkdf.salt, iterations: Int(pbkdf.iterations))
-        let pake2 = try await exchange.request(opcode: SecureChannelOpcode.pake1,
-                                               payload: PakeMessages.pake1(pA: try prover.makeShare()))
+        let prover = try Spake2PlusProver(
+            context: try PASEContext.hash(request: request, response: reply.payload),
+            passcode: passcode, salt: pbkdf.salt, iterations: Int(pbkdf.iterations))
+        let pake2 = try await exchange.request(
+            opcode: SecureChannelOpcode.pake1,
+            payload: PakeMessages.pake1(pA: try prover.makeShare()))
         #expect(pake2.isMessage(.secureChannel, SecureChannelOpcode.pake2))
     }
 
@@ -146,8 +151,9 @@ struct PASETests {
     func overRealUDP(host: String) async throws {
         let device = try UDPEndpoint(queue: DispatchQueue(label: "udp-device"))
         let commissioner = try UDPEndpoint(queue: DispatchQueue(label: "udp-commissioner"))
-        let pair = try await PASEPair.make(device: device, deviceAddress: try #require(UDPAddress(host: host, port: device.port)),
-                                           commissioner: commissioner)
+        let pair = try await PASEPair.make(
+            device: device, deviceAddress: try #require(UDPAddress(host: host, port: device.port)),
+            commissioner: commissioner)
         _ = try await pair.establish()
         await #expect(throws: SecureChannelError.wrongPasscode) { try await pair.establish(passcode: 12_121_212) }
         #expect(await pair.device.secureSessionList.count == 1)

@@ -105,8 +105,10 @@ struct BoundedStateTests {
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
         let flooder = network.makeEndpoint(queue: DispatchQueue(label: "flooder"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b,
-                                       responderAddress: b.address, dispatchTimers: false) {
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address, responder: b,
+            responderAddress: b.address, dispatchTimers: false
+        ) {
             $0.closingExchangeCapacity = 8
         }
         await pair.responder.setUnsolicitedHandler(EchoResponder(), for: .echo)
@@ -221,9 +223,11 @@ struct FinishedHandshakeAckTests {
         let answer = try MessageHeader(from: &reader)
         var ack = ByteWriter()
         MessageHeader(sessionID: 0, messageCounter: 2, source: NodeID(5)).encode(into: &ack)
-        PayloadHeader(isInitiator: true, needsAck: false, acknowledgedCounter: answer.messageCounter,
-                      opcode: SecureChannelOpcode.standaloneAck, exchangeID: 9, protocolID: .secureChannel)
-            .encode(into: &ack)
+        PayloadHeader(
+            isInitiator: true, needsAck: false, acknowledgedCounter: answer.messageCounter,
+            opcode: SecureChannelOpcode.standaloneAck, exchangeID: 9, protocolID: .secureChannel
+        )
+        .encode(into: &ack)
         try peer.send(ack.bytes, to: endpoint.address)
         // And an acknowledgement of nothing we sent: that one is dropped.
         try peer.send(ack.bytes, to: endpoint.address)

@@ -10,12 +10,18 @@ struct HeaderCodecTests {
         let datagram = try #require(Hex.decode("04 0000 00 0a4ff217 7ea0c8a7cb6a6352 05 20 d364 0000 15 30 01 20"))
         var reader = ByteReader(datagram)
         let header = try MessageHeader(from: &reader)
-        #expect(header == MessageHeader(sessionID: 0, messageCounter: 0x17F2_4F0A,
-                                        source: NodeID(0x5263_6ACB_A7C8_A07E)))
+        #expect(
+            header
+                == MessageHeader(
+                    sessionID: 0, messageCounter: 0x17F2_4F0A,
+                    source: NodeID(0x5263_6ACB_A7C8_A07E)))
         #expect(header.isUnsecured)
         let payload = try PayloadHeader(from: &reader)
-        #expect(payload == PayloadHeader(isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.pbkdfParamRequest,
-                                         exchangeID: 0x64D3, protocolID: .secureChannel))
+        #expect(
+            payload
+                == PayloadHeader(
+                    isInitiator: true, needsAck: true, opcode: SecureChannelOpcode.pbkdfParamRequest,
+                    exchangeID: 0x64D3, protocolID: .secureChannel))
         #expect(reader.readRest() == [0x15, 0x30, 0x01, 0x20])
         // Re-encoding gives the captured bytes.
         var writer = ByteWriter()
@@ -43,8 +49,9 @@ struct HeaderCodecTests {
     }
 
     @Test func vendorIDPrecedesProtocolIDAsTheSDKWritesIt() throws {
-        let header = PayloadHeader(isInitiator: true, needsAck: false, opcode: 7, exchangeID: 0x1234,
-                                   protocolID: ProtocolID(vendorID: 0xFFF1, protocolNumber: 0x0002))
+        let header = PayloadHeader(
+            isInitiator: true, needsAck: false, opcode: 7, exchangeID: 0x1234,
+            protocolID: ProtocolID(vendorID: 0xFFF1, protocolNumber: 0x0002))
         var writer = ByteWriter()
         header.encode(into: &writer)
         #expect(writer.bytes == [0x11, 0x07, 0x34, 0x12, 0xF1, 0xFF, 0x02, 0x00])
@@ -54,8 +61,10 @@ struct HeaderCodecTests {
 
     @Test func extensionsAreSkipped() throws {
         // MX set with a 3-byte extension, then the payload; SX set in the payload header likewise.
-        let bytes: [UInt8] = [0x00, 0x05, 0x00, 0x20, 1, 0, 0, 0, 0x03, 0x00, 0xAA, 0xBB, 0xCC,
-                              0x09, 0x02, 0x01, 0x00, 0x01, 0x00, 0x02, 0x00, 0xDE, 0xAD, 0x99]
+        let bytes: [UInt8] = [
+            0x00, 0x05, 0x00, 0x20, 1, 0, 0, 0, 0x03, 0x00, 0xAA, 0xBB, 0xCC,
+            0x09, 0x02, 0x01, 0x00, 0x01, 0x00, 0x02, 0x00, 0xDE, 0xAD, 0x99,
+        ]
         var reader = ByteReader(bytes)
         let header = try MessageHeader(from: &reader)
         #expect(header.sessionID == 5)

@@ -10,7 +10,8 @@ struct TransportNodeTests {
         let network = InMemoryNetwork()
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
         let echoA = EchoResponder()
         let echoB = EchoResponder()
         await pair.initiator.setUnsolicitedHandler(echoA, for: .echo)
@@ -41,7 +42,10 @@ struct TransportNodeTests {
         let sent = network.log
         var first = ByteReader(sent[0].bytes)
         let request = try MessageHeader(from: &first)
-        guard case .unsecured(_, let ephemeral) = session else { Issue.record("not unsecured"); return }
+        guard case .unsecured(_, let ephemeral) = session else {
+            Issue.record("not unsecured")
+            return
+        }
         #expect(request.source == ephemeral)
         var second = ByteReader(sent[1].bytes)
         #expect(try MessageHeader(from: &second).destination == .node(ephemeral))
@@ -54,9 +58,13 @@ struct TransportNodeTests {
         let network = InMemoryNetwork(clock: clock)
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let silent = UDPAddress(ip: [127, 0, 0, 1], port: 9)  // nobody there
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: network.makeEndpoint(queue: DispatchQueue(label: "b")),
-                                       responderAddress: silent, clock: clock, dispatchTimers: false)
-        let task = Task { try await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [7], timeout: 60_000) }
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address,
+            responder: network.makeEndpoint(queue: DispatchQueue(label: "b")),
+            responderAddress: silent, clock: clock, dispatchTimers: false)
+        let task = Task {
+            try await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [7], timeout: 60_000)
+        }
         // Let the first transmission happen.
         while network.log.isEmpty { await Task.yield() }
         // The session was just established, so the peer counts as active for its active threshold
@@ -83,7 +91,8 @@ struct TransportNodeTests {
         let network = InMemoryNetwork(faults: FaultInjection(duplicate: 1.0, seed: 3))
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
         let echo = EchoResponder()
         await pair.responder.setUnsolicitedHandler(echo, for: .echo)
         for i in 0..<5 {
@@ -102,16 +111,18 @@ struct TransportNodeTests {
         let network = InMemoryNetwork(faults: FaultInjection(drop: 0.3, duplicate: 0.3, delay: 0.3, seed: UInt64(seed)))
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address,
-                                       seed: UInt64(seed))
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address,
+            seed: UInt64(seed))
         await pair.responder.setUnsolicitedHandler(EchoResponder(), for: .echo)
         await pair.initiator.setPeerMRP(MRPParameters(idleInterval: 20, activeInterval: 20), for: pair.initiatorSession)
         await pair.responder.setPeerMRP(MRPParameters(idleInterval: 20, activeInterval: 20), for: pair.responderSession)
         var completed = 0
         for i in 0..<5 {
             do {
-                let reply = try await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [UInt8(i), 0xAA],
-                                                  timeout: 5_000)
+                let reply = try await echoRequest(
+                    node: pair.initiator, session: pair.initiatorSession, payload: [UInt8(i), 0xAA],
+                    timeout: 5_000)
                 #expect(reply.payload == [0xAA, UInt8(i)])
                 completed += 1
             } catch TransportError.noAcknowledgement, TransportError.responseTimeout {
@@ -127,7 +138,8 @@ struct TransportNodeTests {
         let network = InMemoryNetwork()
         let a = network.makeEndpoint(queue: DispatchQueue(label: "a"))
         let b = network.makeEndpoint(queue: DispatchQueue(label: "b"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: a.address, responder: b, responderAddress: b.address)
         await pair.responder.setUnsolicitedHandler(EchoResponder(), for: .echo)
         _ = try await echoRequest(node: pair.initiator, session: pair.initiatorSession, payload: [1])
         let request = network.log[0].bytes

@@ -43,14 +43,16 @@ struct NodePair {
         let challenge = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let aID = await a.allocateSessionID()
         let bID = await b.allocateSessionID()
-        let aSession = await a.addSecureSession(SecureSessionParameters(
-            kind: kind, localSessionID: aID, peerSessionID: bID,
-            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
-            peerAddress: responderAddress, peerMRP: .default, isInitiator: true))
-        let bSession = await b.addSecureSession(SecureSessionParameters(
-            kind: kind, localSessionID: bID, peerSessionID: aID,
-            keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
-            peerAddress: initiatorAddress, peerMRP: .default, isInitiator: false))
+        let aSession = await a.addSecureSession(
+            SecureSessionParameters(
+                kind: kind, localSessionID: aID, peerSessionID: bID,
+                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
+                peerAddress: responderAddress, peerMRP: .default, isInitiator: true))
+        let bSession = await b.addSecureSession(
+            SecureSessionParameters(
+                kind: kind, localSessionID: bID, peerSessionID: aID,
+                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
+                peerAddress: initiatorAddress, peerMRP: .default, isInitiator: false))
         return NodePair(initiator: a, responder: b, initiatorSession: aSession, responderSession: bSession)
     }
 

@@ -15,7 +15,13 @@ struct UDPEndpointTests {
         let reply: Datagram = try await withCheckedThrowingContinuation { continuation in
             let once = Mutex(false)
             client.start { datagram in
-                if once.withLock({ let first = !$0; $0 = true; return first }) { continuation.resume(returning: datagram) }
+                if once.withLock({
+                    let first = !$0
+                    $0 = true
+                    return first
+                }) {
+                    continuation.resume(returning: datagram)
+                }
             }
             do {
                 try client.send([1, 2, 3], to: #require(UDPAddress(host: host, port: server.port)))

@@ -9,8 +9,9 @@ struct UDPTransportTests {
     func twoNodesExchangeEncryptedMessagesBothWays(host: String) async throws {
         let a = try UDPEndpoint(queue: DispatchQueue(label: "udp-a"))
         let b = try UDPEndpoint(queue: DispatchQueue(label: "udp-b"))
-        let pair = await NodePair.make(initiator: a, initiatorAddress: try #require(UDPAddress(host: host, port: a.port)),
-                                       responder: b, responderAddress: try #require(UDPAddress(host: host, port: b.port)))
+        let pair = await NodePair.make(
+            initiator: a, initiatorAddress: try #require(UDPAddress(host: host, port: a.port)),
+            responder: b, responderAddress: try #require(UDPAddress(host: host, port: b.port)))
         await pair.initiator.setUnsolicitedHandler(EchoResponder(), for: .echo)
         await pair.responder.setUnsolicitedHandler(EchoResponder(), for: .echo)
         for i in 0..<20 {

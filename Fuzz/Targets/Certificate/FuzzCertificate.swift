@@ -21,14 +21,17 @@ public func fuzzCertificate(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         _ = certificate.subject.nodeID
         _ = certificate.subject.fabricID
         _ = certificate.subject.caseAuthenticatedTags
-        checkRoundTrip(certificate, name: "MatterCertificate TLV", encode: { $0.tlvEncoded },
-                       decode: MatterCertificate.init(tlv:))
+        checkRoundTrip(
+            certificate, name: "MatterCertificate TLV", encode: { $0.tlvEncoded },
+            decode: MatterCertificate.init(tlv:))
         // TLV → DER → TLV must give the same certificate ("convertible byte for byte"); the DER form may only be
         // refused as a whole (a field DER cannot carry) or for its size.
         if let der = try? certificate.derEncoded {
             do {
                 let back = try MatterCertificate(der: der)
-                fuzzCheck(sameDecoded(back, certificate), """
+                fuzzCheck(
+                    sameDecoded(back, certificate),
+                    """
                     TLV → DER → TLV changed the certificate:
                       tlv  \(hex(certificate.tlvEncoded))
                       back \(hex(back.tlvEncoded))
@@ -42,15 +45,17 @@ public func fuzzCertificate(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         _ = try? OperationalCertificateValidator.validateRoot(certificate, at: .unavailable)
     }
     if let elements = try? AttestationElements(tlv: bytes) {
-        checkRoundTrip(elements, name: "AttestationElements", encode: { $0.tlvEncoded },
-                       decode: AttestationElements.init(tlv:))
+        checkRoundTrip(
+            elements, name: "AttestationElements", encode: { $0.tlvEncoded },
+            decode: AttestationElements.init(tlv:))
     }
     if let elements = try? NOCSRElements(tlv: bytes) {
         checkRoundTrip(elements, name: "NOCSRElements", encode: { $0.tlvEncoded }, decode: NOCSRElements.init(tlv:))
     }
     if let declaration = try? CertificationDeclaration(tlv: bytes) {
-        checkRoundTrip(declaration, name: "CertificationDeclaration", encode: { $0.tlvEncoded },
-                       decode: CertificationDeclaration.init(tlv:))
+        checkRoundTrip(
+            declaration, name: "CertificationDeclaration", encode: { $0.tlvEncoded },
+            decode: CertificationDeclaration.init(tlv:))
     }
     return 0
 }

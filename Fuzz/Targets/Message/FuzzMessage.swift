@@ -1,5 +1,6 @@
 import FuzzSupport
 import MatterCore
+
 @testable import MatterTransport
 
 @main
@@ -20,27 +21,32 @@ public func fuzzMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     var reader = ByteReader(bytes)
     if let header = try? MessageHeader(from: &reader) {
-        checkRoundTrip(header, name: "MessageHeader", encode: { $0.encoded }) { bytes throws(MessageCodecError) in
-            var again = ByteReader(bytes)
-            let decoded = try MessageHeader(from: &again)
-            fuzzCheck(again.isAtEnd, "MessageHeader: \(again.remaining) bytes of our own encoding left unread")
-            return decoded
-        }
+        checkRoundTrip(
+            header, name: "MessageHeader", encode: { $0.encoded },
+            decode: { bytes throws(MessageCodecError) in
+                var again = ByteReader(bytes)
+                let decoded = try MessageHeader(from: &again)
+                fuzzCheck(again.isAtEnd, "MessageHeader: \(again.remaining) bytes of our own encoding left unread")
+                return decoded
+            })
         fuzzCheck(reader.offset <= bytes.count, "MessageHeader: reader past the end")
         let headerBytes = Array(bytes[0..<reader.offset])
         var payloadReader = reader
         if let payloadHeader = try? PayloadHeader(from: &payloadReader) { checkPayloadHeader(payloadHeader) }
         if !header.isUnsecured {
-            let nonce = MessageSecurity.nonce(securityFlags: header.securityFlags, counter: header.messageCounter,
-                                              nodeID: header.source?.rawValue ?? 0)
+            let nonce = MessageSecurity.nonce(
+                securityFlags: header.securityFlags, counter: header.messageCounter,
+                nodeID: header.source?.rawValue ?? 0)
             fuzzCheck(nonce.count == 13, "nonce is \(nonce.count) bytes")
             let sealed = reader.readRest()
             if sealed.count >= MessageSecurity.micLength {
                 _ = MessageSecurity.open(key: sessionKey, nonce: nonce, aad: headerBytes, sealed: sealed)
             }
             // What we seal with the same header must open again to the same plaintext.
-            if let resealed = try? MessageSecurity.seal(key: sessionKey, nonce: nonce, aad: headerBytes,
-                                                        plaintext: sealed) {
+            if let resealed = try? MessageSecurity.seal(
+                key: sessionKey, nonce: nonce, aad: headerBytes,
+                plaintext: sealed)
+            {
                 let opened = MessageSecurity.open(key: sessionKey, nonce: nonce, aad: headerBytes, sealed: resealed)
                 fuzzCheck(opened == sealed, "AES-CCM seal/open round trip failed")
             }
@@ -58,14 +64,17 @@ public func fuzzMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 private func checkPayloadHeader(_ header: PayloadHeader) {
-    checkRoundTrip(header, name: "PayloadHeader", encode: { header in
-        var writer = ByteWriter(capacity: 16)
-        header.encode(into: &writer)
-        return writer.bytes
-    }) { bytes throws(MessageCodecError) in
-        var again = ByteReader(bytes)
-        let decoded = try PayloadHeader(from: &again)
-        fuzzCheck(again.isAtEnd, "PayloadHeader: \(again.remaining) bytes of our own encoding left unread")
-        return decoded
-    }
+    checkRoundTrip(
+        header, name: "PayloadHeader",
+        encode: { header in
+            var writer = ByteWriter(capacity: 16)
+            header.encode(into: &writer)
+            return writer.bytes
+        },
+        decode: { bytes throws(MessageCodecError) in
+            var again = ByteReader(bytes)
+            let decoded = try PayloadHeader(from: &again)
+            fuzzCheck(again.isAtEnd, "PayloadHeader: \(again.remaining) bytes of our own encoding left unread")
+            return decoded
+        })
 }

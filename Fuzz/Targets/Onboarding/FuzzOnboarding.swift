@@ -22,19 +22,21 @@ public func fuzzOnboarding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
     if let payloads = try? SetupQRCode.parse(text) {
         fuzzCheck(!payloads.isEmpty, "SetupQRCode.parse returned no payload")
         for payload in payloads { exercise(payload) }
-        checkRoundTrip(payloads, name: "QR code",
-                       encode: { Array(try SetupQRCode.encode($0, validating: false).utf8) },
-                       decode: { bytes throws(OnboardingError) in
-                           try SetupQRCode.parse(String(decoding: bytes, as: UTF8.self))
-                       })
+        checkRoundTrip(
+            payloads, name: "QR code",
+            encode: { Array(try SetupQRCode.encode($0, validating: false).utf8) },
+            decode: { bytes throws(OnboardingError) in
+                try SetupQRCode.parse(String(decoding: bytes, as: UTF8.self))
+            })
     }
     if let payload = try? ManualPairingCode.parse(text) {
         exercise(payload)
-        checkRoundTrip(payload, name: "manual code",
-                       encode: { Array(try ManualPairingCode.encode($0, validating: false).utf8) },
-                       decode: { bytes throws(OnboardingError) in
-                           try ManualPairingCode.parse(String(decoding: bytes, as: UTF8.self))
-                       })
+        checkRoundTrip(
+            payload, name: "manual code",
+            encode: { Array(try ManualPairingCode.encode($0, validating: false).utf8) },
+            decode: { bytes throws(OnboardingError) in
+                try ManualPairingCode.parse(String(decoding: bytes, as: UTF8.self))
+            })
         if let code = try? ManualPairingCode.encode(payload, validating: false) {
             _ = ManualPairingCode.formatted(code)
         }
@@ -45,8 +47,9 @@ public func fuzzOnboarding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
     }
     if let payload = try? SetupQRCode.payload(fromBytes: bytes) {
         exercise(payload)
-        checkRoundTrip(payload, name: "QR payload bytes", encode: { try SetupQRCode.bytes(of: $0, validating: false) },
-                       decode: SetupQRCode.payload(fromBytes:))
+        checkRoundTrip(
+            payload, name: "QR payload bytes", encode: { try SetupQRCode.bytes(of: $0, validating: false) },
+            decode: SetupQRCode.payload(fromBytes:))
     }
     return 0
 }

@@ -1,7 +1,8 @@
 import FuzzSupport
 import MatterCrypto
-@testable import MatterSecureChannel
 import MatterTransport
+
+@testable import MatterSecureChannel
 
 @main
 enum FuzzSecureChannel {
@@ -17,27 +18,32 @@ public func fuzzSecureChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     let bytes = fuzzInput(data, size)
 
     if let request = try? PBKDFParamRequest(decoding: bytes) {
-        checkRoundTrip(request, name: "PBKDFParamRequest", encode: { $0.encoded() },
-                       decode: PBKDFParamRequest.init(decoding:))
+        checkRoundTrip(
+            request, name: "PBKDFParamRequest", encode: { $0.encoded() },
+            decode: PBKDFParamRequest.init(decoding:))
     }
     if let response = try? PBKDFParamResponse(decoding: bytes) {
-        checkRoundTrip(response, name: "PBKDFParamResponse", encode: { $0.encoded() },
-                       decode: PBKDFParamResponse.init(decoding:))
+        checkRoundTrip(
+            response, name: "PBKDFParamResponse", encode: { $0.encoded() },
+            decode: PBKDFParamResponse.init(decoding:))
     }
     if let pake1 = try? PakeMessages.decode("Pake1", bytes, members: [(1, 65)]) {
         fuzzCheck(pake1.count == 1 && pake1[0].count == 65, "Pake1 decoded to \(pake1.map(\.count))")
         _ = try? P256PublicKey(x963Representation: pake1[0])
-        fuzzCheck((try? PakeMessages.decode("Pake1", PakeMessages.pake1(pA: pake1[0]), members: [(1, 65)])) == pake1,
-                  "Pake1 round trip failed")
+        fuzzCheck(
+            (try? PakeMessages.decode("Pake1", PakeMessages.pake1(pA: pake1[0]), members: [(1, 65)])) == pake1,
+            "Pake1 round trip failed")
     }
     if let pake2 = try? PakeMessages.decode("Pake2", bytes, members: [(1, 65), (2, 32)]) {
         let again = PakeMessages.pake2(pB: pake2[0], cB: pake2[1])
-        fuzzCheck((try? PakeMessages.decode("Pake2", again, members: [(1, 65), (2, 32)])) == pake2,
-                  "Pake2 round trip failed")
+        fuzzCheck(
+            (try? PakeMessages.decode("Pake2", again, members: [(1, 65), (2, 32)])) == pake2,
+            "Pake2 round trip failed")
     }
     if let pake3 = try? PakeMessages.decode("Pake3", bytes, members: [(1, 32)]) {
-        fuzzCheck((try? PakeMessages.decode("Pake3", PakeMessages.pake3(cA: pake3[0]), members: [(1, 32)])) == pake3,
-                  "Pake3 round trip failed")
+        fuzzCheck(
+            (try? PakeMessages.decode("Pake3", PakeMessages.pake3(cA: pake3[0]), members: [(1, 32)])) == pake3,
+            "Pake3 round trip failed")
     }
     if let sigma1 = try? Sigma1(decoding: bytes) {
         _ = try? P256PublicKey(x963Representation: sigma1.initiatorEphemeralPublicKey)
@@ -55,14 +61,16 @@ public func fuzzSecureChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     }
     for expectsResumptionID in [true, false] {
         let name = expectsResumptionID ? "TBEData2" : "TBEData3"
-        guard let tbe = try? SigmaSignedData.decodeEncrypted(
-            bytes, name: name, expectsResumptionID: expectsResumptionID)
+        guard
+            let tbe = try? SigmaSignedData.decodeEncrypted(
+                bytes, name: name, expectsResumptionID: expectsResumptionID)
         else { continue }
         let again = tbe.data.toBeEncrypted(signature: tbe.signature, resumptionID: tbe.resumptionID)
         let second = try? SigmaSignedData.decodeEncrypted(again, name: name, expectsResumptionID: expectsResumptionID)
-        fuzzCheck(second?.data.noc == tbe.data.noc && second?.data.icac == tbe.data.icac
-                      && second?.signature == tbe.signature && second?.resumptionID == tbe.resumptionID,
-                  "\(name) round trip failed")
+        fuzzCheck(
+            second?.data.noc == tbe.data.noc && second?.data.icac == tbe.data.icac
+                && second?.signature == tbe.signature && second?.resumptionID == tbe.resumptionID,
+            "\(name) round trip failed")
     }
     if let report = try? StatusReport(decodingHandshake: bytes) {
         _ = SecureChannelError(report: report).description

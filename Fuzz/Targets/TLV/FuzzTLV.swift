@@ -32,8 +32,9 @@ public func fuzzTLV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         do { try skipper.skipElement() } catch {
             fuzzFailure("skipElement failed where readElement succeeded: \(error)")
         }
-        fuzzCheck(skipper.offset == reader.offset,
-                  "skipElement stopped at \(skipper.offset), readElement at \(reader.offset)")
+        fuzzCheck(
+            skipper.offset == reader.offset,
+            "skipElement stopped at \(skipper.offset), readElement at \(reader.offset)")
     }
 
     _ = TLVPrettyPrinter.format(bytes: bytes)
@@ -48,4 +49,3 @@ public func fuzzTLV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     return 0
 }
-

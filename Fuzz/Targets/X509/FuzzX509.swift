@@ -20,8 +20,9 @@ public func fuzzX509(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         // Accepted DER is reproduced byte for byte from the Matter form.
         let again = try? certificate.derEncoded
         fuzzCheck(again == bytes, "DER → Matter → DER is not the same bytes: \(hex(again ?? []))")
-        checkRoundTrip(certificate, name: "MatterCertificate TLV", encode: { $0.tlvEncoded },
-                       decode: MatterCertificate.init(tlv:))
+        checkRoundTrip(
+            certificate, name: "MatterCertificate TLV", encode: { $0.tlvEncoded },
+            decode: MatterCertificate.init(tlv:))
     }
     if let certificate = try? AttestationCertificate(der: bytes) {
         for kind in [AttestationCertificate.Kind.paa, .pai, .dac] { _ = certificate.profileViolation(as: kind) }

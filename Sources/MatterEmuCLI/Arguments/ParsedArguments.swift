@@ -76,7 +76,9 @@ struct ParsedArguments {
     func allValues(_ name: String) -> [String] { values[name] ?? [] }
 
     /// An unsigned integer option, decimal or `0x` hex, range-checked against `T`.
-    func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ name: String, as _: T.Type = T.self) throws(UsageError) -> T? {
+    func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ name: String, as _: T.Type = T.self) throws(UsageError)
+        -> T?
+    {
         guard let text = value(name) else { return nil }
         return try ParsedArguments.parseUnsigned(text, what: "--\(name)", command: command)
     }
@@ -88,8 +90,10 @@ struct ParsedArguments {
         let lower = text.lowercased()
         let parsed: T? = lower.hasPrefix("0x") ? T(lower.dropFirst(2), radix: 16) : T(lower, radix: 10)
         guard let parsed else {
-            if UInt64(lower.hasPrefix("0x") ? String(lower.dropFirst(2)) : lower,
-                      radix: lower.hasPrefix("0x") ? 16 : 10) != nil {
+            if UInt64(
+                lower.hasPrefix("0x") ? String(lower.dropFirst(2)) : lower,
+                radix: lower.hasPrefix("0x") ? 16 : 10) != nil
+            {
                 throw UsageError("\(what) \(text) is out of range (0...\(T.max))", command: command)
             }
             throw UsageError("\(what) expects a number, got '\(text)'", command: command)

@@ -18,7 +18,7 @@ struct DiscoverCommand: CLICommand {
         .value("count", "N", "stop after N nodes"),
     ]
     static let positionals: [PositionalSpec] = [
-        .optional("kind", "commissionable (default) or operational"),
+        .optional("kind", "commissionable (default) or operational")
     ]
     static let discussion = """
         Several filters may be combined; a node must match all of them. Needs a running avahi-daemon
@@ -47,11 +47,15 @@ struct DiscoverCommand: CLICommand {
         }
         var filters: [CommissionableFilter] = []
         if let d: UInt16 = try arguments.unsigned("discriminator") {
-            guard d <= 0xFFF else { throw UsageError("--discriminator \(d) is out of range (0...4095)", command: Self.pathString) }
+            guard d <= 0xFFF else {
+                throw UsageError("--discriminator \(d) is out of range (0...4095)", command: Self.pathString)
+            }
             filters.append(.longDiscriminator(d))
         }
         if let s: UInt8 = try arguments.unsigned("short-discriminator") {
-            guard s <= 0xF else { throw UsageError("--short-discriminator \(s) is out of range (0...15)", command: Self.pathString) }
+            guard s <= 0xF else {
+                throw UsageError("--short-discriminator \(s) is out of range (0...15)", command: Self.pathString)
+            }
             filters.append(.shortDiscriminator(s))
         }
         if let v: UInt16 = try arguments.unsigned("vendor-id") { filters.append(.vendor(VendorID(v))) }
@@ -110,7 +114,8 @@ struct DiscoverCommand: CLICommand {
 
     static func json(_ node: DiscoveredCommissionableNode) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("instance", .string(node.instanceName)), ("host", .string(node.hostName)), ("port", .uint(UInt64(node.port))),
+            ("instance", .string(node.instanceName)), ("host", .string(node.hostName)),
+            ("port", .uint(UInt64(node.port))),
             ("addresses", .array(addresses(node.addresses, port: node.port).map { .string($0) })),
         ]
         if let ad = node.advertisement {

@@ -10,8 +10,12 @@ struct PayloadGenerateCommand: CLICommand {
         .value("discriminator", "N", "12-bit discriminator, 0...4095 (default 3840)"),
         .value("vendor-id", "ID", "vendor ID, decimal or 0x hex (default 0: unspecified)"),
         .value("product-id", "ID", "product ID, decimal or 0x hex (default 0: unspecified)"),
-        .value("discovery", "LIST", "comma-separated: on-network, ble, soft-ap, wifi-paf, nfc, thread (default on-network)"),
-        .value("flow", "FLOW", "standard, user-intent or custom (default standard); non-standard flows give 21-digit codes"),
+        .value(
+            "discovery", "LIST", "comma-separated: on-network, ble, soft-ap, wifi-paf, nfc, thread (default on-network)"
+        ),
+        .value(
+            "flow", "FLOW", "standard, user-intent or custom (default standard); non-standard flows give 21-digit codes"
+        ),
         .value("serial-number", "TEXT", "serial number to put in the QR code's optional data"),
         .flag("no-qr", "do not draw the QR code"),
     ]
@@ -60,8 +64,9 @@ struct PayloadGenerateCommand: CLICommand {
         var caps: DiscoveryCapabilities = []
         for name in (text ?? "on-network").split(separator: ",").map(TextLayout.trimmed) {
             guard let entry = SetupPayloadReport.capabilityTable.first(where: { $0.0 == name }) else {
-                throw UsageError("unknown --discovery '\(name)' (on-network, ble, soft-ap, wifi-paf, nfc, thread)",
-                                 command: pathString)
+                throw UsageError(
+                    "unknown --discovery '\(name)' (on-network, ble, soft-ap, wifi-paf, nfc, thread)",
+                    command: pathString)
             }
             caps.insert(entry.1)
         }
@@ -72,12 +77,13 @@ struct PayloadGenerateCommand: CLICommand {
         let qr = try SetupQRCode.encode(payload)
         let manual = try ManualPairingCode.encode(payload)
         if context.json {
-            context.output.printJSON(.object([
-                ("qrCode", .string(qr)),
-                ("manualCode", .string(manual)),
-                ("manualCodeFormatted", .string(ManualPairingCode.formatted(manual))),
-                ("payload", SetupPayloadReport.json(payload)),
-            ]))
+            context.output.printJSON(
+                .object([
+                    ("qrCode", .string(qr)),
+                    ("manualCode", .string(manual)),
+                    ("manualCodeFormatted", .string(ManualPairingCode.formatted(manual))),
+                    ("payload", SetupPayloadReport.json(payload)),
+                ]))
             return .success
         }
         var lines = ["QR code payload   \(qr)", "Manual code       \(ManualPairingCode.formatted(manual))"]

@@ -6,7 +6,7 @@ struct PayloadParseCommand: CLICommand {
     static let summary = "decode a QR payload (MT:...) or an 11/21-digit manual pairing code"
     static let options: [OptionSpec] = []
     static let positionals: [PositionalSpec] = [
-        .required("code", "an MT: QR payload (several joined by '*') or a manual code, dashes allowed"),
+        .required("code", "an MT: QR payload (several joined by '*') or a manual code, dashes allowed")
     ]
     static let discussion = """
         Fields are decoded as written; a code whose values a commissioner would refuse (for example a
@@ -27,7 +27,8 @@ struct PayloadParseCommand: CLICommand {
 
     func run() async throws -> ExitCode {
         let parsed = try OnboardingPayloadParser.parse(code)
-        let manual: String? = parsed.format == .qrCode && parsed.payloads.count == 1
+        let manual: String? =
+            parsed.format == .qrCode && parsed.payloads.count == 1
             ? try? ManualPairingCode.encode(parsed.payload, validating: false) : nil
         if context.json {
             var members: [(String, JSONValue)] = [

@@ -26,11 +26,18 @@ enum SetupPayloadReport {
         if let iterations = payload.pbkdfIterations { members.append(("pbkdfIterations", .uint(UInt64(iterations)))) }
         if let salt = payload.pbkdfSalt { members.append(("pbkdfSalt", .string(Hex.encode(salt)))) }
         if let devices = payload.numberOfDevices { members.append(("numberOfDevices", .uint(UInt64(devices)))) }
-        if let timeout = payload.commissioningTimeout { members.append(("commissioningTimeout", .uint(UInt64(timeout)))) }
+        if let timeout = payload.commissioningTimeout {
+            members.append(("commissioningTimeout", .uint(UInt64(timeout))))
+        }
         if !payload.additionalElements.isEmpty {
-            members.append(("additionalElements", .array(payload.additionalElements.map { element in
-                .object([("tag", .uint(UInt64(element.tag))), ("value", elementValue(element.value))])
-            })))
+            members.append(
+                (
+                    "additionalElements",
+                    .array(
+                        payload.additionalElements.map { element in
+                            .object([("tag", .uint(UInt64(element.tag))), ("value", elementValue(element.value))])
+                        })
+                ))
         }
         members.append(("valid", .bool(payload.isValid(.consume))))
         if let problem = problem(payload) { members.append(("problem", .string(problem))) }
@@ -49,7 +56,8 @@ enum SetupPayloadReport {
         }
         switch payload.discriminator {
         case .long(let value): add("Discriminator", "\(value) (short \(payload.discriminator.shortValue))")
-        case .short(let value): add("Short discriminator", "\(value) (long \(UInt16(value) << 8)...\(UInt16(value) << 8 | 0xFF))")
+        case .short(let value):
+            add("Short discriminator", "\(value) (long \(UInt16(value) << 8)...\(UInt16(value) << 8 | 0xFF))")
         }
         add("Passcode", String(payload.passcode))
         if let serial = payload.serialNumber { add("Serial number", serial.description) }

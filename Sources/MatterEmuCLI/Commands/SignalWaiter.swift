@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Catches SIGINT and SIGTERM from the moment it is created (so a signal during start-up is not

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// A test hook for crash-consistency tests (`scripts/test-crash.sh`), not a user feature: with

@@ -44,7 +44,10 @@ enum JSONValue: Equatable {
         item: (Int, inout String, Int?) -> Void
     ) {
         out += open
-        guard count > 0 else { out += close; return }
+        guard count > 0 else {
+            out += close
+            return
+        }
         let inner = indent.map { $0 + 2 }
         for i in 0..<count {
             if i > 0 { out += "," }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Writes command output: results to stdout (clean for scripts), progress and errors to stderr.

@@ -15,7 +15,8 @@ enum QRCodeRenderer {
         let size = width + 2 * quiet
         // Bit 0 of each byte is set for a dark module.
         func isDark(_ x: Int, _ y: Int) -> Bool {
-            let mx = x - quiet, my = y - quiet
+            let mx = x - quiet
+            let my = y - quiet
             guard mx >= 0, my >= 0, mx < width, my < width else { return false }
             return data[my * width + mx] & 1 == 1
         }

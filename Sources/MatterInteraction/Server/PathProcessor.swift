@@ -40,7 +40,8 @@ struct PathProcessor {
 
     /// Logs a refused concrete request (wildcard expansions skip such paths silently, as the spec says).
     func logDenied(_ subject: SubjectDescriptor, _ operation: String, _ path: String, _ privilege: Privilege) {
-        Self.log.notice("access denied: \(subject) may not \(operation) \(path) (needs \(privilege)): UNSUPPORTED_ACCESS")
+        Self.log.notice(
+            "access denied: \(subject) may not \(operation) \(path) (needs \(privilege)): UNSUPPORTED_ACCESS")
     }
 
     static let log = Logger(label: "access")

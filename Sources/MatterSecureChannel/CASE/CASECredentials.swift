@@ -21,8 +21,10 @@ public struct CASECredentials: Sendable {
     /// The fabric's IPK epoch keys (16 bytes each), oldest first.
     public var ipkEpochKeys: [[UInt8]]
 
-    public init(fabricIndex: UInt8, fabricID: FabricID, nodeID: NodeID, rcac: [UInt8], rootPublicKey: [UInt8],
-                icac: [UInt8]?, noc: [UInt8], operationalKey: P256PrivateKey, ipkEpochKeys: [[UInt8]]) {
+    public init(
+        fabricIndex: UInt8, fabricID: FabricID, nodeID: NodeID, rcac: [UInt8], rootPublicKey: [UInt8],
+        icac: [UInt8]?, noc: [UInt8], operationalKey: P256PrivateKey, ipkEpochKeys: [[UInt8]]
+    ) {
         self.fabricIndex = fabricIndex
         self.fabricID = fabricID
         self.nodeID = nodeID

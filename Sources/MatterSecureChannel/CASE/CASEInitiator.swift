@@ -42,7 +42,8 @@ public enum CASEInitiator {
         } catch {
             switch error {
             case .peerReportedFailure, .busy, .noSharedTrustRoots, .transport: break
-            default: try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: PASEInitiator.invalidParameter)
+            default:
+                try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: PASEInitiator.invalidParameter)
             }
             throw error
         }
@@ -59,22 +60,29 @@ public enum CASEInitiator {
         let ephemeralKey = ephemeral.publicKey.x963Representation
         let initiatorRandom = try PASEInitiator.crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 32) }
         let destination = try PASEInitiator.crypto { () throws(CryptoError) in
-            try CASEKeySchedule.destinationID(operationalIPK: ipk, initiatorRandom: initiatorRandom,
-                                              rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID,
-                                              nodeID: peerNodeID)
+            try CASEKeySchedule.destinationID(
+                operationalIPK: ipk, initiatorRandom: initiatorRandom,
+                rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID,
+                nodeID: peerNodeID)
         }
         let record = resumption?.record(fabricIndex: fabric.fabricIndex, peerNodeID: peerNodeID)
         var resumeFields: (id: [UInt8], mic: [UInt8])?
         if let record {
-            resumeFields = (record.resumptionID, try PASEInitiator.crypto { () throws(CryptoError) in
-                try CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: initiatorRandom,
-                                         resumptionID: record.resumptionID, info: CASEKeySchedule.sigma1ResumeInfo,
-                                         nonce: CASEKeySchedule.resume1Nonce)
-            })
+            resumeFields = (
+                record.resumptionID,
+                try PASEInitiator.crypto { () throws(CryptoError) in
+                    try CASECrypto.resumeMIC(
+                        shared: record.sharedSecret, initiatorRandom: initiatorRandom,
+                        resumptionID: record.resumptionID, info: CASEKeySchedule.sigma1ResumeInfo,
+                        nonce: CASEKeySchedule.resume1Nonce)
+                }
+            )
         }
-        let sigma1 = Sigma1(initiatorRandom: initiatorRandom, initiatorSessionID: localSessionID, destinationID: destination,
-                            initiatorEphemeralPublicKey: ephemeralKey, sessionParameters: .local(localMRP),
-                            resumption: resumeFields).encoded()
+        let sigma1 = Sigma1(
+            initiatorRandom: initiatorRandom, initiatorSessionID: localSessionID, destinationID: destination,
+            initiatorEphemeralPublicKey: ephemeralKey, sessionParameters: .local(localMRP),
+            resumption: resumeFields
+        ).encoded()
         let reply: ReceivedMessage
         do {
             reply = try await exchange.request(opcode: SecureChannelOpcode.sigma1, payload: sigma1, timeout: timeout)
@@ -88,10 +96,13 @@ public enum CASEInitiator {
         case SecureChannelOpcode.statusReport:
             throw SecureChannelError(report: try StatusReport(decodingHandshake: reply.payload))
         case SecureChannelOpcode.sigma2Resume:
-            guard let record, let resumeFields else { throw .invalidMessage("Sigma2_Resume without a resumption attempt") }
-            return try resume(node: node, exchange: exchange, reply: reply, record: record, oldID: resumeFields.id,
-                              initiatorRandom: initiatorRandom, localSessionID: localSessionID, fabric: fabric,
-                              resumption: resumption, peerMRP: peerMRP)
+            guard let record, let resumeFields else {
+                throw .invalidMessage("Sigma2_Resume without a resumption attempt")
+            }
+            return try resume(
+                node: node, exchange: exchange, reply: reply, record: record, oldID: resumeFields.id,
+                initiatorRandom: initiatorRandom, localSessionID: localSessionID, fabric: fabric,
+                resumption: resumption, peerMRP: peerMRP)
         case SecureChannelOpcode.sigma2:
             break
         default:
@@ -101,10 +112,13 @@ public enum CASEInitiator {
         let peerEphemeral = try PASEInitiator.crypto { () throws(CryptoError) in
             try P256PublicKey(x963Representation: sigma2.responderEphemeralPublicKey)
         }
-        let shared = try PASEInitiator.crypto { () throws(CryptoError) in try ephemeral.sharedSecret(with: peerEphemeral) }
+        let shared = try PASEInitiator.crypto { () throws(CryptoError) in
+            try ephemeral.sharedSecret(with: peerEphemeral)
+        }
         let s2k = try PASEInitiator.crypto { () throws(CryptoError) in
-            try CASECrypto.sigma2Key(shared: shared, ipk: ipk, responderRandom: sigma2.responderRandom,
-                                     responderEphemeralKey: sigma2.responderEphemeralPublicKey, sigma1: sigma1)
+            try CASECrypto.sigma2Key(
+                shared: shared, ipk: ipk, responderRandom: sigma2.responderRandom,
+                responderEphemeralKey: sigma2.responderEphemeralPublicKey, sigma1: sigma1)
         }
         let plaintext: [UInt8]
         do {
@@ -113,41 +127,54 @@ public enum CASEInitiator {
             throw .invalidMessage("Sigma2 does not decrypt")
         }
         let tbe2 = try SigmaSignedData.decodeEncrypted(plaintext, name: "TBEData2", expectsResumptionID: true)
-        let tbs2 = tbe2.data.toBeSigned(senderEphemeralKey: sigma2.responderEphemeralPublicKey,
-                                        receiverEphemeralKey: ephemeralKey)
-        let peer = try CASEPeerValidation.validate(noc: tbe2.data.noc, icac: tbe2.data.icac, signature: tbe2.signature,
-                                                   signedData: tbs2, fabric: fabric, time: validationTime)
+        let tbs2 = tbe2.data.toBeSigned(
+            senderEphemeralKey: sigma2.responderEphemeralPublicKey,
+            receiverEphemeralKey: ephemeralKey)
+        let peer = try CASEPeerValidation.validate(
+            noc: tbe2.data.noc, icac: tbe2.data.icac, signature: tbe2.signature,
+            signedData: tbs2, fabric: fabric, time: validationTime)
         guard peer.nodeID == peerNodeID else {
             throw .invalidCredentials("the responder's NOC is for node \(peer.nodeID), not \(peerNodeID)")
         }
         // Sigma3: our chain, signed over our and their ephemeral keys.
         let chain = SigmaSignedData(noc: fabric.noc, icac: fabric.icac)
-        let tbs3 = chain.toBeSigned(senderEphemeralKey: ephemeralKey, receiverEphemeralKey: sigma2.responderEphemeralPublicKey)
+        let tbs3 = chain.toBeSigned(
+            senderEphemeralKey: ephemeralKey, receiverEphemeralKey: sigma2.responderEphemeralPublicKey)
         let transcript = sigma1 + reply.payload
         let sigma3 = try PASEInitiator.crypto { () throws(CryptoError) in
             let signature = try fabric.operationalKey.signature(for: tbs3).rawRepresentation
             let s3k = try CASECrypto.sigma3Key(shared: shared, ipk: ipk, transcript: transcript)
-            return Sigma3(encrypted: try CASECrypto.encrypt(chain.toBeEncrypted(signature: signature, resumptionID: nil),
-                                                            key: s3k, nonce: CASEKeySchedule.sigma3Nonce)).encoded()
+            return Sigma3(
+                encrypted: try CASECrypto.encrypt(
+                    chain.toBeEncrypted(signature: signature, resumptionID: nil),
+                    key: s3k, nonce: CASEKeySchedule.sigma3Nonce)
+            ).encoded()
         }
-        let final = try await PASEInitiator.exchangeStep(exchange, SecureChannelOpcode.sigma3, sigma3, expecting: nil,
-                                                         timeout: timeout)
+        let final = try await PASEInitiator.exchangeStep(
+            exchange, SecureChannelOpcode.sigma3, sigma3, expecting: nil,
+            timeout: timeout)
         let report = try StatusReport(decodingHandshake: final.payload)
         guard report.isSuccess else { throw SecureChannelError(report: report) }
         let keys = try PASEInitiator.crypto { () throws(CryptoError) in
-            try SessionKeyDerivation.keys(secret: shared,
-                                          salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + sigma3),
-                                          info: SessionKeyDerivation.sessionKeysInfo, isInitiator: true)
+            try SessionKeyDerivation.keys(
+                secret: shared,
+                salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + sigma3),
+                info: SessionKeyDerivation.sessionKeysInfo, isInitiator: true)
         }
         let cats = peer.caseAuthenticatedTags.map(\.rawValue)
-        let session = node.addSecureSession(SecureSessionParameters(
-            kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: peerNodeID, peerCATs: cats),
-            localSessionID: localSessionID, peerSessionID: sigma2.responderSessionID, keys: keys,
-            peerAddress: final.peerAddress, peerMRP: sigma2.sessionParameters?.mrp ?? peerMRP, isInitiator: true))
-        resumption?.save(.init(resumptionID: tbe2.resumptionID ?? [], sharedSecret: shared, fabricIndex: fabric.fabricIndex,
-                               peerNodeID: peerNodeID, peerCATs: cats))
-        return Result(session: session, resumed: false,
-                      peer: CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: peerNodeID, cats: cats))
+        let session = node.addSecureSession(
+            SecureSessionParameters(
+                kind: .case(
+                    fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: peerNodeID, peerCATs: cats),
+                localSessionID: localSessionID, peerSessionID: sigma2.responderSessionID, keys: keys,
+                peerAddress: final.peerAddress, peerMRP: sigma2.sessionParameters?.mrp ?? peerMRP, isInitiator: true))
+        resumption?.save(
+            .init(
+                resumptionID: tbe2.resumptionID ?? [], sharedSecret: shared, fabricIndex: fabric.fabricIndex,
+                peerNodeID: peerNodeID, peerCATs: cats))
+        return Result(
+            session: session, resumed: false,
+            peer: CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: peerNodeID, cats: cats))
     }
 
     /// Sigma2_Resume: check its MIC, confirm with a StatusReport, derive the resumption keys.
@@ -158,32 +185,39 @@ public enum CASEInitiator {
     ) throws(SecureChannelError) -> Result {
         let message = try Sigma2Resume(decoding: reply.payload)
         let expected = try PASEInitiator.crypto { () throws(CryptoError) in
-            try CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: initiatorRandom,
-                                     resumptionID: message.resumptionID, info: CASEKeySchedule.sigma2ResumeInfo,
-                                     nonce: CASEKeySchedule.resume2Nonce)
+            try CASECrypto.resumeMIC(
+                shared: record.sharedSecret, initiatorRandom: initiatorRandom,
+                resumptionID: message.resumptionID, info: CASEKeySchedule.sigma2ResumeInfo,
+                nonce: CASEKeySchedule.resume2Nonce)
         }
         guard SecureMemory.constantTimeEquals(expected, message.mic) else {
             throw .invalidMessage("Sigma2_Resume MIC does not verify")
         }
         let keys = try PASEInitiator.crypto { () throws(CryptoError) in
-            try SessionKeyDerivation.keys(secret: record.sharedSecret, salt: initiatorRandom + oldID,
-                                          info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: true)
+            try SessionKeyDerivation.keys(
+                secret: record.sharedSecret, salt: initiatorRandom + oldID,
+                info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: true)
         }
         do {
-            try exchange.send(opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
+            try exchange.send(
+                opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
         } catch {
             throw .transport(error)
         }
-        let session = node.addSecureSession(SecureSessionParameters(
-            kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: record.peerNodeID,
-                        peerCATs: record.peerCATs),
-            localSessionID: localSessionID, peerSessionID: message.responderSessionID, keys: keys,
-            peerAddress: reply.peerAddress, peerMRP: message.sessionParameters?.mrp ?? peerMRP, isInitiator: true))
+        let session = node.addSecureSession(
+            SecureSessionParameters(
+                kind: .case(
+                    fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: record.peerNodeID,
+                    peerCATs: record.peerCATs),
+                localSessionID: localSessionID, peerSessionID: message.responderSessionID, keys: keys,
+                peerAddress: reply.peerAddress, peerMRP: message.sessionParameters?.mrp ?? peerMRP, isInitiator: true))
         var updated = record
         updated.resumptionID = message.resumptionID
         resumption?.save(updated)
-        return Result(session: session, resumed: true,
-                      peer: CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
-                                     cats: record.peerCATs))
+        return Result(
+            session: session, resumed: true,
+            peer: CASEPeer(
+                fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
+                cats: record.peerCATs))
     }
 }

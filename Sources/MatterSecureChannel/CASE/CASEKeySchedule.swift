@@ -22,14 +22,16 @@ public enum CASEKeySchedule {
         }
         var salt = [UInt8](repeating: 0, count: 8)
         for i in 0..<8 { salt[i] = UInt8(truncatingIfNeeded: fabricID.rawValue >> (56 - 8 * i)) }
-        return try HKDFSHA256.deriveKey(inputKeyMaterial: Array(rootPublicKey.dropFirst()), salt: salt,
-                                        info: compressedFabricInfo, outputByteCount: 8)
+        return try HKDFSHA256.deriveKey(
+            inputKeyMaterial: Array(rootPublicKey.dropFirst()), salt: salt,
+            info: compressedFabricInfo, outputByteCount: 8)
     }
 
     /// The operational IPK CASE uses: HKDF(epoch key, salt = compressed fabric ID, "GroupKey v1.0", 16).
     public static func operationalIPK(epochKey: [UInt8], compressedFabricID: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try HKDFSHA256.deriveKey(inputKeyMaterial: epochKey, salt: compressedFabricID, info: groupKeyInfo,
-                                 outputByteCount: 16)
+        try HKDFSHA256.deriveKey(
+            inputKeyMaterial: epochKey, salt: compressedFabricID, info: groupKeyInfo,
+            outputByteCount: 16)
     }
 
     /// Sigma1's destination identifier: HMAC(operational IPK, initiatorRandom ‖ root public key ‖

@@ -24,7 +24,8 @@ enum CASEPeerValidation {
         }
         let valid: Bool
         do {
-            valid = identity.publicKey.isValidSignature(try P256Signature(rawRepresentation: signature), for: signedData)
+            valid = identity.publicKey.isValidSignature(
+                try P256Signature(rawRepresentation: signature), for: signedData)
         } catch {
             throw .invalidCredentials("malformed signature: \(error)")
         }

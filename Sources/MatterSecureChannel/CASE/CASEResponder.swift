@@ -20,8 +20,10 @@ public final class CASEResponder: @unchecked Sendable {
     public private(set) var statistics = CASEStatistics()
     private let log = Logger(label: "case")
 
-    public init(credentials: (any CASECredentialsProvider)?, resumption: CASEResumptionStore = CASEResumptionStore(),
-                localMRP: MRPParameters = .default) {
+    public init(
+        credentials: (any CASECredentialsProvider)?, resumption: CASEResumptionStore = CASEResumptionStore(),
+        localMRP: MRPParameters = .default
+    ) {
         self.credentials = credentials
         self.resumption = resumption
         self.localMRP = localMRP
@@ -39,14 +41,18 @@ public final class CASEResponder: @unchecked Sendable {
             sigma1 = try Sigma1(decoding: message.payload)
         } catch {
             statistics.invalidRequests += 1
-            fail(error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter,
-                 refusal: true)
+            fail(
+                error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter,
+                refusal: true)
             return
         }
         let peerMRP = sigma1.sessionParameters?.mrp ?? .default
         node.setPeerMRP(peerMRP, for: exchange.session)
-        if let resumption = sigma1.resumption, tryResume(sigma1, resumption, message: message, exchange: exchange,
-                                                          peerMRP: peerMRP, node: node) {
+        if let resumption = sigma1.resumption,
+            tryResume(
+                sigma1, resumption, message: message, exchange: exchange,
+                peerMRP: peerMRP, node: node)
+        {
             return
         }
         // Find the fabric (and IPK epoch key) whose destination identifier matches.
@@ -54,7 +60,7 @@ public final class CASEResponder: @unchecked Sendable {
         search: for fabric in credentials?.caseCredentials() ?? [] {
             for epochKey in fabric.ipkEpochKeys {
                 guard let ipk = try? fabric.operationalIPK(epochKey: epochKey),
-                      let candidate = try? CASEKeySchedule.destinationID(
+                    let candidate = try? CASEKeySchedule.destinationID(
                         operationalIPK: ipk, initiatorRandom: sigma1.initiatorRandom,
                         rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID, nodeID: fabric.nodeID)
                 else { continue }
@@ -67,8 +73,9 @@ public final class CASEResponder: @unchecked Sendable {
         guard let (fabric, ipk) = match else {
             log.info("Sigma1 for a destination that matches none of our fabrics")
             statistics.noSharedTrustRoots += 1
-            fail(.noSharedTrustRoots, exchange: exchange, node: node,
-                 status: StatusReport.SecureChannelCode.noSharedTrustRoots, refusal: true)
+            fail(
+                .noSharedTrustRoots, exchange: exchange, node: node,
+                status: StatusReport.SecureChannelCode.noSharedTrustRoots, refusal: true)
             return
         }
         let localSessionID = node.allocateSessionID()
@@ -80,16 +87,21 @@ public final class CASEResponder: @unchecked Sendable {
             let newResumptionID = try SecureRandom.bytes(count: 16)
             let ephemeralKey = ephemeral.publicKey.x963Representation
             let chain = SigmaSignedData(noc: fabric.noc, icac: fabric.icac)
-            let tbs = chain.toBeSigned(senderEphemeralKey: ephemeralKey,
-                                       receiverEphemeralKey: sigma1.initiatorEphemeralPublicKey)
+            let tbs = chain.toBeSigned(
+                senderEphemeralKey: ephemeralKey,
+                receiverEphemeralKey: sigma1.initiatorEphemeralPublicKey)
             let signature = try fabric.operationalKey.signature(for: tbs).rawRepresentation
-            let s2k = try CASECrypto.sigma2Key(shared: shared, ipk: ipk, responderRandom: responderRandom,
-                                               responderEphemeralKey: ephemeralKey, sigma1: message.payload)
-            let encrypted = try CASECrypto.encrypt(chain.toBeEncrypted(signature: signature, resumptionID: newResumptionID),
-                                                   key: s2k, nonce: CASEKeySchedule.sigma2Nonce)
-            let sigma2 = Sigma2(responderRandom: responderRandom, responderSessionID: localSessionID,
-                                responderEphemeralPublicKey: ephemeralKey, encrypted: encrypted,
-                                sessionParameters: .local(localMRP)).encoded()
+            let s2k = try CASECrypto.sigma2Key(
+                shared: shared, ipk: ipk, responderRandom: responderRandom,
+                responderEphemeralKey: ephemeralKey, sigma1: message.payload)
+            let encrypted = try CASECrypto.encrypt(
+                chain.toBeEncrypted(signature: signature, resumptionID: newResumptionID),
+                key: s2k, nonce: CASEKeySchedule.sigma2Nonce)
+            let sigma2 = Sigma2(
+                responderRandom: responderRandom, responderSessionID: localSessionID,
+                responderEphemeralPublicKey: ephemeralKey, encrypted: encrypted,
+                sessionParameters: .local(localMRP)
+            ).encoded()
             try exchange.send(opcode: SecureChannelOpcode.sigma2, payload: sigma2)
             let state = FullHandshake(
                 responder: self, fabric: fabric, ipk: ipk, shared: shared, transcript: message.payload + sigma2,
@@ -109,8 +121,9 @@ public final class CASEResponder: @unchecked Sendable {
         } catch {
             node.releaseSessionID(localSessionID)
             statistics.invalidRequests += 1
-            fail(.crypto(error as? CryptoError ?? .invalidState("\(error)")), exchange: exchange, node: node,
-                 status: StatusReport.SecureChannelCode.invalidParameter)
+            fail(
+                .crypto(error as? CryptoError ?? .invalidState("\(error)")), exchange: exchange, node: node,
+                status: StatusReport.SecureChannelCode.invalidParameter)
         }
     }
 
@@ -120,34 +133,41 @@ public final class CASEResponder: @unchecked Sendable {
         peerMRP: MRPParameters, node: isolated TransportNode
     ) -> Bool {
         guard let record = resumption.record(resumptionID: fields.id),
-              let expected = try? CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                                                       resumptionID: fields.id, info: CASEKeySchedule.sigma1ResumeInfo,
-                                                       nonce: CASEKeySchedule.resume1Nonce),
-              SecureMemory.constantTimeEquals(expected, fields.mic),
-              let fabric = credentials?.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
+            let expected = try? CASECrypto.resumeMIC(
+                shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                resumptionID: fields.id, info: CASEKeySchedule.sigma1ResumeInfo,
+                nonce: CASEKeySchedule.resume1Nonce),
+            SecureMemory.constantTimeEquals(expected, fields.mic),
+            let fabric = credentials?.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
         else {
             return false  // any resumption problem: fall back to the full handshake
         }
         let localSessionID = node.allocateSessionID()
         do {
             let newID = try SecureRandom.bytes(count: 16)
-            let mic = try CASECrypto.resumeMIC(shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                                               resumptionID: newID, info: CASEKeySchedule.sigma2ResumeInfo,
-                                               nonce: CASEKeySchedule.resume2Nonce)
-            let keys = try SessionKeyDerivation.keys(secret: record.sharedSecret, salt: sigma1.initiatorRandom + fields.id,
-                                                     info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: false)
-            try exchange.send(opcode: SecureChannelOpcode.sigma2Resume, payload: Sigma2Resume(
-                resumptionID: newID, mic: mic, responderSessionID: localSessionID,
-                sessionParameters: .local(localMRP)).encoded())
+            let mic = try CASECrypto.resumeMIC(
+                shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                resumptionID: newID, info: CASEKeySchedule.sigma2ResumeInfo,
+                nonce: CASEKeySchedule.resume2Nonce)
+            let keys = try SessionKeyDerivation.keys(
+                secret: record.sharedSecret, salt: sigma1.initiatorRandom + fields.id,
+                info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: false)
+            try exchange.send(
+                opcode: SecureChannelOpcode.sigma2Resume,
+                payload: Sigma2Resume(
+                    resumptionID: newID, mic: mic, responderSessionID: localSessionID,
+                    sessionParameters: .local(localMRP)
+                ).encoded())
             var updated = record
             updated.resumptionID = newID
-            let peer = CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
-                                cats: record.peerCATs)
+            let peer = CASEPeer(
+                fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
+                cats: record.peerCATs)
             exchange.onMessage = { [self] message, exchange in
                 exchange.node.assumeIsolated { node in
                     // The initiator confirms a resumption with a StatusReport.
                     guard message.isMessage(.secureChannel, SecureChannelOpcode.statusReport),
-                          let report = try? StatusReport(decoding: message.payload), report.isSuccess
+                        let report = try? StatusReport(decoding: message.payload), report.isSuccess
                     else {
                         node.releaseSessionID(localSessionID)
                         statistics.failed += 1
@@ -155,11 +175,13 @@ public final class CASEResponder: @unchecked Sendable {
                         return
                     }
                     exchange.close()
-                    let session = node.addSecureSession(SecureSessionParameters(
-                        kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID,
-                                    peerNodeID: record.peerNodeID, peerCATs: record.peerCATs),
-                        localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, keys: keys,
-                        peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                    let session = node.addSecureSession(
+                        SecureSessionParameters(
+                            kind: .case(
+                                fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID,
+                                peerNodeID: record.peerNodeID, peerCATs: record.peerCATs),
+                            localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, keys: keys,
+                            peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
                     node.removeUnsecuredSession(exchange.session)
                     resumption.save(updated)
                     statistics.resumed += 1
@@ -183,8 +205,10 @@ public final class CASEResponder: @unchecked Sendable {
     /// Sends a failure StatusReport (when `status` is given), closes the exchange, forgets the handshake.
     /// A `refusal` (a Sigma1 refused before any handshake state) is logged at info level only: a peer
     /// may send those by the thousand, and `statistics` counts them.
-    func fail(_ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?,
-              refusal: Bool = false) {
+    func fail(
+        _ error: SecureChannelError, exchange: Exchange, node: isolated TransportNode, status: UInt16?,
+        refusal: Bool = false
+    ) {
         if let status {
             let report = StatusReport(generalCode: .failure, protocolCode: status)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: report.encoded)
@@ -210,9 +234,11 @@ public final class CASEResponder: @unchecked Sendable {
         let peerEphemeralKey: [UInt8]
         let resumptionID: [UInt8]
 
-        init(responder: CASEResponder, fabric: CASECredentials, ipk: [UInt8], shared: [UInt8], transcript: [UInt8],
-             localSessionID: UInt16, peerSessionID: UInt16, peerMRP: MRPParameters, ownEphemeralKey: [UInt8],
-             peerEphemeralKey: [UInt8], resumptionID: [UInt8]) {
+        init(
+            responder: CASEResponder, fabric: CASECredentials, ipk: [UInt8], shared: [UInt8], transcript: [UInt8],
+            localSessionID: UInt16, peerSessionID: UInt16, peerMRP: MRPParameters, ownEphemeralKey: [UInt8],
+            peerEphemeralKey: [UInt8], resumptionID: [UInt8]
+        ) {
             self.responder = responder
             self.fabric = fabric
             self.ipk = ipk
@@ -246,35 +272,47 @@ public final class CASEResponder: @unchecked Sendable {
                     throw SecureChannelError.invalidMessage("Sigma3 does not decrypt")
                 }
                 let tbe = try SigmaSignedData.decodeEncrypted(plaintext, name: "TBEData3", expectsResumptionID: false)
-                let tbs = tbe.data.toBeSigned(senderEphemeralKey: peerEphemeralKey, receiverEphemeralKey: ownEphemeralKey)
-                let peer = try CASEPeerValidation.validate(noc: tbe.data.noc, icac: tbe.data.icac, signature: tbe.signature,
-                                                           signedData: tbs, fabric: fabric,
-                                                           time: responder.validationTime())
+                let tbs = tbe.data.toBeSigned(
+                    senderEphemeralKey: peerEphemeralKey, receiverEphemeralKey: ownEphemeralKey)
+                let peer = try CASEPeerValidation.validate(
+                    noc: tbe.data.noc, icac: tbe.data.icac, signature: tbe.signature,
+                    signedData: tbs, fabric: fabric,
+                    time: responder.validationTime())
                 let keys = try PASEInitiator.crypto { () throws(CryptoError) in
                     try SessionKeyDerivation.keys(
-                        secret: shared, salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + message.payload),
+                        secret: shared,
+                        salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + message.payload),
                         info: SessionKeyDerivation.sessionKeysInfo, isInitiator: false)
                 }
-                try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
+                try? exchange.send(
+                    opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
                 exchange.close()
                 let cats = peer.caseAuthenticatedTags.map(\.rawValue)
-                let session = node.addSecureSession(SecureSessionParameters(
-                    kind: .case(fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: peer.nodeID,
-                                peerCATs: cats),
-                    localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
-                    peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                let session = node.addSecureSession(
+                    SecureSessionParameters(
+                        kind: .case(
+                            fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID, peerNodeID: peer.nodeID,
+                            peerCATs: cats),
+                        localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
+                        peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
                 node.removeUnsecuredSession(exchange.session)
-                responder.resumption.save(.init(resumptionID: resumptionID, sharedSecret: shared,
-                                                fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
+                responder.resumption.save(
+                    .init(
+                        resumptionID: resumptionID, sharedSecret: shared,
+                        fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
                 responder.statistics.established += 1
-                responder.onEstablished?(session, CASEPeer(fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID,
-                                                           nodeID: peer.nodeID, cats: cats))
+                responder.onEstablished?(
+                    session,
+                    CASEPeer(
+                        fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID,
+                        nodeID: peer.nodeID, cats: cats))
             } catch {
                 node.releaseSessionID(localSessionID)
                 responder.statistics.failed += 1
                 let reported: Bool = if case .peerReportedFailure = error { true } else { false }
-                responder.fail(error, exchange: exchange, node: node,
-                               status: reported ? nil : StatusReport.SecureChannelCode.invalidParameter)
+                responder.fail(
+                    error, exchange: exchange, node: node,
+                    status: reported ? nil : StatusReport.SecureChannelCode.invalidParameter)
             }
         }
     }

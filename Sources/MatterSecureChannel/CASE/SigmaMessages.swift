@@ -37,9 +37,11 @@ struct Sigma1: Equatable, Sendable {
         return w.bytes
     }
 
-    init(initiatorRandom: [UInt8], initiatorSessionID: UInt16, destinationID: [UInt8],
-         initiatorEphemeralPublicKey: [UInt8], sessionParameters: SessionParameters?,
-         resumption: (id: [UInt8], mic: [UInt8])?) {
+    init(
+        initiatorRandom: [UInt8], initiatorSessionID: UInt16, destinationID: [UInt8],
+        initiatorEphemeralPublicKey: [UInt8], sessionParameters: SessionParameters?,
+        resumption: (id: [UInt8], mic: [UInt8])?
+    ) {
         self.initiatorRandom = initiatorRandom
         self.initiatorSessionID = initiatorSessionID
         self.destinationID = destinationID
@@ -86,8 +88,10 @@ struct Sigma2: Equatable, Sendable {
         return w.bytes
     }
 
-    init(responderRandom: [UInt8], responderSessionID: UInt16, responderEphemeralPublicKey: [UInt8], encrypted: [UInt8],
-         sessionParameters: SessionParameters?) {
+    init(
+        responderRandom: [UInt8], responderSessionID: UInt16, responderEphemeralPublicKey: [UInt8], encrypted: [UInt8],
+        sessionParameters: SessionParameters?
+    ) {
         self.responderRandom = responderRandom
         self.responderSessionID = responderSessionID
         self.responderEphemeralPublicKey = responderEphemeralPublicKey
@@ -205,7 +209,8 @@ struct SigmaSignedData: Sendable {
 
 /// Typed member reads with the message and field named in errors.
 enum SigmaField {
-    static func bytes(_ e: TLVElement, _ tag: UInt8, _ name: String, length: Int?) throws(SecureChannelError) -> [UInt8] {
+    static func bytes(_ e: TLVElement, _ tag: UInt8, _ name: String, length: Int?) throws(SecureChannelError) -> [UInt8]
+    {
         guard let value = try optionalBytes(e, tag, name, length: length) else {
             throw .invalidMessage("\(name) (tag \(tag)) missing")
         }
@@ -230,7 +235,9 @@ enum SigmaField {
         return UInt16(value)
     }
 
-    static func sessionParameters(_ e: TLVElement, _ tag: UInt8, _ name: String) throws(SecureChannelError) -> SessionParameters? {
+    static func sessionParameters(_ e: TLVElement, _ tag: UInt8, _ name: String) throws(SecureChannelError)
+        -> SessionParameters?
+    {
         guard let member = e[context: tag] else { return nil }
         do {
             return try SessionParameters(element: member)

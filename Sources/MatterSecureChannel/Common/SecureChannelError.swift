@@ -1,6 +1,6 @@
-public import MatterTransport
 public import MatterCrypto
 import MatterTLV
+public import MatterTransport
 
 /// Why a PASE or CASE handshake failed, on either side.
 public enum SecureChannelError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -41,7 +41,9 @@ public enum SecureChannelError: Error, Equatable, Sendable, CustomStringConverti
     static func decoding(_ name: String, _ bytes: [UInt8]) throws(SecureChannelError) -> TLVElement {
         do {
             let element = try TLVElement.decode(bytes)
-            guard case .structure = element.value else { throw SecureChannelError.invalidMessage("\(name): not a structure") }
+            guard case .structure = element.value else {
+                throw SecureChannelError.invalidMessage("\(name): not a structure")
+            }
             return element
         } catch let error as SecureChannelError {
             throw error

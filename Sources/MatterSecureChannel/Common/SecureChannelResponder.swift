@@ -1,5 +1,5 @@
-public import MatterTransport
 import MatterCore
+public import MatterTransport
 
 /// The Secure Channel protocol's handler for exchanges peers open: PBKDFParamRequest goes to the
 /// PASE responder, Sigma1 to the CASE responder, CloseSession ends the session it arrives on.
@@ -25,10 +25,14 @@ public final class SecureChannelResponder: UnsolicitedMessageHandler, @unchecked
             case SecureChannelOpcode.pbkdfParamRequest:
                 if let pase { pase.begin(message, on: exchange, node: node) } else { exchange.close() }
             case SecureChannelOpcode.sigma1:
-                if let caseResponder { caseResponder.begin(message, on: exchange, node: node) } else { exchange.close() }
+                if let caseResponder {
+                    caseResponder.begin(message, on: exchange, node: node)
+                } else {
+                    exchange.close()
+                }
             case SecureChannelOpcode.statusReport:
                 if let report = try? StatusReport(decoding: message.payload),
-                   report.protocolCode == StatusReport.SecureChannelCode.closeSession, case .secure = exchange.session
+                    report.protocolCode == StatusReport.SecureChannelCode.closeSession, case .secure = exchange.session
                 {
                     log.info("peer closed session \(exchange.session)")
                     exchange.close()

@@ -7,10 +7,13 @@ enum SessionKeyDerivation {
     static let sessionKeysInfo = Array("SessionKeys".utf8)
     static let resumptionKeysInfo = Array("SessionResumptionKeys".utf8)
 
-    static func keys(secret: [UInt8], salt: [UInt8], info: [UInt8], isInitiator: Bool) throws(CryptoError) -> SessionKeys {
+    static func keys(secret: [UInt8], salt: [UInt8], info: [UInt8], isInitiator: Bool) throws(CryptoError)
+        -> SessionKeys
+    {
         var okm = try HKDFSHA256.deriveKey(inputKeyMaterial: secret, salt: salt, info: info, outputByteCount: 48)
         defer { SecureMemory.zeroize(&okm) }
-        return SessionKeys(i2r: Array(okm[0..<16]), r2i: Array(okm[16..<32]), attestationChallenge: Array(okm[32..<48]),
-                           isInitiator: isInitiator)
+        return SessionKeys(
+            i2r: Array(okm[0..<16]), r2i: Array(okm[16..<32]), attestationChallenge: Array(okm[32..<48]),
+            isInitiator: isInitiator)
     }
 }

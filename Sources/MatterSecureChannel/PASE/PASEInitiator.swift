@@ -1,6 +1,6 @@
-public import MatterTransport
-import MatterCrypto
 import MatterCore
+import MatterCrypto
+public import MatterTransport
 
 /// The commissioner side of PASE (spec 4.14.1): the SPAKE2+ prover, from the setup passcode.
 public enum PASEInitiator {
@@ -36,9 +36,10 @@ public enum PASEInitiator {
         }
         defer { exchange.close() }
         do {
-            let result = try await handshake(node: node, exchange: exchange, unsecured: unsecured,
-                                             localSessionID: localSessionID, passcode: passcode, pbkdf: pbkdf,
-                                             localMRP: localMRP, peerMRP: peerMRP, timeout: timeout)
+            let result = try await handshake(
+                node: node, exchange: exchange, unsecured: unsecured,
+                localSessionID: localSessionID, passcode: passcode, pbkdf: pbkdf,
+                localMRP: localMRP, peerMRP: peerMRP, timeout: timeout)
             established = true
             return result
         } catch {
@@ -53,7 +54,8 @@ public enum PASEInitiator {
     }
 
     static func handshake(
-        node: isolated TransportNode, exchange: Exchange, unsecured: SessionID, localSessionID: UInt16, passcode: UInt32,
+        node: isolated TransportNode, exchange: Exchange, unsecured: SessionID, localSessionID: UInt16,
+        passcode: UInt32,
         pbkdf: PBKDFParameters?, localMRP: MRPParameters, peerMRP: MRPParameters, timeout: UInt64
     ) async throws(SecureChannelError) -> Result {
         let request = PBKDFParamRequest(
@@ -61,8 +63,9 @@ public enum PASEInitiator {
             initiatorSessionID: localSessionID, hasPBKDFParameters: pbkdf != nil,
             sessionParameters: .local(localMRP))
         let requestBytes = request.encoded()
-        let responseMessage = try await exchangeStep(exchange, SecureChannelOpcode.pbkdfParamRequest, requestBytes,
-                                                     expecting: SecureChannelOpcode.pbkdfParamResponse, timeout: timeout)
+        let responseMessage = try await exchangeStep(
+            exchange, SecureChannelOpcode.pbkdfParamRequest, requestBytes,
+            expecting: SecureChannelOpcode.pbkdfParamResponse, timeout: timeout)
         let response = try PBKDFParamResponse(decoding: responseMessage.payload)
         guard response.initiatorRandom == request.initiatorRandom else {
             throw .invalidMessage("PBKDFParamResponse does not echo our initiatorRandom")
@@ -75,12 +78,14 @@ public enum PASEInitiator {
         node.setPeerMRP(peerMRP, for: unsecured)
 
         let prover = try crypto { () throws(CryptoError) in
-            try Spake2PlusProver(context: try PASEContext.hash(request: requestBytes, response: responseMessage.payload),
-                                 passcode: passcode, salt: parameters.salt, iterations: Int(parameters.iterations))
+            try Spake2PlusProver(
+                context: try PASEContext.hash(request: requestBytes, response: responseMessage.payload),
+                passcode: passcode, salt: parameters.salt, iterations: Int(parameters.iterations))
         }
         let pA = try crypto { () throws(CryptoError) in try prover.makeShare() }
-        let pake2 = try await exchangeStep(exchange, SecureChannelOpcode.pake1, PakeMessages.pake1(pA: pA),
-                                           expecting: SecureChannelOpcode.pake2, timeout: timeout)
+        let pake2 = try await exchangeStep(
+            exchange, SecureChannelOpcode.pake1, PakeMessages.pake1(pA: pA),
+            expecting: SecureChannelOpcode.pake2, timeout: timeout)
         let pake2Members = try PakeMessages.decode("Pake2", pake2.payload, members: [(1, 65), (2, 32)])
         let cA: [UInt8]
         do {
@@ -90,22 +95,27 @@ public enum PASEInitiator {
         } catch {
             throw .crypto(error)
         }
-        let final = try await exchangeStep(exchange, SecureChannelOpcode.pake3, PakeMessages.pake3(cA: cA),
-                                           expecting: nil, timeout: timeout)
+        let final = try await exchangeStep(
+            exchange, SecureChannelOpcode.pake3, PakeMessages.pake3(cA: cA),
+            expecting: nil, timeout: timeout)
         let report = try StatusReport(decodingHandshake: final.payload)
         guard report.isSuccess else { throw .peerReportedFailure(report) }
         guard let ke = prover.sharedKey else { throw .invalidMessage("no SPAKE2+ shared key") }
         let keys = try crypto { () throws(CryptoError) in
-            try SessionKeyDerivation.keys(secret: ke, salt: [], info: SessionKeyDerivation.sessionKeysInfo, isInitiator: true)
+            try SessionKeyDerivation.keys(
+                secret: ke, salt: [], info: SessionKeyDerivation.sessionKeysInfo, isInitiator: true)
         }
-        let session = node.addSecureSession(SecureSessionParameters(
-            kind: .pase, localSessionID: localSessionID, peerSessionID: response.responderSessionID, keys: keys,
-            peerAddress: final.peerAddress, peerMRP: peerMRP, isInitiator: true))
+        let session = node.addSecureSession(
+            SecureSessionParameters(
+                kind: .pase, localSessionID: localSessionID, peerSessionID: response.responderSessionID, keys: keys,
+                peerAddress: final.peerAddress, peerMRP: peerMRP, isInitiator: true))
         return Result(session: session, peerParameters: response.sessionParameters)
     }
 
-    static let invalidParameter = StatusReport(generalCode: .failure,
-                                               protocolCode: StatusReport.SecureChannelCode.invalidParameter).encoded
+    static let invalidParameter = StatusReport(
+        generalCode: .failure,
+        protocolCode: StatusReport.SecureChannelCode.invalidParameter
+    ).encoded
 
     /// Sends one handshake message and waits for the next; a StatusReport in its place becomes the
     /// matching error (BUSY, failure). `expecting` nil accepts only a StatusReport.
@@ -129,7 +139,9 @@ public enum PASEInitiator {
             throw SecureChannelError(report: report)
         }
         guard reply.opcode == expecting else {
-            throw .invalidMessage("expected opcode 0x\(hexDigits(expecting ?? 0x40, width: 2)), got 0x\(hexDigits(reply.opcode, width: 2))")
+            throw .invalidMessage(
+                "expected opcode 0x\(hexDigits(expecting ?? 0x40, width: 2)), got 0x\(hexDigits(reply.opcode, width: 2))"
+            )
         }
         return reply
     }
@@ -157,7 +169,9 @@ extension SecureChannelError {
     /// The error a failure StatusReport stands for.
     init(report: StatusReport) {
         if report.generalCode == .busy, report.protocolCode == StatusReport.SecureChannelCode.busy {
-            let wait = report.protocolData.count >= 2 ? UInt16(report.protocolData[0]) | UInt16(report.protocolData[1]) << 8 : 0
+            let wait =
+                report.protocolData.count >= 2
+                ? UInt16(report.protocolData[0]) | UInt16(report.protocolData[1]) << 8 : 0
             self = .busy(retryAfterMilliseconds: wait)
         } else if report.protocolCode == StatusReport.SecureChannelCode.noSharedTrustRoots {
             self = .noSharedTrustRoots

@@ -86,8 +86,9 @@ public final class PASEResponder: @unchecked Sendable {
             // A half-open handshake: its session, exchange and session ID go now, not when MRP gives up.
             log.info("PASE handshake silent for \(now &- current.since) ms: abandoned")
             statistics.abandoned += 1
-            current.handshake.fail(.transport(.responseTimeout(milliseconds: Self.abandonAfterMilliseconds)),
-                                   on: current.exchange, node: node, report: false, abandoned: true)
+            current.handshake.fail(
+                .transport(.responseTimeout(milliseconds: Self.abandonAfterMilliseconds)),
+                on: current.exchange, node: node, report: false, abandoned: true)
         }
         guard case .unsecured = exchange.session else {
             statistics.invalidRequests += 1
@@ -105,7 +106,9 @@ public final class PASEResponder: @unchecked Sendable {
         let responderRandom: [UInt8]
         do {
             request = try PBKDFParamRequest(decoding: message.payload)
-            guard request.passcodeID == 0 else { throw SecureChannelError.invalidMessage("passcodeId \(request.passcodeID)") }
+            guard request.passcodeID == 0 else {
+                throw SecureChannelError.invalidMessage("passcodeId \(request.passcodeID)")
+            }
             responderRandom = try SecureRandom.bytes(count: 32)
         } catch {
             statistics.invalidRequests += 1
@@ -131,14 +134,17 @@ public final class PASEResponder: @unchecked Sendable {
             reject(exchange, node: node, error: .invalidMessage("\(error)"))
             return
         }
-        let handshake = Handshake(responder: self, verifier: verifier, localSessionID: localSessionID,
-                                  peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
+        let handshake = Handshake(
+            responder: self, verifier: verifier, localSessionID: localSessionID,
+            peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
         inProgress = (exchange, handshake, message.peerAddress, now)
         exchange.onMessage = { message, exchange in
             exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
         }
         exchange.onFailure = { error, exchange in
-            exchange.node.assumeIsolated { node in handshake.fail(.transport(error), on: exchange, node: node, report: false) }
+            exchange.node.assumeIsolated { node in
+                handshake.fail(.transport(error), on: exchange, node: node, report: false)
+            }
         }
     }
 
@@ -146,8 +152,9 @@ public final class PASEResponder: @unchecked Sendable {
     /// retries on a new one).
     private func refuseBusy(_ exchange: Exchange, waitMilliseconds: UInt16, node: isolated TransportNode) {
         statistics.refusedBusy += 1
-        try? exchange.send(opcode: SecureChannelOpcode.statusReport,
-                           payload: StatusReport.busy(minimumWaitMilliseconds: waitMilliseconds).encoded)
+        try? exchange.send(
+            opcode: SecureChannelOpcode.statusReport,
+            payload: StatusReport.busy(minimumWaitMilliseconds: waitMilliseconds).encoded)
         exchange.close()
         node.removeUnsecuredSession(exchange.session)
     }
@@ -162,10 +169,13 @@ public final class PASEResponder: @unchecked Sendable {
 
     /// Sends FAILURE/INVALID_PARAMETER (when `report`), closes the exchange, forgets its unsecured
     /// session, and tells `onFailure` (when `notify`).
-    func reject(_ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true,
-                notify: Bool = true) {
+    func reject(
+        _ exchange: Exchange, node: isolated TransportNode, error: SecureChannelError, report: Bool = true,
+        notify: Bool = true
+    ) {
         if report {
-            let status = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
+            let status = StatusReport(
+                generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
             try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: status.encoded)
         }
         exchange.close()
@@ -174,8 +184,10 @@ public final class PASEResponder: @unchecked Sendable {
     }
 
     /// `counts` false: not a failed attempt (a handshake its initiator replaced before any guess).
-    func finished(_ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false,
-                  counts: Bool = true) {
+    func finished(
+        _ exchange: Exchange, failed error: SecureChannelError?, abandoned: Bool = false,
+        counts: Bool = true
+    ) {
         if inProgress?.exchange === exchange { inProgress = nil }
         guard let error else {
             statistics.established += 1
@@ -202,8 +214,10 @@ public final class PASEResponder: @unchecked Sendable {
         let peerMRP: MRPParameters
         var sentPake2 = false
 
-        init(responder: PASEResponder, verifier: Spake2PlusVerifier, localSessionID: UInt16, peerSessionID: UInt16,
-             peerMRP: MRPParameters) {
+        init(
+            responder: PASEResponder, verifier: Spake2PlusVerifier, localSessionID: UInt16, peerSessionID: UInt16,
+            peerMRP: MRPParameters
+        ) {
             self.responder = responder
             self.verifier = verifier
             self.localSessionID = localSessionID
@@ -215,7 +229,9 @@ public final class PASEResponder: @unchecked Sendable {
             if message.isMessage(.secureChannel, SecureChannelOpcode.statusReport) {
                 // The commissioner gave up, e.g. because our Pake2 showed it the wrong passcode.
                 let report = try? StatusReport(decoding: message.payload)
-                let error: SecureChannelError = sentPake2 ? .wrongPasscode
+                let error: SecureChannelError =
+                    sentPake2
+                    ? .wrongPasscode
                     : .peerReportedFailure(report ?? StatusReport(generalCode: .failure, protocolCode: 0xFFFF))
                 fail(error, on: exchange, node: node, report: false)
                 return
@@ -246,13 +262,16 @@ public final class PASEResponder: @unchecked Sendable {
                     throw SecureChannelError.wrongPasscode
                 }
                 guard let ke = verifier.sharedKey else { throw SecureChannelError.invalidMessage("no shared key") }
-                let keys = try SessionKeyDerivation.keys(secret: ke, salt: [], info: SessionKeyDerivation.sessionKeysInfo,
-                                                         isInitiator: false)
-                try exchange.send(opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
+                let keys = try SessionKeyDerivation.keys(
+                    secret: ke, salt: [], info: SessionKeyDerivation.sessionKeysInfo,
+                    isInitiator: false)
+                try exchange.send(
+                    opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
                 exchange.close()
-                let session = node.addSecureSession(SecureSessionParameters(
-                    kind: .pase, localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
-                    peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                let session = node.addSecureSession(
+                    SecureSessionParameters(
+                        kind: .pase, localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
+                        peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
                 node.removeUnsecuredSession(exchange.session)
                 responder.finished(exchange, failed: nil)
                 responder.onEstablished?(session, message.peerAddress)
@@ -274,8 +293,10 @@ public final class PASEResponder: @unchecked Sendable {
             responder.finished(exchange, failed: .transport(.exchangeClosed), abandoned: true, counts: sentPake2)
         }
 
-        func fail(_ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool,
-                  abandoned: Bool = false) {
+        func fail(
+            _ error: SecureChannelError, on exchange: Exchange, node: isolated TransportNode, report: Bool,
+            abandoned: Bool = false
+        ) {
             node.releaseSessionID(localSessionID)
             responder.reject(exchange, node: node, error: error, report: report)
             responder.finished(exchange, failed: error, abandoned: abandoned)

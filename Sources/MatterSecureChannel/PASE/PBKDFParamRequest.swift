@@ -28,8 +28,10 @@ struct PBKDFParamRequest: Equatable, Sendable {
         return w.bytes
     }
 
-    init(initiatorRandom: [UInt8], initiatorSessionID: UInt16, hasPBKDFParameters: Bool,
-         sessionParameters: SessionParameters?) {
+    init(
+        initiatorRandom: [UInt8], initiatorSessionID: UInt16, hasPBKDFParameters: Bool,
+        sessionParameters: SessionParameters?
+    ) {
         self.initiatorRandom = initiatorRandom
         self.initiatorSessionID = initiatorSessionID
         self.hasPBKDFParameters = hasPBKDFParameters

@@ -33,8 +33,10 @@ struct PBKDFParamResponse: Equatable, Sendable {
         return w.bytes
     }
 
-    init(initiatorRandom: [UInt8], responderRandom: [UInt8], responderSessionID: UInt16, pbkdf: PBKDFParameters?,
-         sessionParameters: SessionParameters?) {
+    init(
+        initiatorRandom: [UInt8], responderRandom: [UInt8], responderSessionID: UInt16, pbkdf: PBKDFParameters?,
+        sessionParameters: SessionParameters?
+    ) {
         self.initiatorRandom = initiatorRandom
         self.responderRandom = responderRandom
         self.responderSessionID = responderSessionID
@@ -49,8 +51,9 @@ struct PBKDFParamResponse: Equatable, Sendable {
             responderRandom = try element.decodeMember(.context(2))
             responderSessionID = try element.decodeMember(.context(3))
             if let parameters = element[context: 4] {
-                pbkdf = PBKDFParameters(iterations: try parameters.decodeMember(.context(1)),
-                                        salt: try parameters.decodeMember(.context(2)))
+                pbkdf = PBKDFParameters(
+                    iterations: try parameters.decodeMember(.context(1)),
+                    salt: try parameters.decodeMember(.context(2)))
             }
             sessionParameters = try element[context: 5].map { e throws(TLVError) in try SessionParameters(element: e) }
         } catch {

@@ -18,7 +18,8 @@ enum PakeMessages {
                 throw .invalidMessage("\(name): member \(member.tag) missing or not an octet string")
             }
             guard value.count == member.length else {
-                throw .invalidMessage("\(name): member \(member.tag) has \(value.count) bytes, expected \(member.length)")
+                throw .invalidMessage(
+                    "\(name): member \(member.tag) has \(value.count) bytes, expected \(member.length)")
             }
             values.append(value)
         }

@@ -119,9 +119,10 @@ public struct MessageHeader: Equatable, Sendable {
                 let length: UInt16 = try reader.readLE()
                 try reader.skip(Int(length))
             }
-            return MessageHeader(sessionID: sessionID, sessionType: type, messageCounter: counter, source: source,
-                                 destination: destination, privacy: security & Flag.privacy != 0,
-                                 control: security & Flag.control != 0)
+            return MessageHeader(
+                sessionID: sessionID, sessionType: type, messageCounter: counter, source: source,
+                destination: destination, privacy: security & Flag.privacy != 0,
+                control: security & Flag.control != 0)
         }
         self = decoded
         switch (sessionType, destination) {

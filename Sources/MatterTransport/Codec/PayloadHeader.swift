@@ -71,9 +71,10 @@ public struct PayloadHeader: Equatable, Sendable {
                 let length: UInt16 = try reader.readLE()
                 try reader.skip(Int(length))
             }
-            return PayloadHeader(isInitiator: flags & Flag.initiator != 0, needsAck: flags & Flag.reliable != 0,
-                                 acknowledgedCounter: ack, opcode: opcode, exchangeID: exchangeID,
-                                 protocolID: ProtocolID(vendorID: vendor, protocolNumber: number))
+            return PayloadHeader(
+                isInitiator: flags & Flag.initiator != 0, needsAck: flags & Flag.reliable != 0,
+                acknowledgedCounter: ack, opcode: opcode, exchangeID: exchangeID,
+                protocolID: ProtocolID(vendorID: vendor, protocolNumber: number))
         }
     }
 }
@@ -102,7 +103,8 @@ public struct ProtocolID: Hashable, Sendable, CustomStringConvertible {
     public static let echo = ProtocolID(protocolNumber: 0x0004)
 
     public var description: String {
-        vendorID == 0 ? "0x" + hexDigits(protocolNumber, width: 4)
+        vendorID == 0
+            ? "0x" + hexDigits(protocolNumber, width: 4)
             : "0x" + hexDigits(vendorID, width: 4) + ":0x" + hexDigits(protocolNumber, width: 4)
     }
 }

@@ -11,8 +11,10 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     public var protocolCode: UInt16
     public var protocolData: [UInt8]
 
-    public init(generalCode: GeneralCode, protocolID: ProtocolID = .secureChannel, protocolCode: UInt16,
-                protocolData: [UInt8] = []) {
+    public init(
+        generalCode: GeneralCode, protocolID: ProtocolID = .secureChannel, protocolCode: UInt16,
+        protocolData: [UInt8] = []
+    ) {
         self.generalCode = generalCode
         self.protocolID = protocolID
         self.protocolCode = protocolCode
@@ -53,8 +55,9 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `SESSION_ESTABLISHMENT_SUCCESS`, what PASE and CASE end with.
-    public static let sessionEstablished = StatusReport(generalCode: .success,
-                                                        protocolCode: SecureChannelCode.sessionEstablishmentSuccess)
+    public static let sessionEstablished = StatusReport(
+        generalCode: .success,
+        protocolCode: SecureChannelCode.sessionEstablishmentSuccess)
 
     /// BUSY with the minimum time in milliseconds the peer should wait before trying again.
     public static func busy(minimumWaitMilliseconds: UInt16) -> StatusReport {
@@ -81,8 +84,9 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
             let general: UInt16 = try reader.readLE()
             let protocolID: UInt32 = try reader.readLE()
             let code: UInt16 = try reader.readLE()
-            return StatusReport(generalCode: GeneralCode(rawValue: general), protocolID: ProtocolID(combined: protocolID),
-                                protocolCode: code, protocolData: reader.readRest())
+            return StatusReport(
+                generalCode: GeneralCode(rawValue: general), protocolID: ProtocolID(combined: protocolID),
+                protocolCode: code, protocolData: reader.readRest())
         }
     }
 

@@ -36,9 +36,12 @@ struct RetransmissionTable<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Records a first transmission made at `now`, due again after `wait`.
-    mutating func add(_ key: Key, datagram: [UInt8], destination: UDPAddress, counter: UInt32, now: UInt64, wait: UInt64) {
-        entries[key] = Entry(datagram: datagram, destination: destination, messageCounter: counter,
-                             transmissions: 1, nextDue: now + wait)
+    mutating func add(
+        _ key: Key, datagram: [UInt8], destination: UDPAddress, counter: UInt32, now: UInt64, wait: UInt64
+    ) {
+        entries[key] = Entry(
+            datagram: datagram, destination: destination, messageCounter: counter,
+            transmissions: 1, nextDue: now + wait)
     }
 
     /// Removes the entry of `key` if the acknowledged counter is its message's. Returns true if so.

@@ -70,7 +70,9 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Sends and waits for the reply.
-    nonisolated(nonsending) public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+    nonisolated(nonsending) public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws
+        -> ReceivedMessage
+    {
         try send(opcode: opcode, payload: payload)
         return try await receive(timeout: timeout)
     }

@@ -40,12 +40,14 @@ extension TransportNode {
                 }
                 var settled = false
                 if let acknowledged = payloadHeader.acknowledgedCounter {
-                    let key = ExchangeKey(session: session, exchangeID: payloadHeader.exchangeID,
-                                          isInitiator: !payloadHeader.isInitiator)
+                    let key = ExchangeKey(
+                        session: session, exchangeID: payloadHeader.exchangeID,
+                        isInitiator: !payloadHeader.isInitiator)
                     settled = retransmissions.acknowledge(key, counter: acknowledged)
                     if settled { closingExchanges[key] = nil }
                 }
-                let isStandaloneAck = payloadHeader.protocolID == .secureChannel
+                let isStandaloneAck =
+                    payloadHeader.protocolID == .secureChannel
                     && payloadHeader.opcode == SecureChannelOpcode.standaloneAck
                 guard header.source != nil, payloadHeader.isInitiator, !isStandaloneAck else {
                     // A standalone ack that settled a retransmission did its job; anything else is dropped.
@@ -65,11 +67,13 @@ extension TransportNode {
                 return
             }
             let aad = Array(datagram.bytes[0..<reader.offset])
-            let nonce = MessageSecurity.nonce(securityFlags: header.securityFlags, counter: header.messageCounter,
-                                              nodeID: state.peerNonceNodeID)
+            let nonce = MessageSecurity.nonce(
+                securityFlags: header.securityFlags, counter: header.messageCounter,
+                nodeID: state.peerNonceNodeID)
             guard reader.remaining >= MessageSecurity.micLength,
-                  let opened = MessageSecurity.open(key: state.parameters.keys.decrypt, nonce: nonce, aad: aad,
-                                                    sealed: reader.readRest())
+                let opened = MessageSecurity.open(
+                    key: state.parameters.keys.decrypt, nonce: nonce, aad: aad,
+                    sealed: reader.readRest())
             else {
                 statistics.droppedUnauthenticated += 1
                 return
@@ -88,14 +92,17 @@ extension TransportNode {
             statistics.droppedUndecodable += 1
             return
         }
-        let key = ExchangeKey(session: session, exchangeID: payloadHeader.exchangeID,
-                              isInitiator: !payloadHeader.isInitiator)
-        if let acknowledged = payloadHeader.acknowledgedCounter, retransmissions.acknowledge(key, counter: acknowledged) {
+        let key = ExchangeKey(
+            session: session, exchangeID: payloadHeader.exchangeID,
+            isInitiator: !payloadHeader.isInitiator)
+        if let acknowledged = payloadHeader.acknowledgedCounter, retransmissions.acknowledge(key, counter: acknowledged)
+        {
             closingExchanges[key] = nil
         }
         guard verdict == .new else {
             statistics.droppedDuplicate += 1
-            log.debug("duplicate message counter \(header.messageCounter) on \(session) dropped (replay or retransmission)")
+            log.debug(
+                "duplicate message counter \(header.messageCounter) on \(session) dropped (replay or retransmission)")
             if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
             rearmTimer()
             return
@@ -104,10 +111,11 @@ extension TransportNode {
             rearmTimer()
             return
         }
-        let message = ReceivedMessage(session: session, protocolID: payloadHeader.protocolID,
-                                      opcode: payloadHeader.opcode, exchangeID: payloadHeader.exchangeID,
-                                      payload: payloadReader.readRest(), peerAddress: datagram.source,
-                                      messageCounter: header.messageCounter, sourceNodeID: header.source)
+        let message = ReceivedMessage(
+            session: session, protocolID: payloadHeader.protocolID,
+            opcode: payloadHeader.opcode, exchangeID: payloadHeader.exchangeID,
+            payload: payloadReader.readRest(), peerAddress: datagram.source,
+            messageCounter: header.messageCounter, sourceNodeID: header.source)
         var exchange = exchanges[key]
         var handler: (any UnsolicitedMessageHandler)?
         if exchange == nil {

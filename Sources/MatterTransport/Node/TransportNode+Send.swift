@@ -12,8 +12,9 @@ extension TransportNode {
         let key = exchange.key
         if reliable, retransmissions.entries[key] != nil { throw .messageOutstanding }
         let ack = exchange.pendingAck?.counter
-        let payloadHeader = PayloadHeader(isInitiator: key.isInitiator, needsAck: reliable, acknowledgedCounter: ack,
-                                          opcode: opcode, exchangeID: key.exchangeID, protocolID: protocolID)
+        let payloadHeader = PayloadHeader(
+            isInitiator: key.isInitiator, needsAck: reliable, acknowledgedCounter: ack,
+            opcode: opcode, exchangeID: key.exchangeID, protocolID: protocolID)
         let (datagram, counter, destination) = try frame(payloadHeader, payload, session: key.session)
         exchange.pendingAck = nil
         do {
@@ -26,7 +27,8 @@ extension TransportNode {
         }
         if reliable {
             let wait = backoff(afterTransmissions: 1, session: key.session, exchange: exchange)
-            retransmissions.add(key, datagram: datagram, destination: destination, counter: counter, now: now, wait: wait)
+            retransmissions.add(
+                key, datagram: datagram, destination: destination, counter: counter, now: now, wait: wait)
         }
         touch(key.session)
         rearmTimer()
@@ -34,9 +36,10 @@ extension TransportNode {
 
     /// Sends a standalone acknowledgement (Secure Channel opcode 0x10, A set, R clear).
     func sendStandaloneAck(key: ExchangeKey, counter: UInt32) {
-        let header = PayloadHeader(isInitiator: key.isInitiator, needsAck: false, acknowledgedCounter: counter,
-                                   opcode: SecureChannelOpcode.standaloneAck, exchangeID: key.exchangeID,
-                                   protocolID: .secureChannel)
+        let header = PayloadHeader(
+            isInitiator: key.isInitiator, needsAck: false, acknowledgedCounter: counter,
+            opcode: SecureChannelOpcode.standaloneAck, exchangeID: key.exchangeID,
+            protocolID: .secureChannel)
         do {
             let (datagram, _, destination) = try frame(header, [], session: key.session)
             try transport.send(datagram, to: destination)
@@ -61,7 +64,8 @@ extension TransportNode {
             let counter = unsecuredCounter
             unsecuredCounter &+= 1
             // The handshake initiator names itself (S); the responder echoes the initiator's ID (DSIZ 1).
-            let header = payloadHeader.isInitiator
+            let header =
+                payloadHeader.isInitiator
                 ? MessageHeader(sessionID: 0, messageCounter: counter, source: ephemeral)
                 : MessageHeader(sessionID: 0, messageCounter: counter, destination: .node(ephemeral))
             var writer = ByteWriter(capacity: 24 + body.bytes.count)
@@ -77,12 +81,14 @@ extension TransportNode {
             state.nextCounter += 1
             let header = MessageHeader(sessionID: state.parameters.peerSessionID, messageCounter: counter)
             let aad = header.encoded
-            let nonce = MessageSecurity.nonce(securityFlags: header.securityFlags, counter: counter,
-                                              nodeID: state.localNonceNodeID)
+            let nonce = MessageSecurity.nonce(
+                securityFlags: header.securityFlags, counter: counter,
+                nodeID: state.localNonceNodeID)
             let sealed: [UInt8]
             do {
-                sealed = try MessageSecurity.seal(key: state.parameters.keys.encrypt, nonce: nonce, aad: aad,
-                                                  plaintext: body.bytes)
+                sealed = try MessageSecurity.seal(
+                    key: state.parameters.keys.encrypt, nonce: nonce, aad: aad,
+                    plaintext: body.bytes)
             } catch {
                 throw .encryption(String(describing: error))
             }
@@ -105,11 +111,13 @@ extension TransportNode {
             mrp = secureSessions[id]?.parameters.peerMRP ?? .default
             lastHeard = secureSessions[id]?.lastReceived
         }
-        let active = (exchange?.heardFromPeer ?? false)
+        let active =
+            (exchange?.heardFromPeer ?? false)
             || lastHeard.map { now &- $0 < UInt64(mrp.activeThreshold) } ?? false
         let interval = active ? mrp.activeInterval : mrp.idleInterval
-        return MRPBackoff.wait(afterTransmissions: count, interval: interval,
-                               jitter: UInt8(truncatingIfNeeded: random.next()))
+        return MRPBackoff.wait(
+            afterTransmissions: count, interval: interval,
+            jitter: UInt8(truncatingIfNeeded: random.next()))
     }
 
     func touch(_ session: SessionID) {

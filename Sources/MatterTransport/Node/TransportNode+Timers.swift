@@ -10,8 +10,9 @@ extension TransportNode {
         for action in retransmissions.due(at: now) {
             switch action {
             case .resend(let key, let datagram, let destination):
-                let wait = backoff(afterTransmissions: retransmissions.transmissions(of: key), session: key.session,
-                                   exchange: exchanges[key])
+                let wait = backoff(
+                    afterTransmissions: retransmissions.transmissions(of: key), session: key.session,
+                    exchange: exchanges[key])
                 retransmissions.reschedule(key, nextDue: now + wait)
                 do {
                     try transport.send(datagram, to: destination)

@@ -64,8 +64,10 @@ public actor TransportNode {
     }
 
     /// Creates a node on `transport` (whose queue becomes the node's executor). Call `start()`.
-    public init(transport: any DatagramTransport, clock: any MatterClock = SystemClock(),
-                configuration: Configuration = Configuration()) {
+    public init(
+        transport: any DatagramTransport, clock: any MatterClock = SystemClock(),
+        configuration: Configuration = Configuration()
+    ) {
         self.transport = transport
         self.clock = clock
         self.configuration = configuration
@@ -178,7 +180,7 @@ public actor TransportNode {
     @discardableResult
     public func addSecureSession(_ parameters: SecureSessionParameters) -> SessionID {
         if secureSessions.count >= configuration.secureSessionCapacity,
-           let oldest = secureSessions.values.min(by: { $0.lastActivity < $1.lastActivity })
+            let oldest = secureSessions.values.min(by: { $0.lastActivity < $1.lastActivity })
         {
             log.info("evicting secure session \(oldest.parameters.localSessionID) (capacity)")
             removeSecureSession(.secure(localSessionID: oldest.parameters.localSessionID))
@@ -222,7 +224,7 @@ public actor TransportNode {
 
     func insertUnsecured(_ id: SessionID, _ peer: UnsecuredPeer) {
         if unsecuredPeers[id] == nil, unsecuredPeers.count >= configuration.unsecuredSessionCapacity,
-           let victim = unsecuredEvictionCandidate()
+            let victim = unsecuredEvictionCandidate()
         {
             statistics.unsecuredSessionsEvicted += 1
             removeUnsecuredSession(victim)
@@ -263,7 +265,8 @@ public actor TransportNode {
         guard sessionExists(session) else { throw .sessionNotFound(session) }
         var key: ExchangeKey
         repeat {
-            key = ExchangeKey(session: session, exchangeID: UInt16(truncatingIfNeeded: random.next()), isInitiator: true)
+            key = ExchangeKey(
+                session: session, exchangeID: UInt16(truncatingIfNeeded: random.next()), isInitiator: true)
         } while exchanges[key] != nil
         let exchange = Exchange(key: key, protocolID: protocolID, node: self)
         exchanges[key] = exchange

@@ -56,7 +56,9 @@ struct PeerMessageCounter: Sendable {
             window = 0
             return
         }
-        let ahead: UInt32 = policy == .secureUnicast ? (counter > maxCounter ? counter - maxCounter : 0)
+        let ahead: UInt32 =
+            policy == .secureUnicast
+            ? (counter > maxCounter ? counter - maxCounter : 0)
             : (counter &- maxCounter < 1 << 31 ? counter &- maxCounter : 0)
         if ahead > 0 {
             // Slide the window; the old maximum becomes `ahead` behind. Smart shifts give 0 past 32.

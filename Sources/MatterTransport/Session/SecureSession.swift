@@ -21,8 +21,10 @@ public struct SecureSessionParameters: Sendable {
     /// True when this node initiated the handshake.
     public var isInitiator: Bool
 
-    public init(kind: SecureSessionKind, localSessionID: UInt16, peerSessionID: UInt16, keys: SessionKeys,
-                peerAddress: UDPAddress, peerMRP: MRPParameters, isInitiator: Bool) {
+    public init(
+        kind: SecureSessionKind, localSessionID: UInt16, peerSessionID: UInt16, keys: SessionKeys,
+        peerAddress: UDPAddress, peerMRP: MRPParameters, isInitiator: Bool
+    ) {
         self.kind = kind
         self.localSessionID = localSessionID
         self.peerSessionID = peerSessionID

@@ -12,7 +12,9 @@ public struct FaultInjection: Sendable, Equatable {
     public var delayMilliseconds: Int
     public var seed: UInt64
 
-    public init(drop: Double = 0, duplicate: Double = 0, delay: Double = 0, delayMilliseconds: Int = 50, seed: UInt64 = 1) {
+    public init(
+        drop: Double = 0, duplicate: Double = 0, delay: Double = 0, delayMilliseconds: Int = 50, seed: UInt64 = 1
+    ) {
         dropProbability = drop
         duplicateProbability = duplicate
         delayProbability = delay

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A UDP peer: an IPv6 address (IPv4 as `::ffff:a.b.c.d`), a port, and for link-local addresses the

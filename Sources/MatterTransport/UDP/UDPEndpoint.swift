@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-public import Dispatch
 internal import CMatterPOSIX
+public import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One received datagram with where it came from and where it arrived.
 public struct Datagram: Sendable {
@@ -45,7 +46,8 @@ public final class UDPEndpoint: @unchecked Sendable {
     /// Binds `[::]:port` (0 picks a free port), optionally to one interface by name.
     public init(port: UInt16 = 0, interface: String? = nil, queue: DispatchQueue) throws(SocketError) {
         self.queue = queue
-        let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         do throws(SocketError) {
             try UDPEndpoint.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, "IPV6_V6ONLY")
@@ -209,7 +211,7 @@ public final class UDPEndpoint: @unchecked Sendable {
                 var control = CMatterPOSIX_CMSG_FIRSTHDR(&message)
                 while let header = control {
                     if header.pointee.cmsg_level == Int32(IPPROTO_IPV6), header.pointee.cmsg_type == IPV6_PKTINFO,
-                       let data = CMatterPOSIX_CMSG_DATA(header)
+                        let data = CMatterPOSIX_CMSG_DATA(header)
                     {
                         let info = data.loadUnaligned(as: CMatterPOSIX_in6_pktinfo.self)
                         local = withUnsafeBytes(of: info.ipi6_addr) { Array($0) }
@@ -218,8 +220,10 @@ public final class UDPEndpoint: @unchecked Sendable {
                     control = CMatterPOSIX_CMSG_NXTHDR(&message, header)
                 }
                 let bytes = Array(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<n]))
-                return .datagram(Datagram(bytes: bytes, source: UDPAddress(peerPointer.pointee), localAddress: local,
-                                          interfaceIndex: interface))
+                return .datagram(
+                    Datagram(
+                        bytes: bytes, source: UDPAddress(peerPointer.pointee), localAddress: local,
+                        interfaceIndex: interface))
             }
         }
     }
