@@ -26,18 +26,7 @@ import re
 import sys
 import time
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"[{'PASS' if ok else 'FAIL'}] {name} {detail}".rstrip(), flush=True)
-    return ok
+from referee import check, summary
 
 
 class StageRecorder(logging.Handler):
@@ -103,9 +92,9 @@ async def bench(ctrl, args):
     pathlib.Path(args.bench_json).write_text(json.dumps({"runs": runs}))
     # Leave now, with the SDK's stack still running: tearing it down (or letting the interpreter do
     # it after the event loop closed) can crash in its native code.
-    print(f"{passed} passed, {failed} failed", flush=True)
+    status = summary()
     sys.stderr.flush()
-    os._exit(0 if failed == 0 and passed > 0 else 1)
+    os._exit(status)
 
 
 async def main(args):
@@ -358,5 +347,5 @@ if __name__ == "__main__":
         asyncio.run(main(args))
     except Exception as error:
         check("driver", False, repr(error))
-    print(f"{passed} passed, {failed} failed", flush=True)
-    sys.exit(0 if failed == 0 and passed > 0 else 1)
+    status = summary()
+    sys.exit(status)

@@ -21,18 +21,7 @@ import subprocess
 import sys
 import time
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"[{'PASS' if ok else 'FAIL'}] {name} {detail}".rstrip(), flush=True)
-    return ok
+from referee import check, summary
 
 
 def ctl(args, socket, request):
@@ -194,7 +183,7 @@ if __name__ == "__main__":
         asyncio.run(main(args))
     except Exception as error:
         check("driver", False, repr(error))
-    print(f"{passed} passed, {failed} failed", flush=True)
+    status = summary()
     sys.stdout.flush()
     # Leave with the SDK's stack still running: tearing it down can crash in its native code.
-    os._exit(0 if failed == 0 and passed > 0 else 1)
+    os._exit(status)

@@ -21,18 +21,7 @@ import json
 import pathlib
 import sys
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"[{'PASS' if ok else 'FAIL'}] {name} {detail}".rstrip(), flush=True)
-    return ok
+from referee import check, summary
 
 
 GLOBAL = {0xFFFC: "features", 0xFFFD: "revisions", 0xFFF8: "commands", 0xFFF9: "commands",
@@ -186,5 +175,5 @@ if __name__ == "__main__":
         main()
     except Exception as error:
         check("dm_check", False, repr(error))
-    print(f"{passed} passed, {failed} failed", flush=True)
-    sys.exit(0 if failed == 0 and passed > 0 else 1)
+    status = summary()
+    sys.exit(status)

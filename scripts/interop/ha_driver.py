@@ -30,18 +30,7 @@ import subprocess
 import sys
 import time
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"[{'PASS' if ok else 'FAIL'}] {name} {detail}".rstrip(), flush=True)
-    return ok
+from referee import check, summary
 
 
 # (name, type, device type ID of endpoint 1, ProductID, code to commission with)
@@ -408,5 +397,5 @@ if __name__ == "__main__":
         asyncio.run(main(args))
     except Exception as error:
         check("driver", False, repr(error))
-    print(f"{passed} passed, {failed} failed", flush=True)
-    sys.exit(0 if failed == 0 and passed > 0 else 1)
+    status = summary()
+    sys.exit(status)
