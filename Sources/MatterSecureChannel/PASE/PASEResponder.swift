@@ -33,10 +33,12 @@ public final class PASEResponder: @unchecked Sendable {
 
     /// Nil while no commissioning window is open: requests are then refused.
     public var credentials: Credentials? {
-        didSet { failedAttempts = 0 }
+        didSet { attempts.reset() }
     }
     public var localMRP: MRPParameters
-    public private(set) var failedAttempts = 0
+    /// Failed attempts in the current window.
+    public var failedAttempts: Int { attempts.failed }
+    private var attempts = PASEAttempts(limit: PASEResponder.maximumFailedAttempts)
     /// What was asked and how it ended.
     public private(set) var statistics = PASEStatistics()
     /// A PASE session was established (its ID and the peer's address).
@@ -67,41 +69,53 @@ public final class PASEResponder: @unchecked Sendable {
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         let now = node.clock.nowMilliseconds()
         statistics.requests += 1
-        if let current = inProgress, current.peer == message.peerAddress {
-            log.info("PASE: \(message.peerAddress) started over; abandoning its previous handshake")
-            statistics.abandoned += 1
-            current.handshake.abandon(on: current.exchange, keeping: exchange.session, node: node)
+        let current = inProgress
+        let admission = PASEAdmission.decide(
+            peer: message.peerAddress, now: now,
+            current: current.map {
+                PASEAdmission.Current(peer: $0.peer, since: $0.since, sentPake2: $0.handshake.sentPake2)
+            },
+            windowOpen: credentials != nil, attemptsLeft: attempts.left, commissioningWait: commissioningInProgress?(),
+            unsecured: exchange.session.isUnsecured, abandonAfter: Self.abandonAfterMilliseconds)
+        if let current {
+            switch admission.previous {
+            case .kept:
+                break
+            case .startedOver:
+                log.info("PASE: \(message.peerAddress) started over; abandoning its previous handshake")
+                statistics.abandoned += 1
+                current.handshake.abandon(on: current.exchange, keeping: exchange.session, node: node)
+            case .silent(let milliseconds):
+                // A half-open handshake: its session, exchange and session ID go now, not when MRP gives up.
+                log.info("PASE handshake silent for \(milliseconds) ms: abandoned")
+                statistics.abandoned += 1
+                current.handshake.fail(
+                    .transport(.responseTimeout(milliseconds: Self.abandonAfterMilliseconds)),
+                    on: current.exchange, node: node, report: false, abandoned: true)
+            }
         }
-        if credentials != nil, let wait = commissioningInProgress?() {
-            log.info("PASE request while a commissioning owns the device: BUSY")
+        switch admission.verdict {
+        case .busy(let wait, let reason):
+            switch reason {
+            case .commissioningOwnsDevice: log.info("PASE request while a commissioning owns the device: BUSY")
+            case .handshakeRunning: log.info("PASE request while another handshake runs: BUSY")
+            }
             refuseBusy(exchange, waitMilliseconds: wait, node: node)
             return
-        }
-        if let current = inProgress {
-            guard now &- current.since >= Self.abandonAfterMilliseconds else {
-                log.info("PASE request while another handshake runs: BUSY")
-                refuseBusy(exchange, waitMilliseconds: 1000, node: node)
-                return
-            }
-            // A half-open handshake: its session, exchange and session ID go now, not when MRP gives up.
-            log.info("PASE handshake silent for \(now &- current.since) ms: abandoned")
-            statistics.abandoned += 1
-            current.handshake.fail(
-                .transport(.responseTimeout(milliseconds: Self.abandonAfterMilliseconds)),
-                on: current.exchange, node: node, report: false, abandoned: true)
-        }
-        guard case .unsecured = exchange.session else {
+        case .droppedOnEncryptedSession:
             statistics.invalidRequests += 1
             exchange.close()  // the SDK drops PBKDFParamRequest on an encrypted session
             return
-        }
-        guard let credentials else {
+        case .windowClosed:
             log.info("PASE request while the commissioning window is closed")
             statistics.refusedWindowClosed += 1
             // Counted, not reported through `onFailure`: a peer may send these by the thousand.
             reject(exchange, node: node, error: .commissioningWindowClosed, notify: false)
             return
+        case .proceed:
+            break
         }
+        guard let credentials else { return }
         let request: PBKDFParamRequest
         let responderRandom: [UInt8]
         do {
@@ -196,8 +210,7 @@ public final class PASEResponder: @unchecked Sendable {
         if !abandoned { statistics.failed += 1 }
         guard counts else { return }
         log.notice("PASE failed: \(error)")
-        failedAttempts += 1
-        if failedAttempts >= Self.maximumFailedAttempts, credentials != nil {
+        if attempts.recordFailure(), credentials != nil {
             log.notice("\(failedAttempts) failed PASE attempts: closing the commissioning window")
             credentials = nil
             onWindowClosedByFailures?()
