@@ -57,6 +57,17 @@ struct CommissioningFlowTests {
         }
     }
 
+    /// Once `waiters` tasks wait on `sleeper`, moves the clock to 1 ms before `milliseconds` from now
+    /// (nobody wakes), then to it.
+    func passDeadline(of sleeper: ClockSleeper, waiters: Int, after milliseconds: UInt64) async {
+        while sleeper.waiterCount < waiters { await Task.yield() }
+        clock.advance(by: milliseconds - 1)
+        sleeper.wakeDue()
+        #expect(sleeper.waiterCount == waiters)
+        clock.advance(by: 1)
+        sleeper.wakeDue()
+    }
+
     static func outcomes(_ events: [CommissioningEvent]) -> [String] {
         events.map { event in
             switch event.outcome {
@@ -155,12 +166,7 @@ struct CommissioningFlowTests {
         }
         let run = Task { try await flow.run([slow], in: context, isolation: MainActor.shared) }
         // The work's wait and the timeout's wait.
-        while sleeper.waiterCount < 2 { await Task.yield() }
-        clock.advance(by: 4_999)
-        sleeper.wakeDue()
-        #expect(sleeper.waiterCount == 2)
-        clock.advance(by: 1)
-        sleeper.wakeDue()
+        await passDeadline(of: sleeper, waiters: 2, after: 5_000)
         let result = await run.result
         guard case .failure(let failure) = result, let error = failure as? ControllerError else {
             Issue.record("expected a timeout, got \(result)")
@@ -175,12 +181,7 @@ struct CommissioningFlowTests {
     func sleeperDeadline() async {
         let sleeper = ClockSleeper(clock: clock, followsWallTime: false)
         let woke = Task { await sleeper.sleep(until: 1_500) }
-        while sleeper.waiterCount < 1 { await Task.yield() }
-        clock.advance(by: 499)
-        sleeper.wakeDue()
-        #expect(sleeper.waiterCount == 1)
-        clock.advance(by: 1)
-        sleeper.wakeDue()
+        await passDeadline(of: sleeper, waiters: 1, after: 500)
         await woke.value
         #expect(sleeper.waiterCount == 0)
     }
