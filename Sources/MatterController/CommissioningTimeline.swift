@@ -20,16 +20,15 @@ final class CommissioningTimeline {
     /// Calls the test hook (``ControllerConfiguration/checkpoint``) at `point`.
     func reached(_ point: CommissioningCheckpoint) { checkpoint?(point) }
 
-    /// Runs `body` as `stage`: a `started` event, then `succeeded` (with `detail` of the result) or
+    /// Runs `body` as `stage`: a `started` event, then `succeeded` (with the detail `body` returns) or
     /// `failed`. A failure is rethrown wrapped with its stage.
     ///
     /// The stop check: when the calling task is cancelled, the stage does not start (it fails with
     /// ``ControllerError/cancelled(_:)``, and the caller undoes what the stages before it did); a
     /// stage that fails while the task is cancelled fails as cancelled too.
-    func run<T>(
-        _ stage: CommissioningStage, detail: (T) -> String? = { _ in nil },
-        _ body: () async throws(ControllerError) -> T
-    ) async throws(ControllerError) -> T {
+    func run(
+        _ stage: CommissioningStage, _ body: () async throws(ControllerError) -> String?
+    ) async throws(ControllerError) {
         let start = clock.nowMilliseconds()
         if Task.isCancelled {
             let cancelled = ControllerError.commissioning(
@@ -39,12 +38,11 @@ final class CommissioningTimeline {
         }
         emit(CommissioningEvent(stage: stage, outcome: .started, durationMilliseconds: 0))
         do {
-            let value = try await body()
+            let detail = try await body()
             emit(
                 CommissioningEvent(
-                    stage: stage, outcome: .succeeded(detail: detail(value)), durationMilliseconds: elapsed(start)))
+                    stage: stage, outcome: .succeeded(detail: detail), durationMilliseconds: elapsed(start)))
             reached(.after(stage))
-            return value
         } catch {
             var reason = error
             if Task.isCancelled, !error.isCancellation { reason = .cancelled("stage \(stage.name) stopped: \(error)") }

@@ -17,6 +17,8 @@ public actor Controller {
     let client: InteractionClient
     let identity: OperationalIdentity
     let resumption = CASEResumptionStore()
+    /// Waits on the configuration's clock (commissioning's timeouts and pauses).
+    let sleeper: ClockSleeper
     let log = Logger(label: "controller")
 
     /// Operational sessions by node, and connections in progress (so concurrent callers share one CASE).
@@ -44,6 +46,7 @@ public actor Controller {
         self.node = node
         self.client = client
         self.identity = identity
+        sleeper = ClockSleeper(clock: configuration.clock)
     }
 
     /// Opens the store's fabric (creating it on first use) and starts the transport.
