@@ -19,10 +19,15 @@ struct CommissionerTests {
 
     /// `matter-emu ARGUMENTS --state-dir CONTROLLER` in host 2.
     private func ctl(_ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
-        try lan.run(lan.host(2), [BuiltBinaries.matterEmu] + arguments + ["--state-dir", try fixture.work().path("controller")], timeout: timeout)
+        try lan.run(
+            lan.host(2),
+            [BuiltBinaries.matterEmu] + arguments + ["--state-dir", try fixture.work().path("controller")],
+            timeout: timeout)
     }
 
-    private func device(_ name: String) throws -> DeviceProcess { try fixture.devices().first { $0.name == name }.unwrap(name) }
+    private func device(_ name: String) throws -> DeviceProcess {
+        try fixture.devices().first { $0.name == name }.unwrap(name)
+    }
 
     // MARK: - failures first, while every device is commissionable
 
@@ -45,7 +50,9 @@ struct CommissionerTests {
         try? FileManager.default.removeItem(atPath: trust + "/not-a-paa.pem")
         try FileManager.default.copyItem(
             atPath: BuiltBinaries.packageRoot + "/fixtures/pki/cd-signing-cert.pem", toPath: trust + "/not-a-paa.pem")
-        let result = try ctl(["pairing", "code", "9", try device("light").qrCode, "--paa-trust-store", trust, "--timeout", "5"])
+        let result = try ctl([
+            "pairing", "code", "9", try device("light").qrCode, "--paa-trust-store", trust, "--timeout", "5",
+        ])
         #expect(result.exitCode == 5, "\(result.stderr)")
     }
 
@@ -68,7 +75,9 @@ struct CommissionerTests {
 
     @Test("manual code: plug commissioned")
     func commissionByManualCode() throws {
-        let result = try ctl(["pairing", "code", "2", try device("plug").manualCode, "--name", "plug", "--room", "kitchen", "--json"])
+        let result = try ctl([
+            "pairing", "code", "2", try device("plug").manualCode, "--name", "plug", "--room", "kitchen", "--json",
+        ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.json?["node"] as? Int == 2, "\(result.stdout)")
     }
@@ -82,7 +91,9 @@ struct CommissionerTests {
 
     @Test("direct address: light commissioned")
     func commissionByAddress() throws {
-        let result = try ctl(["pairing", "already-discovered", "4", "20202022", lan.ipv4(1), "5543", "--name", "direct", "--json"])
+        let result = try ctl([
+            "pairing", "already-discovered", "4", "20202022", lan.ipv4(1), "5543", "--name", "direct", "--json",
+        ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.json?["node"] as? Int == 4, "\(result.stdout)")
     }
@@ -110,7 +121,8 @@ struct CommissionerTests {
         let light = try device("light")
         let mark = light.eventCount
         #expect(try ctl(["levelcontrol", "move-to-level-with-on-off", "42", "0", "0", "0", "light"]).exitCode == 0)
-        #expect(light.reports(after: mark, DeviceProcess.attribute("LevelControl", "CurrentLevel") { $0 as? Int == 42 }))
+        #expect(
+            light.reports(after: mark, DeviceProcess.attribute("LevelControl", "CurrentLevel") { $0 as? Int == 42 }))
     }
 
     @Test("colorcontrol move-to-color-temperature 300")
@@ -119,7 +131,9 @@ struct CommissionerTests {
         #expect(try ctl(["onoff", "on", "ct"]).exitCode == 0)  // colour commands act only while on (no ExecuteIfOff)
         let mark = ct.eventCount
         #expect(try ctl(["colorcontrol", "move-to-color-temperature", "300", "0", "0", "0", "ct"]).exitCode == 0)
-        #expect(ct.reports(after: mark, DeviceProcess.attribute("ColorControl", "ColorTemperatureMireds") { $0 as? Int == 300 }))
+        #expect(
+            ct.reports(
+                after: mark, DeviceProcess.attribute("ColorControl", "ColorTemperatureMireds") { $0 as? Int == 300 }))
     }
 
     @Test("onoff off-with-effect: the device turned off")
@@ -132,7 +146,7 @@ struct CommissionerTests {
 
     @Test("basicinformation write/read node-label")
     func nodeLabel() throws {
-        #expect(try ctl(["basicinformation", "write", "node-label", "\"hall\"", "light", "0"]).exitCode == 0)
+        #expect(try ctl(["basicinformation", "write", "node-label", "hall", "light", "0"]).exitCode == 0)
         let read = try ctl(["basicinformation", "read", "node-label", "light", "0", "--json"])
         #expect(read.exitCode == 0)
         #expect(read.json?["value"] as? String == "hall", "\(read.stdout)")
@@ -165,8 +179,11 @@ struct CommissionerTests {
         // BasicInformation's VendorID disagrees with the device's DAC and CD.
         let vid = try DeviceProcess(
             "vid", on: lan.host(1), lan: lan, work: try fixture.work(),
-            ["--type", "dimmable-light", "--secured-device-port", "5544", "--discriminator", "3600", "--passcode", "20202023",
-             "--vendor-id", "0xFFF2"])
+            [
+                "--type", "dimmable-light", "--secured-device-port", "5544", "--discriminator", "3600", "--passcode",
+                "20202023",
+                "--vendor-id", "0xFFF2",
+            ])
         fixture.add(vid)
         #expect(try ctl(["pairing", "onnetwork-long", "9", "20202023", "3600", "--timeout", "5"]).exitCode == 5)
     }
@@ -210,7 +227,8 @@ struct CommissionerTests {
 }
 
 /// The devices and the controller state the commissioner suite's serialized tests share.
-final class CommissionerFixture: @unchecked Sendable {  // used by one serialized suite whose tests run on different tasks
+// @unchecked Sendable: used by one serialized suite whose tests run on different tasks.
+final class CommissionerFixture: @unchecked Sendable {
     static let shared = CommissionerFixture()
 
     private let lock = NSLock()
@@ -243,13 +261,16 @@ final class CommissionerFixture: @unchecked Sendable {  // used by one serialize
         let work = try work()
         let specs: [(String, String, Int, Int, Int)] = [
             ("light", "dimmable-light", 5540, 3001, 20_202_021), ("plug", "on-off-plug", 5541, 1234, 30_303_031),
-            ("ct", "color-temperature-light", 5542, 2501, 40_404_041), ("direct", "dimmable-light", 5543, 3500, 20_202_022),
+            ("ct", "color-temperature-light", 5542, 2501, 40_404_041),
+            ("direct", "dimmable-light", 5543, 3500, 20_202_022),
         ]
         let devices = try specs.map { name, type, port, discriminator, passcode in
             try DeviceProcess(
                 name, on: lan.host(1), lan: lan, work: work,
-                ["--type", type, "--secured-device-port", "\(port)", "--discriminator", "\(discriminator)",
-                 "--passcode", "\(passcode)"])
+                [
+                    "--type", type, "--secured-device-port", "\(port)", "--discriminator", "\(discriminator)",
+                    "--passcode", "\(passcode)",
+                ])
         }
         lock.lock()
         started = devices
@@ -268,8 +289,10 @@ final class CommissionerFixture: @unchecked Sendable {  // used by one serialize
         let devices = try (0..<6).map { i in
             try DeviceProcess(
                 "shared\(i)", on: lan.host(1), lan: lan, work: work,
-                ["--type", "on-off-light", "--secured-device-port", "\(5550 + i)", "--discriminator", "\(3840 + i)",
-                 "--passcode", "\(50_505_050 + 7 * i)"])
+                [
+                    "--type", "on-off-light", "--secured-device-port", "\(5550 + i)", "--discriminator", "\(3840 + i)",
+                    "--passcode", "\(50_505_050 + 7 * i)",
+                ])
         }
         lock.lock()
         shared = devices

@@ -17,7 +17,8 @@ struct CounterReport {
         ("handshakesInProgress", 2), ("secureSessions", 64),
     ]
 
-    init(before: [String: JSONScalar], after: [String: JSONScalar], summary: [String: Any], losses: Int64, toggles: Int) {
+    init(before: [String: JSONScalar], after: [String: JSONScalar], summary: [String: Any], losses: Int64, toggles: Int)
+    {
         var delta: [String: Int64] = [:]
         for (key, value) in after where key != "uptimeSeconds" {
             if let now = value.int { delta[key] = now - (before[key]?.int ?? 0) }
@@ -30,7 +31,9 @@ struct CounterReport {
         lines.append(
             Line(
                 name: "received", good: received >= sent - losses,
-                text: "device received \(received) (hostile sent \(sent), kernel dropped \(losses), controller traffic on top)"))
+                text:
+                    "device received \(received) (hostile sent \(sent), kernel dropped \(losses), controller traffic on top)"
+            ))
         let expected = (summary["expected"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }
         for (outcome, value) in expected where outcome != "unpredictable" {
             let predicted = Int64((value as? Int) ?? 0)
@@ -38,7 +41,10 @@ struct CounterReport {
             // A random secure session ID may be one the device has: unauthenticated instead of unknown session.
             let slackDown = losses + (outcome == "droppedUnknownSession" ? (delta["droppedUnauthenticated"] ?? 0) : 0)
             let good = got.map { predicted - slackDown <= $0 && $0 <= predicted + slackUp } ?? false
-            lines.append(Line(name: outcome, good: good, text: "device \(got.map(String.init) ?? "no such counter"), predicted \(predicted)"))
+            lines.append(
+                Line(
+                    name: outcome, good: good,
+                    text: "device \(got.map(String.init) ?? "no such counter"), predicted \(predicted)"))
         }
         for (name, limit) in Self.bounds {
             let value = after[name]?.int
@@ -47,9 +53,14 @@ struct CounterReport {
                     name: name, good: value.map { $0 <= limit } ?? false,
                     text: "\(value.map(String.init) ?? "missing") at the end (bound \(limit))"))
         }
-        let changed = delta.filter { $0.value != 0 && $0.key != "rssKB" && $0.key != "peakRssKB" }.sorted { $0.key < $1.key }
-        figures.append("device counters during the attack (deltas): " + changed.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        let changed = delta.filter { $0.value != 0 && $0.key != "rssKB" && $0.key != "peakRssKB" }.sorted {
+            $0.key < $1.key
+        }
         figures.append(
-            "device state at the end: " + Self.bounds.map { "\($0.0) \(after[$0.0]?.int.map(String.init) ?? "-")" }.joined(separator: ", "))
+            "device counters during the attack (deltas): "
+                + changed.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        figures.append(
+            "device state at the end: "
+                + Self.bounds.map { "\($0.0) \(after[$0.0]?.int.map(String.init) ?? "-")" }.joined(separator: ", "))
     }
 }

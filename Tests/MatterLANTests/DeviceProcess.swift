@@ -10,7 +10,9 @@ struct DeviceProcess {
         self.name = name
         process = try lan.start(
             host,
-            [BuiltBinaries.matterEmu, "device"] + arguments + ["--state-dir", work.path(name), "--factory-reset", "--json"],
+            [BuiltBinaries.matterEmu, "device"] + arguments + [
+                "--state-dir", work.path(name), "--factory-reset", "--json",
+            ],
             name: name, in: work)
         guard started != nil else {
             throw LANError.unexpected("device \(name) did not start: \(process.errorOutput)")

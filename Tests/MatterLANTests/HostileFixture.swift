@@ -2,7 +2,8 @@ import Foundation
 
 /// What the hostile suite's serialized tests share: the device, the controller, the stats before and
 /// after the attack, the toggler's tally and the hostile peer's summary.
-final class HostileFixture: @unchecked Sendable {  // used by one serialized suite and its toggler thread; guarded by `lock`
+// @unchecked Sendable: used by one serialized suite and its toggler thread; guarded by `lock`.
+final class HostileFixture: @unchecked Sendable {
     static let shared = HostileFixture()
 
     private let lock = NSLock()
@@ -73,8 +74,10 @@ final class HostileFixture: @unchecked Sendable {  // used by one serialized sui
         let lan = try LAN.required(for: HostileTests.suiteName)
         let device = try DeviceProcess(
             "device", on: lan.host(1), lan: lan, work: try work(),
-            ["--type", "on-off-light", "--secured-device-port", "\(HostileTests.port)", "--discriminator", "3201",
-             "--passcode", "20202021", "--stats-interval", "1"])
+            [
+                "--type", "on-off-light", "--secured-device-port", "\(HostileTests.port)", "--discriminator", "3201",
+                "--passcode", "20202021", "--stats-interval", "1",
+            ])
         lock.lock()
         started = device
         lock.unlock()
@@ -84,7 +87,8 @@ final class HostileFixture: @unchecked Sendable {  // used by one serialized sui
     /// `matter-emu ARGUMENTS --state-dir CONTROLLER` in host 2.
     func ctl(_ arguments: [String]) throws -> ProcessResult {
         let lan = try LAN.required(for: HostileTests.suiteName)
-        return try lan.run(lan.host(2), [BuiltBinaries.matterEmu] + arguments + ["--state-dir", try work().path("controller")])
+        return try lan.run(
+            lan.host(2), [BuiltBinaries.matterEmu] + arguments + ["--state-dir", try work().path("controller")])
     }
 
     private var target: [String] {
@@ -110,7 +114,10 @@ final class HostileFixture: @unchecked Sendable {  // used by one serialized sui
         let kinds = (s["kinds"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         let t = toggles
         let latencies = t.latenciesMS.sorted()
-        let latency = latencies.isEmpty ? "p50 - ms, max - ms" : "p50 \(latencies[(latencies.count + 1) / 2 - 1]) ms, max \(latencies[latencies.count - 1]) ms"
+        let latency =
+            latencies.isEmpty
+            ? "p50 - ms, max - ms"
+            : "p50 \(latencies[(latencies.count + 1) / 2 - 1]) ms, max \(latencies[latencies.count - 1]) ms"
         var lines = [
             "hostile peer \(s["sent"] ?? "-") datagrams in \(s["seconds"] ?? "-") s (\(s["rate"] ?? "-")/s, seed \(seed)) at \(targets.joined(separator: " "))",
             "kinds \(kinds.joined(separator: ", "))",
@@ -154,8 +161,10 @@ extension LAN {
         for line in lines where line.first == "Udp6InErrors" && line.count >= 2 { total += Int64(line.last ?? "") ?? 0 }
         for namespace in [host(1), host(3), bridgeNamespace] {
             let drops = try ProcessRunner.run(
-                ["ip", "netns", "exec", namespace, "sh", "-c",
-                 "cat /sys/class/net/*/statistics/rx_dropped /sys/class/net/*/statistics/tx_dropped"])
+                [
+                    "ip", "netns", "exec", namespace, "sh", "-c",
+                    "cat /sys/class/net/*/statistics/rx_dropped /sys/class/net/*/statistics/tx_dropped",
+                ])
             total += drops.lines.compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
         }
         return total

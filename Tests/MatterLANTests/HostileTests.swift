@@ -26,7 +26,9 @@ struct HostileTests {
     @Test("device on host 1 commissioned from host 2")
     func commission() throws {
         let device = try fixture.device()
-        let result = try fixture.ctl(["pairing", "already-discovered", "1", "20202021", lan.ipv4(1), "\(Self.port)", "--name", "lamp"])
+        let result = try fixture.ctl([
+            "pairing", "already-discovered", "1", "20202021", lan.ipv4(1), "\(Self.port)", "--name", "lamp",
+        ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         for _ in 0..<3 { _ = try fixture.toggle() }  // warm-up: CASE, resumption, the controller's caches
         fixture.before = device.freshStats()
@@ -47,7 +49,8 @@ struct HostileTests {
         let hostile = try lan.run(
             lan.host(3),
             [BuiltBinaries.hostile] + targets + [
-                "--count", count, "--rate", environment["HOSTILE_RATE"] ?? "2000", "--seed", environment["HOSTILE_SEED"] ?? "1",
+                "--count", count, "--rate", environment["HOSTILE_RATE"] ?? "2000", "--seed",
+                environment["HOSTILE_SEED"] ?? "1",
                 "--json",
             ], timeout: 3600)
         fixture.toggles = toggler.stop()
@@ -63,13 +66,17 @@ struct HostileTests {
     @Test("every toggle during the attack succeeded (at least 10)")
     func everyToggleSucceeded() throws {
         let toggles = fixture.toggles
-        #expect(toggles.failed == 0 && toggles.succeeded >= 10, "\(toggles.succeeded) ok, \(toggles.failed) failed: \(toggles.errors.prefix(5))")
+        #expect(
+            toggles.failed == 0 && toggles.succeeded >= 10,
+            "\(toggles.succeeded) ok, \(toggles.failed) failed: \(toggles.errors.prefix(5))")
     }
 
     @Test("every read-back showed the toggled state")
     func everyReadBack() throws {
         let toggles = fixture.toggles
-        #expect(toggles.readsBad == 0 && toggles.readsOK == toggles.succeeded, "\(toggles.readsOK) ok, \(toggles.readsBad) not")
+        #expect(
+            toggles.readsBad == 0 && toggles.readsOK == toggles.succeeded,
+            "\(toggles.readsOK) ok, \(toggles.readsBad) not")
     }
 
     @Test("the device process is alive")
@@ -90,7 +97,8 @@ struct HostileTests {
         let before = try #require(fixture.before)
         let after = try #require(fixture.after)
         let summary = try #require(fixture.summary)
-        let report = CounterReport(before: before, after: after, summary: summary, losses: fixture.losses, toggles: fixture.toggles.succeeded)
+        let report = CounterReport(
+            before: before, after: after, summary: summary, losses: fixture.losses, toggles: fixture.toggles.succeeded)
         for line in report.lines { print("hostile:   \(line.good ? "ok  " : "FAIL") \(line.name): \(line.text)") }
         for line in report.lines { #expect(line.good, "\(line.name): \(line.text)") }
         fixture.figures += report.figures
@@ -101,12 +109,16 @@ struct HostileTests {
         let before = try fixture.readOnOff()
         #expect(try fixture.toggle())
         let after = try fixture.readOnOff()
-        #expect(before != nil && after != nil && before != after, "\(String(describing: before)) → \(String(describing: after))")
+        #expect(
+            before != nil && after != nil && before != after,
+            "\(String(describing: before)) → \(String(describing: after))")
     }
 
     @Test("after the attack: commissioning with the old passcode is refused (exit 4, window closed)")
     func oldPasscodeRefused() throws {
-        let result = try fixture.ctl(["pairing", "already-discovered", "2", "20202021", lan.ipv4(1), "\(Self.port)", "--timeout", "5"])
+        let result = try fixture.ctl([
+            "pairing", "already-discovered", "2", "20202021", lan.ipv4(1), "\(Self.port)", "--timeout", "5",
+        ])
         #expect(result.exitCode == 4, "\(result.stderr)")
     }
 
@@ -116,7 +128,8 @@ struct HostileTests {
         let manual = try #require(window.json?["manualCode"] as? String, "\(window.stderr)")
         let second = try fixture.work().path("second")
         let pairing = try lan.run(
-            lan.host(3), [BuiltBinaries.matterEmu, "pairing", "code", "7", manual, "--address", address, "--state-dir", second])
+            lan.host(3),
+            [BuiltBinaries.matterEmu, "pairing", "code", "7", manual, "--address", address, "--state-dir", second])
         #expect(pairing.exitCode == 0, "\(pairing.stderr.suffix(500))")
         let toggle = try lan.run(
             lan.host(3), [BuiltBinaries.matterEmu, "onoff", "toggle", "7", "--address", address, "--state-dir", second])

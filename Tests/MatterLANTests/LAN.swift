@@ -70,7 +70,9 @@ struct LAN: Sendable {
 
     /// The IPv6 link-local address of `host`'s lan0, if it has one.
     func linkLocal(_ host: String) throws -> String? {
-        let result = try ProcessRunner.run(["ip", "-n", host, "-6", "-o", "addr", "show", "dev", "lan0", "scope", "link"])
+        let result = try ProcessRunner.run([
+            "ip", "-n", host, "-6", "-o", "addr", "show", "dev", "lan0", "scope", "link",
+        ])
         for word in result.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }) where word.hasPrefix("fe80:") {
             return String(word.split(separator: "/")[0])
         }

@@ -2,7 +2,8 @@ import Foundation
 
 /// State the network suite's serialized tests share, in source order: the publishers A and B on
 /// host 1, their names, and every PID that must be gone after `lan.sh down`.
-final class NetworkFixture: @unchecked Sendable {  // used by one serialized suite whose tests run on different tasks
+// @unchecked Sendable: used by one serialized suite whose tests run on different tasks.
+final class NetworkFixture: @unchecked Sendable {
     static let shared = NetworkFixture()
 
     static let compressedFabricID = "87E1B004E235A130"
@@ -50,7 +51,8 @@ final class NetworkFixture: @unchecked Sendable {  // used by one serialized sui
     /// Starts `matter-dnssd-probe publish ARGUMENTS` in `host`.
     func publish(_ name: String, on host: String, _ arguments: [String]) throws -> ProbePublisher {
         let lan = try LAN.required(for: NetworkTests.suiteName)
-        let process = try lan.start(host, [BuiltBinaries.probe, "publish"] + arguments, name: name, in: try workDirectory())
+        let process = try lan.start(
+            host, [BuiltBinaries.probe, "publish"] + arguments, name: name, in: try workDirectory())
         remember([process.pid])
         return ProbePublisher(process: process)
     }
@@ -66,14 +68,18 @@ final class NetworkFixture: @unchecked Sendable {  // used by one serialized sui
         let a = try publish(
             "a", on: lan.host(1),
             [
-                "--discriminator", "3840", "--vendor", "65521", "--product", "32769", "--device-type", "257", "--cm", "1",
+                "--discriminator", "3840", "--vendor", "65521", "--product", "32769", "--device-type", "257", "--cm",
+                "1",
                 "--name", "Light", "--ph", "33", "--sii", "5000", "--sai", "300", "--sat", "4000", "--tcp", "4",
                 "--operational", Self.operationalName,
             ])
         let b = try publish(
-            "b", on: lan.host(1), ["--discriminator", "1234", "--vendor", "65522", "--device-type", "266", "--cm", "0", "--probe"])
+            "b", on: lan.host(1),
+            ["--discriminator", "1234", "--vendor", "65522", "--device-type", "266", "--cm", "0", "--probe"])
         guard a.waitUntilReady(), b.waitUntilReady() else {
-            throw LANError.unexpected("publish on \(lan.host(1)) failed:\n\(a.process.output)\(a.process.errorOutput)\n\(b.process.output)\(b.process.errorOutput)")
+            throw LANError.unexpected(
+                "publish on \(lan.host(1)) failed:\n\(a.process.output)\(a.process.errorOutput)\n\(b.process.output)\(b.process.errorOutput)"
+            )
         }
         lock.lock()
         publishers = (a, b)

@@ -33,7 +33,9 @@ struct NetworkTests {
     /// `avahi-browse -pt TYPE` in host lists instance `name`.
     private func avahiLists(_ host: Int, _ type: String, _ name: String) throws -> Bool {
         let result = try lan.run(lan.host(host), ["avahi-browse", "-pt", type])
-        return result.lines.contains { $0.split(separator: ";", omittingEmptySubsequences: false).dropFirst(3).first.map(String.init) == name }
+        return result.lines.contains {
+            $0.split(separator: ";", omittingEmptySubsequences: false).dropFirst(3).first.map(String.init) == name
+        }
     }
 
     private func avahiResolved(_ host: Int, _ name: String) throws -> AvahiResolved? {
@@ -65,7 +67,9 @@ struct NetworkTests {
         #expect(lan.hostCount == 3)
         for index in 1...3 {
             let result = try lan.run(lan.host(index), [BuiltBinaries.probe, "check"], timeout: 10)
-            #expect(result.exitCode == 0 && result.stdout.contains("avahi: reachable"), "\(lan.host(index)): \(result.stderr)")
+            #expect(
+                result.exitCode == 0 && result.stdout.contains("avahi: reachable"),
+                "\(lan.host(index)): \(result.stderr)")
         }
     }
 
@@ -112,10 +116,14 @@ struct NetworkTests {
     }
 
     @Test("filter long discriminator 3840")
-    func filterLong3840() throws { #expect(try lists(2, [try fixture.names().a], ["commissionable", "--long", "3840"])) }
+    func filterLong3840() throws {
+        #expect(try lists(2, [try fixture.names().a], ["commissionable", "--long", "3840"]))
+    }
 
     @Test("filter long discriminator 1234")
-    func filterLong1234() throws { #expect(try lists(2, [try fixture.names().b], ["commissionable", "--long", "1234"])) }
+    func filterLong1234() throws {
+        #expect(try lists(2, [try fixture.names().b], ["commissionable", "--long", "1234"]))
+    }
 
     @Test("filter short discriminator 15")
     func filterShort15() throws { #expect(try lists(2, [try fixture.names().a], ["commissionable", "--short", "15"])) }
@@ -124,7 +132,9 @@ struct NetworkTests {
     func filterShort4() throws { #expect(try lists(2, [try fixture.names().b], ["commissionable", "--short", "4"])) }
 
     @Test("filter vendor 65521")
-    func filterVendor() throws { #expect(try lists(2, [try fixture.names().a], ["commissionable", "--vendor", "65521"])) }
+    func filterVendor() throws {
+        #expect(try lists(2, [try fixture.names().a], ["commissionable", "--vendor", "65521"]))
+    }
 
     @Test("filter device type 257")
     func filterDeviceType() throws {
@@ -132,7 +142,9 @@ struct NetworkTests {
     }
 
     @Test("filter commissioning mode (_CM)")
-    func filterCommissioningMode() throws { #expect(try lists(2, [try fixture.names().a], ["commissionable", "--cm-open"])) }
+    func filterCommissioningMode() throws {
+        #expect(try lists(2, [try fixture.names().a], ["commissionable", "--cm-open"]))
+    }
 
     @Test("filter instance name (lower case)")
     func filterInstance() throws {
@@ -143,7 +155,8 @@ struct NetworkTests {
     @Test("resolve: TXT parsed (D, CM, VP, DT) and port")
     func resolveTXT() throws {
         let a = try fixture.names().a
-        let node = try #require(try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
+        let node = try #require(
+            try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
         #expect(node.fields["host"] == "\(lan.host(1)).local")
         #expect(node.fields["port"] == "5540")
         #expect(node.fields["D"] == "3840" && node.fields["CM"] == "1")
@@ -153,14 +166,16 @@ struct NetworkTests {
     @Test("resolve: IPv4 address of host 1")
     func resolveIPv4() throws {
         let a = try fixture.names().a
-        let node = try #require(try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
+        let node = try #require(
+            try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
         #expect(node.addresses.contains(lan.ipv4(1)), "\(node.addresses)")
     }
 
     @Test("resolve: IPv6 link-local address keeps its interface index")
     func resolveLinkLocal() throws {
         let a = try fixture.names().a
-        let node = try #require(try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
+        let node = try #require(
+            try browse(3, ["commissionable", "--instance", a, "--limit", "1", "--timeout", "10"]).node(a))
         let scoped = node.addresses.filter { address in
             guard address.hasPrefix("fe80::"), let percent = address.firstIndex(of: "%") else { return false }
             return Int(address[address.index(after: percent)...]).map { $0 > 0 } ?? false
@@ -172,7 +187,8 @@ struct NetworkTests {
     func resolveOperational() throws {
         _ = try fixture.nodes()
         let name = NetworkFixture.operationalName
-        let node = try #require(try browse(3, ["operational", "--node", name, "--limit", "1", "--timeout", "10"]).node(name))
+        let node = try #require(
+            try browse(3, ["operational", "--node", name, "--limit", "1", "--timeout", "10"]).node(name))
         #expect(node.fields["host"] == "\(lan.host(1)).local" && node.fields["port"] == "5540")
         #expect(node.fields["SII"] == "5000" && node.fields["SAI"] == "300")
     }
@@ -181,7 +197,9 @@ struct NetworkTests {
     func browseByFabric() throws {
         _ = try fixture.nodes()
         #expect(
-            try lists(3, [NetworkFixture.operationalName], ["operational", "--fabric", "0x" + NetworkFixture.compressedFabricID]))
+            try lists(
+                3, [NetworkFixture.operationalName],
+                ["operational", "--fabric", "0x" + NetworkFixture.compressedFabricID]))
     }
 
     // MARK: - the CLI: matter-emu discover on another host
@@ -191,8 +209,11 @@ struct NetworkTests {
         let (a, b) = try fixture.names()
         let result = try lan.run(
             lan.host(3),
-            [BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "3840", "--vendor-id", "0xFFF1",
-             "--timeout", "3", "--json"])
+            [
+                BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "3840", "--vendor-id",
+                "0xFFF1",
+                "--timeout", "3", "--json",
+            ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let nodes = try #require(result.json?["nodes"] as? [[String: Any]], "\(result.stdout)")
         let instances = nodes.compactMap { $0["instance"] as? String }
@@ -207,8 +228,11 @@ struct NetworkTests {
         _ = try fixture.nodes()
         let result = try lan.run(
             lan.host(3),
-            [BuiltBinaries.matterEmu, "discover", "operational", "--fabric", NetworkFixture.compressedFabricID, "--timeout", "3",
-             "--json"])
+            [
+                BuiltBinaries.matterEmu, "discover", "operational", "--fabric", NetworkFixture.compressedFabricID,
+                "--timeout", "3",
+                "--json",
+            ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let nodes = try #require(result.json?["nodes"] as? [[String: Any]], "\(result.stdout)")
         #expect(nodes.contains { $0["instance"] as? String == NetworkFixture.operationalName }, "\(result.stdout)")
@@ -217,7 +241,8 @@ struct NetworkTests {
     @Test("matter-emu discover with no match exits 3")
     func cliDiscoverNoMatch() throws {
         let result = try lan.run(
-            lan.host(3), [BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "4000", "--timeout", "2"])
+            lan.host(3),
+            [BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "4000", "--timeout", "2"])
         #expect(result.exitCode == 3)
     }
 
@@ -227,7 +252,9 @@ struct NetworkTests {
     func avahiTXT() throws {
         let a = try fixture.names().a
         let record = try #require(try avahiResolved(3, a))
-        for entry in ["D=3840", "CM=1", "VP=65521+32769", "DT=257", "DN=Light", "PH=33", "SII=5000", "SAI=300", "SAT=4000", "T=4"] {
+        for entry in [
+            "D=3840", "CM=1", "VP=65521+32769", "DT=257", "DN=Light", "PH=33", "SII=5000", "SAI=300", "SAT=4000", "T=4",
+        ] {
             #expect(record.txt.contains(entry), "missing \(entry) in \(record.txt)")
         }
     }
@@ -237,7 +264,9 @@ struct NetworkTests {
         let (a, b) = try fixture.names()
         // A few tries: `avahi-browse -t` stops at its first "all for now", which can beat a late answer.
         for subtype in ["_L3840", "_S15", "_V65521", "_T257", "_CM"] {
-            #expect(eventually(4) { try avahiLists(3, "\(subtype)._sub._matterc._udp", a) }, "\(a) missing under \(subtype)")
+            #expect(
+                eventually(4) { try avahiLists(3, "\(subtype)._sub._matterc._udp", a) }, "\(a) missing under \(subtype)"
+            )
         }
         #expect(eventually(4) { try avahiLists(3, "_L1234._sub._matterc._udp", b) }, "\(b) missing under _L1234")
         #expect(try !avahiLists(3, "_CM._sub._matterc._udp", b), "\(b) (CM=0) listed under _CM")
@@ -248,7 +277,8 @@ struct NetworkTests {
         _ = try fixture.nodes()
         #expect(
             eventually(4) {
-                try avahiLists(3, "_I\(NetworkFixture.compressedFabricID)._sub._matter._tcp", NetworkFixture.operationalName)
+                try avahiLists(
+                    3, "_I\(NetworkFixture.compressedFabricID)._sub._matter._tcp", NetworkFixture.operationalName)
             })
     }
 
@@ -312,7 +342,9 @@ struct NetworkTests {
         Thread.sleep(forTimeInterval: 2)
         let nameF = f.currentName()
         let nameE = e.currentName()
-        #expect(Self.isInstanceName(nameF) && Self.isInstanceName(nameE) && nameF != nameE, "f=\(nameF ?? "-") e=\(nameE ?? "-")")
+        #expect(
+            Self.isInstanceName(nameF) && Self.isInstanceName(nameE) && nameF != nameE,
+            "f=\(nameF ?? "-") e=\(nameE ?? "-")")
         #expect(nameF == shared || nameE == shared, "f=\(nameF ?? "-") e=\(nameE ?? "-")")
     }
 
@@ -342,7 +374,8 @@ struct NetworkTests {
         let name = try fixture.names().a
         #expect(
             eventually(15) {
-                try browse(2, ["commissionable", "--instance", name, "--limit", "1", "--timeout", "5"]).node(name)?.fields["CM"] == "0"
+                try browse(2, ["commissionable", "--instance", name, "--limit", "1", "--timeout", "5"]).node(name)?
+                    .fields["CM"] == "0"
             })
     }
 
@@ -401,7 +434,8 @@ struct NetworkTests {
 
     @Test("200 services: all established")
     func twoHundredEstablished() throws {
-        let many = try fixture.publish("many", on: lan.host(3), ["--count", "200", "--discriminator", "1000", "--vendor", "65523"])
+        let many = try fixture.publish(
+            "many", on: lan.host(3), ["--count", "200", "--discriminator", "1000", "--vendor", "65523"])
         fixture.keep("many", many)
         try #require(many.waitUntilReady(timeout: 120), "publisher not ready")
         #expect(many.process.lines.filter { $0.hasPrefix("established commissionable ") }.count == 200)

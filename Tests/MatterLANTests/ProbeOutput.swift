@@ -69,7 +69,9 @@ struct ProbePublisher {
     func currentName() -> String? {
         let before = process.lines.count
         process.send("names")
-        guard process.waitForLine(timeout: 10, { _ in process.lines.count > before && process.lines.last == "names done" }) != nil
+        guard
+            process.waitForLine(
+                timeout: 10, { _ in process.lines.count > before && process.lines.last == "names done" }) != nil
         else { return nil }
         return process.lines.dropFirst(before).last { $0.hasPrefix("name ") }.map { word($0, 1) }
     }

@@ -19,6 +19,17 @@ struct ProcessResult: Sendable {
 /// Runs a process to completion. Outputs go to temporary files, not pipes, so a chatty child can
 /// never block on a full pipe; `timeout` is a hang guard only (the child is killed, the result says 137).
 enum ProcessRunner {
+    /// `name` itself when it is a path, else the first executable `name` on PATH (Process needs a path).
+    static func resolve(_ name: String) -> String {
+        if name.contains("/") { return name }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return name
+    }
+
     static func run(_ command: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
         -> ProcessResult
     {
@@ -32,7 +43,7 @@ enum ProcessRunner {
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: resolve(executable))
         process.arguments = Array(command.dropFirst())
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
@@ -64,7 +75,8 @@ enum ProcessRunner {
 
 /// A background process whose stdout and stderr go to files in a work directory and whose stdin is
 /// a pipe the test writes commands into.
-final class RunningProcess: @unchecked Sendable {  // shared by serialized tests on different tasks
+// @unchecked Sendable: shared by serialized tests on different tasks.
+final class RunningProcess: @unchecked Sendable {
     let name: String
     let outputPath: String
     let errorPath: String
@@ -78,7 +90,7 @@ final class RunningProcess: @unchecked Sendable {  // shared by serialized tests
         errorPath = work.path(name + ".err")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.resolve(executable))
         process.arguments = Array(command.dropFirst())
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))

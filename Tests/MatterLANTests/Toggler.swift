@@ -2,7 +2,8 @@ import Foundation
 
 /// Toggles node 1 and reads the state back, over and over on its own thread, until stopped: what a
 /// controller does to a device under attack.
-final class Toggler: @unchecked Sendable {  // its thread and the test share `tally` and `stopping` under `lock`
+// @unchecked Sendable: its thread and the test share `tally` and `stopping` under `lock`.
+final class Toggler: @unchecked Sendable {
     struct Tally {
         var succeeded = 0
         var failed = 0
@@ -69,7 +70,8 @@ final class Toggler: @unchecked Sendable {  // its thread and the test share `ta
                 } else {
                     record {
                         $0.readsBad += 1
-                        $0.errors.append("read-back \(String(describing: state)), expected \(String(describing: expected))")
+                        $0.errors.append(
+                            "read-back \(String(describing: state)), expected \(String(describing: expected))")
                     }
                     if let state { expected = state }
                 }
