@@ -120,6 +120,10 @@ let package = Package(
         ),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
         .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
+        // Suites on the virtual LAN of scripts/lan.sh (root, real Avahi): they run the built binaries inside
+        // namespace hosts and are enabled only when a wrapper (scripts/test-network.sh, ...) exported the LAN.
+        .testTarget(
+            name: "MatterLANTests", dependencies: ["MatterEmuCLI", "matter-dnssd-probe", "matter-emu-hostile"]),
     ]
 )
 
