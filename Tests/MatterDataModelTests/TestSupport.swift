@@ -4,6 +4,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 
@@ -24,9 +25,6 @@ func fields(_ members: [UInt8: TLVValue] = [:]) -> TLVElement {
     TLVElement(
         .structure(members.keys.sorted().compactMap { tag in members[tag].map { TLVElement(tag: .context(tag), $0) } }))
 }
-
-/// Hex text (spaces allowed) as bytes; a typo gives no bytes, which fails the test using it.
-func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
 
 /// A data model of a preset on a manual clock, driven directly (no network): commands and writes
 /// skip the engine's existence/access/timing checks, which the interaction tests cover.
@@ -286,21 +284,6 @@ struct Harness {
             try await exchange.request(opcode: opcode.rawValue, payload: payload, timeout: 5_000)
         }
     }
-}
-
-extension TransportNode {
-    /// Runs `body` in the node's isolation.
-    func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
-}
-
-/// Runs `body` on a new IM exchange of `node`, closing it afterwards.
-func rawExchange<T: Sendable>(
-    _ node: isolated TransportNode, session: SessionID,
-    _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
-) async throws -> T {
-    let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
-    defer { exchange.close() }
-    return try await body(node, exchange)
 }
 
 /// Collects subscription reports across threads.

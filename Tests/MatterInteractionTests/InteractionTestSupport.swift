@@ -3,6 +3,7 @@ import MatterClusters
 import MatterCore
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 
@@ -109,21 +110,6 @@ struct Harness {
     }
 }
 
-extension TransportNode {
-    /// Runs `body` in the node's isolation.
-    func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
-}
-
-/// Runs `body` on a new IM exchange of `node`, closing it afterwards.
-func rawExchange<T: Sendable>(
-    _ node: isolated TransportNode, session: SessionID,
-    _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
-) async throws -> T {
-    let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
-    defer { exchange.close() }
-    return try await body(node, exchange)
-}
-
 /// Collects subscription reports across threads.
 final class ReportCollector: Sendable {
     private let reports = Mutex<[SubscriptionReport]>([])
@@ -146,6 +132,3 @@ extension ConcreteCommandPath {
         self.init(endpoint: EndpointID(endpoint), cluster: cluster, command: command)
     }
 }
-
-/// Hex text (spaces allowed) as bytes; a typo gives no bytes, which fails the test using it.
-func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
