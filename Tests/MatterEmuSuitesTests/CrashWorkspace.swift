@@ -17,7 +17,7 @@ struct CrashWorkspace {
         "--fail-safe-expiry", "10",
     ]
     /// At most this many scenarios run at once (each is a device and a commissioner process).
-    static let limit = ConcurrencyLimit(6)
+    static let limit = ConcurrencyLimit(4)
 
     let directory: TemporaryDirectory
     let node: UInt64
@@ -74,7 +74,7 @@ struct CrashWorkspace {
     /// After a crash and restart, exactly one of two outcomes holds, and the stores stay readable:
     /// commissioned (the store has the node, `onoff toggle` works, the read-back matches, the device has
     /// exactly one fabric), or commissionable (no node and no half-added one in the store, and a fresh
-    /// commissioning succeeds; then the same checks). One `#expect` per check of scripts/test-crash.sh.
+    /// commissioning succeeds; then the same checks). One `#expect` per check the bash crash suite made.
     func verify(_ label: String, devicePort port: UInt16) async throws {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             for file in [storePath, deviceStore] {
