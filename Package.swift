@@ -100,26 +100,46 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "MatterCoreTests", dependencies: ["MatterCore"]),
-        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV"]),
-        .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"], resources: [.copy("Vectors")]),
-        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
-        .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
-        .testTarget(name: "MatterTransportTests", dependencies: ["MatterTransport"]),
-        .testTarget(name: "MatterStorageTests", dependencies: ["MatterStorage"]),
-        .testTarget(name: "MatterClustersTests", dependencies: ["MatterClusters"]),
-        .testTarget(name: "MatterCredentialsTests", dependencies: ["MatterCredentials"], resources: [.copy("Vectors")]),
-        .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel"]),
-        .testTarget(name: "MatterInteractionTests", dependencies: ["MatterInteraction"]),
-        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel"]),
-        .testTarget(name: "MatterDeviceTests", dependencies: ["MatterDevice", "MatterController"]),
-        .testTarget(name: "MatterControllerTests", dependencies: ["MatterController", "MatterDevice"]),
+        // Helpers every test target shares (temporary directories, devices and controllers on loopback,
+        // the CLI runner, hex, seeded randomness, waiting with a hang guard). A plain target, not a product.
+        .target(
+            name: "MatterTestSupport",
+            dependencies: ["MatterController", "MatterDevice", "MatterDiscovery", "MatterTransport"],
+            path: "Tests/MatterTestSupport"
+        ),
+        .testTarget(name: "MatterCoreTests", dependencies: ["MatterTestSupport", "MatterCore"]),
+        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTestSupport", "MatterTLV"]),
+        .testTarget(
+            name: "MatterCryptoTests", dependencies: ["MatterTestSupport", "MatterCrypto"],
+            resources: [.copy("Vectors")]),
+        .testTarget(
+            name: "MatterOnboardingTests", dependencies: ["MatterTestSupport", "MatterOnboarding", "MatterTLV"]),
+        .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterTestSupport", "MatterDiscovery"]),
+        .testTarget(name: "MatterTransportTests", dependencies: ["MatterTestSupport", "MatterTransport"]),
+        .testTarget(name: "MatterStorageTests", dependencies: ["MatterTestSupport", "MatterStorage"]),
+        .testTarget(name: "MatterClustersTests", dependencies: ["MatterTestSupport", "MatterClusters"]),
+        .testTarget(
+            name: "MatterCredentialsTests", dependencies: ["MatterTestSupport", "MatterCredentials"],
+            resources: [.copy("Vectors")]),
+        .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterTestSupport", "MatterSecureChannel"]),
+        .testTarget(name: "MatterInteractionTests", dependencies: ["MatterTestSupport", "MatterInteraction"]),
+        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterTestSupport", "MatterDataModel"]),
+        .testTarget(
+            name: "MatterDeviceTests", dependencies: ["MatterTestSupport", "MatterDevice", "MatterController"]),
+        .testTarget(
+            name: "MatterControllerTests", dependencies: ["MatterTestSupport", "MatterController", "MatterDevice"]),
         .testTarget(
             name: "MatterHomeTests",
-            dependencies: ["MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
+            dependencies: ["MatterTestSupport", "MatterHome", "MatterController", "MatterDevice", "MatterDataModel"]
         ),
         // Runs the built `matter-emu` binary and checks stdout, stderr and exit codes.
-        .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterEmuCLI"]),
+        .testTarget(name: "MatterEmuCLITests", dependencies: ["MatterTestSupport", "MatterEmuCLI"]),
+        // The crash and loss suites: the built `matter-emu` killed at every commissioning checkpoint, and
+        // commissioning and commands through packet loss, on loopback (driven through --json and exit codes).
+        .testTarget(
+            name: "MatterEmuSuitesTests",
+            dependencies: ["MatterTestSupport", "MatterEmuCLI", "MatterController", "MatterDevice", "MatterStorage"]
+        ),
         // Suites on the virtual LAN of scripts/lan.sh (root, real Avahi): they run the built binaries inside
         // namespace hosts and are enabled only when a wrapper (scripts/test-network.sh, ...) exported the LAN.
         .testTarget(

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite of matter-emu and exits non-zero on any failure:
 #   0. swift format lint over Package.swift, Sources, Tests, Fuzz and Examples (.swift-format),
-#   1. unit and loopback suites (swift test: Swift Testing),
+#   1. unit and loopback suites (swift test: Swift Testing), among them the crash and loss suites
+#      (Tests/MatterEmuSuitesTests: kill -9 at every commissioning checkpoint, and commissioning and
+#      commands through 10 % and 30 % packet loss, driving the built matter-emu on loopback; no root),
 #   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
 #   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
 #   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
@@ -10,9 +12,7 @@
 #   4b. the data-model suite: every device type's wildcard read judged by esp-matter-dm-validator at the
 #      Matter version the device reports (root, LAN; scripts/test-dmv.sh),
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
-#   6. the crash and loss suites: kill -9 at every commissioning stage, and commissioning and commands
-#      through 10 % and 30 % packet loss, on loopback (no root needed: they run for everyone),
-#   6b. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
+#   6. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
 #      built with warnings as errors and run: the Home API guides' samples against in-process devices
 #      (no root; scripts/test-examples.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
@@ -71,8 +71,6 @@ suite() {
     extra_failed=$((extra_failed + f))
 }
 
-suite crash scripts/test-crash.sh  # kill -9 at each commissioning stage: no half-added fabric or node
-suite loss scripts/test-loss.sh  # commissioning and commands through 10 % / 30 % packet loss
 suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path and run (Home API samples)
 
 if [ "$(id -u)" = 0 ]; then

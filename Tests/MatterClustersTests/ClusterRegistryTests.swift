@@ -1,5 +1,6 @@
 import MatterClusters
 import MatterCore
+import MatterTestSupport
 import Testing
 
 @Suite("Cluster registry and schemas")

@@ -1,6 +1,7 @@
 import MatterClusters
 import MatterCore
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite("CLI values to TLV and back")
@@ -120,5 +121,3 @@ struct ClusterValueCodecTests {
                 ])) == #"{"errorCode":0,"debugText":""}"#)
     }
 }
-
-func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }

@@ -1,4 +1,5 @@
 import MatterClusters
+import MatterTestSupport
 import Testing
 
 @Suite("chip-tool style names")

@@ -10,6 +10,7 @@ import MatterInteraction
 import MatterSecureChannel
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing
@@ -275,7 +276,7 @@ final class RawClient: Sendable {
     /// Ends `session` the spec's way (a CloseSession status report), so the device forgets it.
     func closeSessionOnDevice(_ device: VirtualDevice, _ session: SessionID) async throws {
         let port = node.port
-        let sent: Bool = await node.isolated { node in
+        let sent: Bool = await node.perform { node in
             guard let exchange = try? node.openExchange(on: session, protocolID: .secureChannel) else { return false }
             defer { exchange.close() }
             let report = StatusReport(generalCode: .success, protocolCode: StatusReport.SecureChannelCode.closeSession)

@@ -2,6 +2,7 @@ import Foundation
 import MatterClusters
 import MatterCore
 import MatterDevice
+import MatterTestSupport
 import Testing
 
 extension CLIEndToEndTests {
@@ -9,7 +10,7 @@ extension CLIEndToEndTests {
     func hostedLock(_ name: String) async throws -> DeviceHost {
         var configuration = VirtualDeviceConfiguration(
             deviceType: "door-lock", storagePath: devices.path + "/\(name).sqlite",
-            pkiDirectory: FakeDevice.pkiDirectory)
+            pkiDirectory: TestPaths.pkiDirectory)
         configuration.port = 0
         configuration.storageNamespace = name
         configuration.advertise = false

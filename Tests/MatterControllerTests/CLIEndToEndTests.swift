@@ -6,6 +6,7 @@ import MatterCore
 import MatterDevice
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
@@ -13,48 +14,14 @@ import Testing
 /// user would (direct addresses: no DNS-SD here). Device-side state is read from the devices.
 @Suite("matter-emu controller commands end to end (loopback UDP, virtual devices)")
 struct CLIEndToEndTests {
-    struct Result {
-        let exitCode: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = CLIResult
 
-    /// `.build/<triple>/debug/matter-emu`, beside the test bundle.
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("matter-emu")
-    }
-
-    /// Runs the binary off the cooperative pool (the fake devices keep serving on their queues).
+    /// Runs the binary (the fake devices keep serving on their queues); a hang guard of three minutes.
     static func run(_ arguments: [String]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = arguments
-                    let out = Pipe()
-                    let err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let outData = out.fileHandleForReading.readDataToEndOfFile()
-                    let errData = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(
-                        returning: Result(
-                            exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                            stderr: String(decoding: errData, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await CLIRunner.run(arguments, limit: .seconds(180))
     }
 
-    static func json(_ result: Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    }
+    static func json(_ result: Result) throws -> [String: Any] { try result.json() }
 
     let directory: TemporaryDirectory
     let devices: TemporaryDirectory

@@ -2,6 +2,7 @@ import Foundation
 import MatterClusters
 import MatterCore
 import MatterDevice
+import MatterTestSupport
 import Testing
 
 extension CLIEndToEndTests {

@@ -6,6 +6,7 @@ import MatterDiscovery
 import MatterOnboarding
 import MatterSecureChannel
 import MatterStorage
+import MatterTestSupport
 import MatterTransport
 import Testing
 

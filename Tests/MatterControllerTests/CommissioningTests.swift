@@ -3,6 +3,7 @@ import MatterCore
 import MatterCredentials
 import MatterOnboarding
 import MatterStorage
+import MatterTestSupport
 import Testing
 
 @Suite("Commissioning against the fake device")

@@ -6,6 +6,7 @@ import MatterCore
 import MatterDevice
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing
@@ -22,19 +23,7 @@ struct CrashRecoveryTests {
 
     init() throws { directory = try TemporaryDirectory() }
 
-    /// Blocks whoever waits until released (or 60 s pass).
-    final class Gate: Sendable {
-        private let semaphore = DispatchSemaphore(value: 0)
-        private let reached = Mutex(false)
-        var wasReached: Bool { reached.withLock { $0 } }
-        func block() {
-            reached.withLock { $0 = true }
-            _ = semaphore.wait(timeout: .now() + 60)
-        }
-        func release() { semaphore.signal() }
-    }
-
-    func controller(freezeAt point: CommissioningCheckpoint? = nil, gate: Gate? = nil, retries: Int = 0)
+    func controller(freezeAt point: CommissioningCheckpoint? = nil, gate: CheckpointGate? = nil, retries: Int = 0)
         async throws -> Controller
     {
         let store = try ControllerStore(path: directory.storePath)
@@ -51,7 +40,7 @@ struct CrashRecoveryTests {
     }
 
     /// A commissioning by `controller` that freezes at its checkpoint; returns once it is frozen.
-    func commissionUntilFrozen(_ controller: Controller, _ device: VirtualDevice, nodeID: NodeID, gate: Gate)
+    func commissionUntilFrozen(_ controller: Controller, _ device: VirtualDevice, nodeID: NodeID, gate: CheckpointGate)
         async throws -> Task<CommissioningResult, any Error>
     {
         let task = Task { try await controller.commission(device.request(nodeID: nodeID)) }
@@ -63,33 +52,12 @@ struct CrashRecoveryTests {
     /// Runs `matter-emu pairing already-discovered` against `device` on this test's store, killing
     /// itself with SIGKILL at `point` (the CLI's test hook); returns how it ended.
     func pairAndDie(_ device: VirtualDevice, node: UInt64, at point: String) async throws -> (Int32, Bool, String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    let process = Process()
-                    process.executableURL = CLIEndToEndTests.binary
-                    process.arguments = [
-                        "pairing", "already-discovered", "\(node)", "20202021", "127.0.0.1", "\(device.port)",
-                        "--state-dir", directory.path,
-                    ]
-                    process.environment = ProcessInfo.processInfo.environment.merging(
-                        ["MATTER_EMU_TEST_KILL_AT": point], uniquingKeysWith: { $1 })
-                    let err = Pipe()
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = err
-                    try process.run()
-                    let errData = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(
-                        returning: (
-                            process.terminationStatus, process.terminationReason == .uncaughtSignal,
-                            String(decoding: errData, as: UTF8.self)
-                        ))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let result = try await CLIRunner.run(
+            [
+                "pairing", "already-discovered", "\(node)", "20202021", "127.0.0.1", "\(device.port)",
+                "--state-dir", directory.path,
+            ], environment: ["MATTER_EMU_TEST_KILL_AT": point], limit: .seconds(120))
+        return (result.exitCode, result.termination?.bySignal ?? false, result.stderr)
     }
 
     /// The commissioner process dies by SIGKILL at `point`, as the test hook announces.
@@ -174,7 +142,7 @@ struct CrashRecoveryTests {
     @Test("the record of a commissioning still running (here: frozen) is left alone by another controller's resume")
     func liveCommissioningIsNotResumed() async throws {
         let device = try await VirtualDevices.start(in: directory, name: "lamp")
-        let gate = Gate()
+        let gate = CheckpointGate()
         let busy = try await controller(freezeAt: .after(.addNOC), gate: gate)
         let frozen = try await commissionUntilFrozen(busy, device, nodeID: NodeID(7), gate: gate)
         let other = try await controller()
@@ -196,7 +164,7 @@ struct CrashRecoveryTests {
     func commissioningCompleteAnswerLost() async throws {
         var configuration = VirtualDeviceConfiguration(
             deviceType: "dimmable-light", storagePath: directory.path + "/stall.sqlite",
-            pkiDirectory: FakeDevice.pkiDirectory)
+            pkiDirectory: TestPaths.pkiDirectory)
         configuration.port = 0
         configuration.advertise = false
         // Short intervals: the controller gives up on the stalled device within about half a second.

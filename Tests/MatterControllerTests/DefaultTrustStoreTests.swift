@@ -1,6 +1,7 @@
 import Foundation
 import MatterController
 import MatterCredentials
+import MatterTestSupport
 import Testing
 
 @Suite("Default PAA trust store")
@@ -10,7 +11,7 @@ struct DefaultTrustStoreTests {
         let store = try DefaultPAATrustStore.make()
         let fixture = try #require(
             FileManager.default.contents(
-                atPath: FakeDevice.pkiDirectory + "/paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
+                atPath: TestPaths.pkiDirectory + "/paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
         #expect(store.certificates.count == 4)
         #expect(store.certificates.first?.derEncoded == [UInt8](fixture))
         #expect(
@@ -28,7 +29,7 @@ struct DefaultTrustStoreTests {
         let directory = try TemporaryDirectory()
         let der = try #require(
             FileManager.default.contents(
-                atPath: FakeDevice.pkiDirectory + "/paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
+                atPath: TestPaths.pkiDirectory + "/paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
         #expect(throws: CredentialsError.self) { try DefaultPAATrustStore.load(directory: directory.path) }
         try der.write(to: URL(fileURLWithPath: directory.path + "/ours.der"))
         try Data(CommissioningTests.sdkTestPAAFFF1.utf8).write(to: URL(fileURLWithPath: directory.path + "/sdk.pem"))

@@ -1,6 +1,7 @@
 import MatterClusters
 import MatterCore
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @testable import MatterDevice
@@ -55,7 +56,7 @@ struct DeviceIdentityTests {
     func fleetMembersDiffer() async throws {
         var configuration = Fleet.Configuration(
             groups: [Fleet.Group(type: "on-off-plug", count: 4)], storagePath: directory.path + "/fleet.sqlite",
-            pkiDirectory: FakeDevice.pkiDirectory)
+            pkiDirectory: TestPaths.pkiDirectory)
         configuration.basePort = 0
         configuration.advertise = false
         let fleet = try await Fleet.start(configuration)

@@ -8,6 +8,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
@@ -174,7 +175,7 @@ extension EventTests {
     func offlineAndOnline() async throws {
         var configuration = VirtualDeviceConfiguration(
             deviceType: "on-off-light", storagePath: directory.path + "/offline.sqlite",
-            pkiDirectory: FakeDevice.pkiDirectory)
+            pkiDirectory: TestPaths.pkiDirectory)
         configuration.port = 0
         configuration.advertise = false
         let host = try await DeviceHost.start(configuration)

@@ -8,6 +8,7 @@ import MatterDiscovery
 import MatterInteraction
 import MatterSecureChannel
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 
 /// A small commissionable device for the controller's tests, until the real `MatterDevice` lands:
@@ -23,14 +24,8 @@ final class FakeDevice: Sendable {
     let discriminator: UInt16
 
     /// Fast retransmissions, so tests with a stopped device fail quickly.
-    static let fastMRP = MRPParameters(idleInterval: 60, activeInterval: 60, activeThreshold: 4000)
+    static let fastMRP = VirtualDevices.fastMRP
     static let salt = Array("SPAKE2P Key Salt".utf8)
-
-    /// The repository's `fixtures/pki`.
-    static var pkiDirectory: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/pki").path
-    }
 
     /// Starts a device on `transport`. `reportedVendorID` overrides what BasicInformation says (to
     /// provoke a vendor mismatch); `dnssd` makes it advertise itself.
@@ -38,7 +33,7 @@ final class FakeDevice: Sendable {
         transport: any DatagramTransport, passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840,
         pkiDevice: String = "dimmable-light", reportedVendorID: VendorID? = nil, dnssd: InMemoryDNSSD? = nil
     ) async throws -> FakeDevice {
-        let attestation = try DeviceAttestationCredentials.load(pkiDirectory: pkiDirectory, device: pkiDevice)
+        let attestation = try DeviceAttestationCredentials.load(pkiDirectory: TestPaths.pkiDirectory, device: pkiDevice)
         var configuration = TransportNode.Configuration()
         configuration.localMRP = fastMRP
         let node = TransportNode(transport: transport, configuration: configuration)
@@ -53,7 +48,7 @@ final class FakeDevice: Sendable {
         let caseResponder = CASEResponder(credentials: model, localMRP: fastMRP)
         await SecureChannelResponder(pase: pase, case: caseResponder).install(on: node)
         let server = await InteractionServer.install(on: node, dataModel: model)
-        await node.isolated { node in model.node = node }
+        await node.perform { node in model.node = node }
         if let dnssd {
             _ = try await dnssd.publish(
                 CommissionableAdvertisement(
@@ -84,13 +79,8 @@ final class FakeDevice: Sendable {
     /// Runs `body` on the device's queue, where its model lives.
     func inspect<T: Sendable>(_ body: @Sendable (FakeDeviceModel) -> T) async -> T {
         let model = self.model
-        return await node.isolated { _ in body(model) }
+        return await node.perform { _ in body(model) }
     }
-}
-
-extension TransportNode {
-    /// Runs `body` in the node's isolation.
-    func isolated<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }
 
 /// The fake device's data model: just enough of the root node for commissioning (fail-safe,

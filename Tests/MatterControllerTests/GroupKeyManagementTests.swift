@@ -5,6 +5,7 @@ import MatterCore
 import MatterInteraction
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 

@@ -1,6 +1,7 @@
 import MatterController
 import MatterCore
 import MatterStorage
+import MatterTestSupport
 import Testing
 
 @Suite("Group fan-out")

@@ -5,6 +5,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterOnboarding
 import MatterStorage
+import MatterTestSupport
 import MatterTransport
 import Testing
 

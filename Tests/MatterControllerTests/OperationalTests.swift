@@ -5,6 +5,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing
@@ -140,7 +141,7 @@ struct OperationalTests {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         try await controller.on(node)
-        await device.node.isolated { node in
+        await device.node.perform { node in
             for session in node.secureSessionList {
                 node.removeSecureSession(.secure(localSessionID: session.localSessionID))
             }

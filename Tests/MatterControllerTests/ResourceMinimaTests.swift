@@ -6,6 +6,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import Synchronization
 import Testing
 
@@ -101,7 +102,7 @@ struct ResourceMinimaTests {
         let count = Self.fabrics * Self.sessionsPerFabric
         #expect(Set(subscriptions.map(\.subscription.id)).count == count)
         // 15 sessions, 3 on each fabric, all on the device at once (plus the ones commissioning left).
-        let perFabric: [UInt8: Int] = await device.node.isolated { node in
+        let perFabric: [UInt8: Int] = await device.node.perform { node in
             var counts: [UInt8: Int] = [:]
             for session in node.secureSessions.values {
                 if case .case(let fabric, _, _, _) = session.parameters.kind { counts[fabric, default: 0] += 1 }
@@ -114,7 +115,7 @@ struct ResourceMinimaTests {
 
         // One change on the device, as its own button makes it.
         let model = device.dataModel
-        await device.node.isolated { _ in
+        await device.node.perform { _ in
             try? model.cluster(OnOffServer.self, on: EndpointID(1))?.setLocally(.OnOff.onOff, .bool(true))
         }
         let expected = Set(subscriptions.map(\.subscription.id))

@@ -7,6 +7,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
@@ -82,7 +83,7 @@ struct ScenesEndToEndTests {
         // The second administrator leaves: its scenes go with its fabric.
         try await second.unpair(secondNode)
         let model = device.dataModel
-        let fabricsWithScenes = await device.node.isolated { _ in
+        let fabricsWithScenes = await device.node.perform { _ in
             model.cluster(ScenesManagementServer.self, on: EndpointID(1))?.table.fabrics ?? []
         }
         #expect(fabricsWithScenes.count == 1)

@@ -3,6 +3,7 @@ import MatterController
 import MatterCore
 import MatterDevice
 import MatterStorage
+import MatterTestSupport
 import MatterTransport
 import Testing
 

@@ -5,24 +5,9 @@ import MatterCore
 import MatterCredentials
 import MatterDiscovery
 import MatterStorage
+import MatterTestSupport
 import MatterTransport
 import Synchronization
-
-/// A directory under the system's temporary directory, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        let template = NSTemporaryDirectory() + "matter-controller-tests.XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var storePath: String { ControllerStateDirectory.storePath(in: path) }
-}
 
 /// An in-memory network with DNS-SD, a state directory, and factories for controllers and fake devices.
 final class TestBed: Sendable {

@@ -7,6 +7,7 @@ import MatterCrypto
 import MatterInteraction
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
@@ -57,7 +58,7 @@ struct VIDVerificationTests {
             response[context: 1]?.value == .unsigned(1)
         else { return false }
         let root = device.root
-        let (fabric, attestation) = await device.node.isolated { node in
+        let (fabric, attestation) = await device.node.perform { node in
             (
                 root.committedFabrics.first,
                 node.secureSessionList.first { if case .case = $0.kind { true } else { false } }?.keys
@@ -127,7 +128,7 @@ struct VIDVerificationTests {
         var configuration = device.configuration
         configuration.port = port
         device = try await VirtualDevice.start(configuration)
-        let stored = await device.node.isolated { [root = device.root] _ in root.committedFabrics.first }
+        let stored = await device.node.perform { [root = device.root] _ in root.committedFabrics.first }
         #expect(stored?.vidVerificationStatement == statement)
         #expect(stored?.vendorID == VendorID(0xFFF2))
         await controller.stop()

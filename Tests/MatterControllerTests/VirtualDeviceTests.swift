@@ -9,6 +9,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 

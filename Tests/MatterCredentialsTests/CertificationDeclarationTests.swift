@@ -1,6 +1,7 @@
 import Foundation
 import MatterCore
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @testable import MatterCredentials
@@ -26,14 +27,14 @@ private struct DeclarationVectors: Decodable {
 /// The SDK's test CD signing key, as committed under fixtures/pki (public test data).
 func sdkTestCDSigningKey() throws -> P256PrivateKey {
     let text = try String(
-        contentsOf: repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-key.pem"), encoding: .utf8)
+        contentsOf: TestPaths.repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-key.pem"), encoding: .utf8)
     return try PEM.privateKey(text)
 }
 
 @Suite("Certification declarations: SDK vectors, CMS envelope, signing")
 struct CertificationDeclarationTests {
     private static func vectors() throws -> DeclarationVectors {
-        try VectorFile.load("certification-declarations", as: DeclarationVectors.self)
+        try VectorFile.load("certification-declarations", as: DeclarationVectors.self, in: .module)
     }
 
     @Test("CD content encodes byte for byte like the SDK and decodes to the same fields")
@@ -48,7 +49,7 @@ struct CertificationDeclarationTests {
                 dacOriginVendorID: entry.dacOriginVendorID.map(VendorID.init),
                 dacOriginProductID: entry.dacOriginProductID.map(ProductID.init))
             #expect(hexString(declaration.tlvEncoded) == entry.content, "\(entry.name)")
-            #expect(try CertificationDeclaration(tlv: try hex(entry.content)) == declaration, "\(entry.name)")
+            #expect(try CertificationDeclaration(tlv: hex(entry.content)) == declaration, "\(entry.name)")
         }
     }
 
@@ -60,7 +61,7 @@ struct CertificationDeclarationTests {
         #expect(
             try CertificationDeclarationSigningKey(publicKey: testKey.publicKey).keyIdentifier == testKey.keyIdentifier)
         for entry in vectors.declarations {
-            let cms = try hex(entry.cms)
+            let cms = hex(entry.cms)
             let envelope = try SignedCertificationDeclaration(cms: cms)
             #expect(hexString(envelope.content) == entry.content, "\(entry.name)")
             #expect(hexString(envelope.signerKeyIdentifier) == vectors.signerKeyIdentifier, "\(entry.name)")
@@ -97,10 +98,10 @@ struct CertificationDeclarationTests {
             certificateID: "ZIG20142ZB330003-24", authorizedPAAList: [[UInt8](repeating: 0xAB, count: 20)])
         let signed = try SignedCertificationDeclaration.sign(declaration, key: key)
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         try directory.write(signed.cmsEncoded, "cd.der")
         let certificate = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-cert.pem"), encoding: .utf8)
+            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("fixtures/pki/cd-signing-cert.pem"),
+            encoding: .utf8)
         try directory.write(certificate, "signer.pem")
         let result = try OpenSSLCLI.run(
             [
@@ -115,8 +116,8 @@ struct CertificationDeclarationTests {
     @Test("malformed CD content and envelopes throw typed errors")
     func malformed() throws {
         let vectors = try Self.vectors()
-        let content = try hex(try #require(vectors.declarations.first).content)
-        let cms = try hex(try #require(vectors.declarations.first).cms)
+        let content = hex(try #require(vectors.declarations.first).content)
+        let cms = hex(try #require(vectors.declarations.first).cms)
         for length in [0, 1, 5, content.count - 1] {
             expectCredentialsError(
                 "truncated CD", { try CertificationDeclaration(tlv: Array(content.prefix(length))) },

@@ -1,6 +1,7 @@
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 /// One certificate rule broken at a time: the chain is rebuilt with the change and re-signed by the right key, so

@@ -1,12 +1,13 @@
 import Foundation
 import MatterCore
 import MatterCredentials
+import MatterTestSupport
 import Testing
 
 /// The committed fixtures/pki set, checked with this module's verifier and with the OpenSSL CLI.
 @Suite("Committed test PKI (fixtures/pki)")
 struct CommittedTestPKITests {
-    static let root = repositoryRoot.appendingPathComponent("fixtures/pki")
+    static let root = TestPaths.repositoryRoot.appendingPathComponent("fixtures/pki")
 
     static func load(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))

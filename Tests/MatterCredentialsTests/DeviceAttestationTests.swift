@@ -3,6 +3,7 @@ import MatterCore
 import MatterCredentials
 import MatterCrypto
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// A device's answer to AttestationRequest, built from test credentials, and what the commissioner knows.
@@ -88,7 +89,7 @@ struct DeviceAttestationTests {
         #expect(scenario.authority.pai.keyUsage == [.keyCertSign, .cRLSign])
         #expect(scenario.credentials.dac.notAfter == AttestationCertificate.Validity.noExpiry)
         // VID/PID as UTF8String upper-case hex: 06 0a 2b0601040182a27c0201 0c 04 "FFF1"
-        let vid = try hex("060a2b0601040182a27c02010c0446464631")
+        let vid = hex("060a2b0601040182a27c02010c0446464631")
         let der = scenario.credentials.dac.derEncoded
         #expect(der.indices.contains { Array(der[$0...].prefix(vid.count)) == vid })
     }
@@ -99,7 +100,6 @@ struct DeviceAttestationTests {
     func opensslAccepts() throws {
         let scenario = try AttestationScenario()
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         try directory.write(PEM.encode(scenario.authority.paa.derEncoded, label: PEM.certificateLabel), "paa.pem")
         try directory.write(PEM.encode(scenario.authority.pai.derEncoded, label: PEM.certificateLabel), "pai.pem")
         try directory.write(PEM.encode(scenario.credentials.dac.derEncoded, label: PEM.certificateLabel), "dac.pem")
@@ -351,7 +351,6 @@ struct DeviceAttestationTests {
     func trustStoreDirectory() throws {
         let scenario = try AttestationScenario()
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         try directory.write(scenario.authority.paa.derEncoded, "paa.der")
         try directory.write([1, 2, 3], "junk.der")
         try directory.write("not a certificate", "notes.txt")

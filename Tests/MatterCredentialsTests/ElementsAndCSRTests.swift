@@ -3,6 +3,7 @@ import MatterCore
 import MatterCredentials
 import MatterCrypto
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite("CSR, NOCSR elements, attestation elements and their signatures")
@@ -14,7 +15,7 @@ struct ElementsAndCSRTests {
         #expect(csr.derEncoded.count <= CertificateSigningRequest.maximumByteCount)
         let parsed = try CertificateSigningRequest(der: csr.derEncoded)
         #expect(parsed.publicKey == key.publicKey)
-        let subject = try hex("300e310c300a060355040a0c03435352")  // O=CSR
+        let subject = hex("300e310c300a060355040a0c03435352")  // O=CSR
         #expect(csr.derEncoded.indices.contains { Array(csr.derEncoded[$0...].prefix(subject.count)) == subject })
     }
 
@@ -22,7 +23,6 @@ struct ElementsAndCSRTests {
     func opensslVerifiesCSR() throws {
         let csr = try CertificateSigningRequest.create(key: try P256PrivateKey())
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         try directory.write(csr.derEncoded, "csr.der")
         let result = try OpenSSLCLI.run(
             ["req", "-inform", "DER", "-in", "csr.der", "-verify", "-noout"], in: directory.url)
@@ -35,7 +35,6 @@ struct ElementsAndCSRTests {
     @Test("a CSR made by OpenSSL parses", .enabled(if: OpenSSLCLI.isAvailable, "/usr/bin/openssl is missing"))
     func opensslCSRParses() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         let key = try P256PrivateKey()
         try directory.write(try PEM.encode(privateKey: key), "key.pem")
         let result = try OpenSSLCLI.run(

@@ -1,6 +1,7 @@
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @Suite("Fabric authority: issuing and validating RCAC → [ICAC →] NOC")
@@ -63,7 +64,6 @@ struct FabricAuthorityTests {
         let icac = try #require(authority.intermediateCertificate)
         let noc = try authority.issueNOC(publicKey: try P256PrivateKey().publicKey, nodeID: NodeID(0x1234))
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
         try directory.write(
             PEM.encode(try authority.rootCertificate.derEncoded, label: PEM.certificateLabel), "rcac.pem")
         try directory.write(PEM.encode(try icac.derEncoded, label: PEM.certificateLabel), "icac.pem")
@@ -99,8 +99,8 @@ struct FabricAuthorityTests {
             }
             let certificates: [Entry]
         }
-        let entries = try VectorFile.load("operational-certificates", as: Vectors.self).certificates
-        let root01 = try MatterCertificate(tlv: try hex(try #require(entries.first { $0.name == "Root01" }).tlv))
+        let entries = try VectorFile.load("operational-certificates", as: Vectors.self, in: .module).certificates
+        let root01 = try MatterCertificate(tlv: hex(try #require(entries.first { $0.name == "Root01" }).tlv))
         let authority = try FabricAuthority.create(fabricID: Self.fabric, rcacID: 7)
         let noc = try authority.issueNOC(publicKey: try root01.publicKeyValue(), nodeID: NodeID(1))
         #expect(noc.subjectKeyIdentifier == root01.subjectKeyIdentifier)

@@ -1,5 +1,6 @@
 import MatterCore
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @testable import MatterCredentials
@@ -16,8 +17,9 @@ struct MalformedInputTests {
             }
             let certificates: [Entry]
         }
-        let entry = try #require(try VectorFile.load("operational-certificates", as: Vectors.self).certificates.last)
-        return (try hex(entry.tlv), try hex(entry.der))
+        let entry = try #require(
+            try VectorFile.load("operational-certificates", as: Vectors.self, in: .module).certificates.last)
+        return (hex(entry.tlv), hex(entry.der))
     }
 
     /// Runs `parse` on every prefix and on `count` seeded corruptions of `bytes`; anything thrown must be a
@@ -67,7 +69,7 @@ struct MalformedInputTests {
     func notRepresentable() throws {
         let (_, der) = try Self.vectorCertificates()
         // Node ID as PrintableString instead of UTF8String (same length, so the DER stays well-formed).
-        let marker = try hex("0c104445444544454445")  // 0c 10 "DEDEDEDE"
+        let marker = hex("0c104445444544454445")  // 0c 10 "DEDEDEDE"
         let index = try #require(der.indices.first { Array(der[$0...].prefix(marker.count)) == marker })
         var printable = der
         printable[index] = 0x13

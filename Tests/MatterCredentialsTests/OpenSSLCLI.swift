@@ -1,5 +1,6 @@
 import Foundation
 import MatterCredentials
+import MatterTestSupport
 import Testing
 
 /// Runs the `openssl` command-line tool, for independent checks of what this module produces.
@@ -26,24 +27,4 @@ enum OpenSSLCLI {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
-}
-
-/// A fresh temporary directory, removed by `cleanUp()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("matter-credentials-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ bytes: [UInt8], _ name: String) throws {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
-    }
-
-    func write(_ text: String, _ name: String) throws {
-        try Data(text.utf8).write(to: url.appendingPathComponent(name))
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }

@@ -1,6 +1,7 @@
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 private struct CertificateVectors: Decodable {
@@ -16,7 +17,7 @@ private struct CertificateVectors: Decodable {
 @Suite("Operational certificate vectors (SDK TLV ⇄ DER pairs)")
 struct OperationalCertificateVectorTests {
     private static func vectors() throws -> [CertificateVectors.Entry] {
-        try VectorFile.load("operational-certificates", as: CertificateVectors.self).certificates
+        try VectorFile.load("operational-certificates", as: CertificateVectors.self, in: .module).certificates
     }
 
     @Test("TLV → DER is byte-exact and DER → TLV is byte-exact")
@@ -24,8 +25,8 @@ struct OperationalCertificateVectorTests {
         let entries = try Self.vectors()
         #expect(entries.count >= 7)
         for entry in entries {
-            let tlv = try hex(entry.tlv)
-            let der = try hex(entry.der)
+            let tlv = hex(entry.tlv)
+            let der = hex(entry.der)
             let fromTLV = try MatterCertificate(tlv: tlv)
             #expect(try fromTLV.derEncoded == der, "\(entry.name): TLV → DER")
             #expect(fromTLV.tlvEncoded == tlv, "\(entry.name): TLV → model → TLV")
@@ -39,14 +40,14 @@ struct OperationalCertificateVectorTests {
     func signaturesVerify() throws {
         let entries = try Self.vectors()
         var byName: [String: MatterCertificate] = [:]
-        for entry in entries { byName[entry.name] = try MatterCertificate(tlv: try hex(entry.tlv)) }
+        for entry in entries { byName[entry.name] = try MatterCertificate(tlv: hex(entry.tlv)) }
         for entry in entries {
             let certificate = try #require(byName[entry.name])
             guard let issuerName = entry.issuer else { continue }
             let issuer = try #require(byName[issuerName])
             #expect(try certificate.isSignatureValid(issuerPublicKey: issuer.publicKeyValue()), "\(entry.name)")
             // TBS is the DER certificate's first element (bytes 4 ..< 4 + TBS length for these sizes).
-            let der = try hex(entry.der)
+            let der = hex(entry.der)
             let tbs = try certificate.tbsDER
             #expect(Array(der[4..<(4 + tbs.count)]) == tbs, "\(entry.name): TBS is embedded in the DER")
             var tampered = certificate
@@ -58,14 +59,14 @@ struct OperationalCertificateVectorTests {
     @Test("Root01 and Node01_02 decode to the documented fields")
     func decodedFields() throws {
         let entries = try Self.vectors()
-        let root = try MatterCertificate(tlv: try hex(try #require(entries.first { $0.name == "Root01" }).tlv))
+        let root = try MatterCertificate(tlv: hex(try #require(entries.first { $0.name == "Root01" }).tlv))
         #expect(root.subject.rcacID == 0xCACA_CACA_0000_0001)
         #expect(root.issuer == root.subject)
         #expect(root.basicConstraints?.isCA == true)
         #expect(root.keyUsage == [.keyCertSign, .cRLSign])
         #expect(root.subjectKeyIdentifier == root.authorityKeyIdentifier)
         #expect(root.notBefore == 0x271B_17EF)
-        let node = try MatterCertificate(tlv: try hex(try #require(entries.first { $0.name == "Node01_02" }).tlv))
+        let node = try MatterCertificate(tlv: hex(try #require(entries.first { $0.name == "Node01_02" }).tlv))
         #expect(node.subject.nodeID == NodeID(0xDEDE_DEDE_0001_0002))
         #expect(node.subject.fabricID == FabricID(0xFAB0_0000_0000_001D))
         #expect(node.extendedKeyUsage == [.clientAuth, .serverAuth])
@@ -77,11 +78,11 @@ struct OperationalCertificateVectorTests {
     @Test("Root03 mini-vector: not-after 0 expands to GeneralizedTime 99991231235959Z")
     func noExpiryValidity() throws {
         let entries = try Self.vectors()
-        var root = try MatterCertificate(tlv: try hex(try #require(entries.first { $0.name == "Root01" }).tlv))
+        var root = try MatterCertificate(tlv: hex(try #require(entries.first { $0.name == "Root01" }).tlv))
         root.notBefore = 0x271B_17EF
         root.notAfter = 0
         let tbs = try root.tbsDER
-        let validity = try hex("3020170d3230313031353134323334335a180f39393939313233313233353935395a")
+        let validity = hex("3020170d3230313031353134323334335a180f39393939313233313233353935395a")
         #expect(tbs.indices.contains { Array(tbs[$0...].prefix(validity.count)) == validity })
     }
 
@@ -89,7 +90,7 @@ struct OperationalCertificateVectorTests {
     func sdkChains() throws {
         let entries = try Self.vectors()
         var byName: [String: MatterCertificate] = [:]
-        for entry in entries { byName[entry.name] = try MatterCertificate(tlv: try hex(entry.tlv)) }
+        for entry in entries { byName[entry.name] = try MatterCertificate(tlv: hex(entry.tlv)) }
         let root = try #require(byName["Root01"])
         let time = CertificateValidationTime.date(year: 2026, month: 1, day: 1)
         let direct = try OperationalCertificateValidator.validateChain(

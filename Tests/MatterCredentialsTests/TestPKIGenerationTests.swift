@@ -2,6 +2,7 @@ import Foundation
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 /// The devices of the committed test PKI (fixtures/pki): one DAC, key and CD per device type.

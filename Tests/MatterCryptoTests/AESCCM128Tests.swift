@@ -1,4 +1,5 @@
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @Suite("AES-128-CCM")
@@ -10,14 +11,14 @@ struct AESCCM128Tests {
 
     @Test("SDK Matter-compliant vectors (13-byte nonce, 16-byte tag): seal and open")
     func sdkVectors() throws {
-        let vectors = try VectorFile.load("aes-ccm-128", as: File.self).vectors
+        let vectors = try VectorFile.load("aes-ccm-128", as: File.self, in: .module).vectors
         #expect(vectors.count >= 5)
         for vector in vectors {
-            let key = try hex(vector.key)
-            let nonce = try hex(vector.nonce)
-            let aad = try hex(vector.aad)
-            let plaintext = try hex(vector.plaintext)
-            let expected = try hex(vector.ciphertext) + hex(vector.tag)
+            let key = hex(vector.key)
+            let nonce = hex(vector.nonce)
+            let aad = hex(vector.aad)
+            let plaintext = hex(vector.plaintext)
+            let expected = hex(vector.ciphertext) + hex(vector.tag)
             let sealed = try AESCCM128.seal(plaintext, key: key, nonce: nonce, authenticating: aad)
             #expect(hexString(sealed) == hexString(expected), "\(vector.name)")
             #expect(
@@ -28,11 +29,12 @@ struct AESCCM128Tests {
 
     @Test("Any altered byte of ciphertext, tag, AAD or nonce fails authentication")
     func tampering() throws {
-        let vector = try #require(try VectorFile.load("aes-ccm-128", as: File.self).vectors.first { !$0.aad.isEmpty })
-        let key = try hex(vector.key)
-        let nonce = try hex(vector.nonce)
-        let aad = try hex(vector.aad)
-        let sealed = try hex(vector.ciphertext) + hex(vector.tag)
+        let vector = try #require(
+            try VectorFile.load("aes-ccm-128", as: File.self, in: .module).vectors.first { !$0.aad.isEmpty })
+        let key = hex(vector.key)
+        let nonce = hex(vector.nonce)
+        let aad = hex(vector.aad)
+        let sealed = hex(vector.ciphertext) + hex(vector.tag)
         for index in sealed.indices {
             var altered = sealed
             altered[index] ^= 0x80
@@ -54,7 +56,7 @@ struct AESCCM128Tests {
             try AESCCM128.open(Array(sealed.prefix(15)), key: key, nonce: nonce, authenticating: aad)
         }
         // A failure leaves nothing behind: the next operation on this thread succeeds.
-        #expect(try AESCCM128.open(sealed, key: key, nonce: nonce, authenticating: aad) == (try hex(vector.plaintext)))
+        #expect(try AESCCM128.open(sealed, key: key, nonce: nonce, authenticating: aad) == (hex(vector.plaintext)))
     }
 
     @Test("Round trip of a Matter-sized message with random key and nonce")

@@ -1,4 +1,5 @@
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 /// OpenSSL's per-thread error queue must be empty after every call, including expected failures, so that a later

@@ -1,4 +1,5 @@
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @Suite("P-256 keys, ECDSA and ECDH")
@@ -18,23 +19,23 @@ struct P256Tests {
 
     let vectors: File
 
-    init() throws { vectors = try VectorFile.load("p256", as: File.self) }
+    init() throws { vectors = try VectorFile.load("p256", as: File.self, in: .module) }
 
     @Test("RFC 6979 key: raw import derives the published public key; exports match the reference DER")
     func keyImportExport() throws {
-        let key = try P256PrivateKey(rawRepresentation: try hex(vectors.ecdsa.privateKey))
+        let key = try P256PrivateKey(rawRepresentation: hex(vectors.ecdsa.privateKey))
         #expect(hexString(key.publicKey.x963Representation) == vectors.ecdsa.publicKey)
         #expect(hexString(try key.rawRepresentation()) == vectors.ecdsa.privateKey)
         #expect(hexString(try key.sec1DERRepresentation()) == vectors.ecdsa.sec1DER)
         #expect(hexString(try key.pkcs8DERRepresentation()) == vectors.ecdsa.pkcs8DER)
         #expect(hexString(try key.publicKey.subjectPublicKeyInfoDERRepresentation()) == vectors.ecdsa.spkiDER)
 
-        let fromSEC1 = try P256PrivateKey(sec1DERRepresentation: try hex(vectors.ecdsa.sec1DER))
+        let fromSEC1 = try P256PrivateKey(sec1DERRepresentation: hex(vectors.ecdsa.sec1DER))
         #expect(hexString(try fromSEC1.rawRepresentation()) == vectors.ecdsa.privateKey)
-        let fromPKCS8 = try P256PrivateKey(pkcs8DERRepresentation: try hex(vectors.ecdsa.pkcs8DER))
+        let fromPKCS8 = try P256PrivateKey(pkcs8DERRepresentation: hex(vectors.ecdsa.pkcs8DER))
         #expect(hexString(try fromPKCS8.rawRepresentation()) == vectors.ecdsa.privateKey)
         #expect(fromPKCS8.publicKey == key.publicKey)
-        let fromSPKI = try P256PublicKey(subjectPublicKeyInfoDERRepresentation: try hex(vectors.ecdsa.spkiDER))
+        let fromSPKI = try P256PublicKey(subjectPublicKeyInfoDERRepresentation: hex(vectors.ecdsa.spkiDER))
         #expect(hexString(fromSPKI.x963Representation) == vectors.ecdsa.publicKey)
     }
 
@@ -56,12 +57,12 @@ struct P256Tests {
 
     @Test("RFC 6979 signatures verify; raw and DER forms convert both ways")
     func publishedSignatures() throws {
-        let publicKey = try P256PublicKey(x963Representation: try hex(vectors.ecdsa.publicKey))
+        let publicKey = try P256PublicKey(x963Representation: hex(vectors.ecdsa.publicKey))
         for vector in vectors.ecdsa.signatures {
-            let message = try hex(vector.message)
-            let raw = try P256Signature(rawRepresentation: try hex(vector.signatureRaw))
+            let message = hex(vector.message)
+            let raw = try P256Signature(rawRepresentation: hex(vector.signatureRaw))
             #expect(hexString(try raw.derRepresentation()) == vector.signatureDER)
-            let parsed = try P256Signature(derRepresentation: try hex(vector.signatureDER))
+            let parsed = try P256Signature(derRepresentation: hex(vector.signatureDER))
             #expect(parsed == raw)
             #expect(publicKey.isValidSignature(raw, for: message))
             #expect(!publicKey.isValidSignature(raw, for: message + [0]))
@@ -107,9 +108,9 @@ struct P256Tests {
 
     @Test("ECDH: NIST CAVS P-256 vector")
     func ecdhVector() throws {
-        let key = try P256PrivateKey(rawRepresentation: try hex(vectors.ecdh.privateKey))
+        let key = try P256PrivateKey(rawRepresentation: hex(vectors.ecdh.privateKey))
         #expect(hexString(key.publicKey.x963Representation) == vectors.ecdh.publicKey)
-        let peer = try P256PublicKey(x963Representation: try hex(vectors.ecdh.peerPublicKey))
+        let peer = try P256PublicKey(x963Representation: hex(vectors.ecdh.peerPublicKey))
         #expect(hexString(try key.sharedSecret(with: peer)) == vectors.ecdh.sharedSecret)
     }
 
@@ -131,13 +132,13 @@ struct P256Tests {
         expectCryptoError(.invalidPrivateKey) {
             try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0, count: 32))
         }
-        expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(rawRepresentation: try hex(Self.groupOrder)) }
+        expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(rawRepresentation: hex(Self.groupOrder)) }
         expectCryptoError(.invalidPrivateKey) {
             try P256PrivateKey(rawRepresentation: [UInt8](repeating: 0xFF, count: 32))
         }
 
-        let sec1 = try hex(vectors.ecdsa.sec1DER)
-        let pkcs8 = try hex(vectors.ecdsa.pkcs8DER)
+        let sec1 = hex(vectors.ecdsa.sec1DER)
+        let pkcs8 = hex(vectors.ecdsa.pkcs8DER)
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: []) }
         expectCryptoError(.invalidPrivateKey) {
             try P256PrivateKey(sec1DERRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01])
@@ -151,7 +152,7 @@ struct P256Tests {
         expectCryptoError(.invalidPrivateKey) { try P256PrivateKey(sec1DERRepresentation: pkcs8) }
         // A SEC1 key whose embedded public key belongs to another scalar.
         let otherPoint = (try P256PrivateKey()).publicKey.x963Representation
-        #expect(Array(sec1.suffix(65)) == (try hex(vectors.ecdsa.publicKey)))
+        #expect(Array(sec1.suffix(65)) == (hex(vectors.ecdsa.publicKey)))
         expectCryptoError(.invalidPrivateKey) {
             try P256PrivateKey(sec1DERRepresentation: Array(sec1.dropLast(65)) + otherPoint)
         }
@@ -159,7 +160,7 @@ struct P256Tests {
 
     @Test("Malformed public keys throw typed errors")
     func malformedPublicKeys() throws {
-        let point = try hex(vectors.ecdsa.publicKey)
+        let point = hex(vectors.ecdsa.publicKey)
         expectCryptoError(.invalidLength) { try P256PublicKey(x963Representation: Array(point.prefix(64))) }
         expectCryptoError(.invalidLength) { try P256PublicKey(x963Representation: [0x00]) }
         // Compressed form of the same point.
@@ -175,7 +176,7 @@ struct P256Tests {
         expectCryptoError(.invalidPublicKey) {
             try P256PublicKey(x963Representation: [0x04] + [UInt8](repeating: 0, count: 64))
         }
-        let spki = try hex(vectors.ecdsa.spkiDER)
+        let spki = hex(vectors.ecdsa.spkiDER)
         expectCryptoError(.invalidPublicKey) { try P256PublicKey(subjectPublicKeyInfoDERRepresentation: []) }
         expectCryptoError(.invalidPublicKey) { try P256PublicKey(subjectPublicKeyInfoDERRepresentation: spki + [0]) }
         expectCryptoError(.invalidPublicKey) {
@@ -188,7 +189,7 @@ struct P256Tests {
     func malformedSignatures() throws {
         expectCryptoError(.invalidLength) { try P256Signature(rawRepresentation: [UInt8](repeating: 1, count: 63)) }
         expectCryptoError(.invalidLength) { try P256Signature(rawRepresentation: [UInt8](repeating: 1, count: 72)) }
-        let der = try hex(vectors.ecdsa.signatures[0].signatureDER)
+        let der = hex(vectors.ecdsa.signatures[0].signatureDER)
         expectCryptoError(.invalidSignature) { try P256Signature(derRepresentation: []) }
         expectCryptoError(.invalidSignature) { try P256Signature(derRepresentation: Array(der.dropLast(1))) }
         expectCryptoError(.invalidSignature) { try P256Signature(derRepresentation: der + [0x00]) }

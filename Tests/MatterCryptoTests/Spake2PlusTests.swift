@@ -1,5 +1,6 @@
 import Foundation
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @Suite("SPAKE2+ (draft-01, as Matter PASE uses it)")
@@ -19,7 +20,7 @@ struct Spake2PlusTests {
         struct SessionKeys: Decodable { let i2r, r2i, attestationChallenge: String }
     }
 
-    static func vectors() throws -> [Vector] { try VectorFile.load("spake2plus", as: File.self).vectors }
+    static func vectors() throws -> [Vector] { try VectorFile.load("spake2plus", as: File.self, in: .module).vectors }
 
     @Test("M and N are the draft-01 P-256 constants")
     func constants() throws {
@@ -33,22 +34,22 @@ struct Spake2PlusTests {
     @Test("Known-answer run: every intermediate byte for byte", arguments: 0..<2)
     func knownAnswer(index: Int) throws {
         let vector = try Self.vectors()[index]
-        let context = try hex(vector.context)
-        let idP = try hex(vector.proverIdentity)
-        let idV = try hex(vector.verifierIdentity)
-        let w0 = try hex(vector.w0)
-        let w1 = try hex(vector.w1)
+        let context = hex(vector.context)
+        let idP = hex(vector.proverIdentity)
+        let idV = hex(vector.verifierIdentity)
+        let w0 = hex(vector.w0)
+        let w1 = hex(vector.w1)
 
         #expect(hexString(try Spake2Plus.verifierPoint(w1: w1)) == vector.L, "L = w1·G")
 
         let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, proverIdentity: idP, verifierIdentity: idV)
         let verifier = try Spake2PlusVerifier(
-            context: context, w0: w0, l: try hex(vector.L),
+            context: context, w0: w0, l: hex(vector.L),
             proverIdentity: idP, verifierIdentity: idV)
 
-        let shareX = try prover.makeShare(fixedScalar: try hex(vector.x))
+        let shareX = try prover.makeShare(fixedScalar: hex(vector.x))
         #expect(hexString(shareX) == vector.X, "X")
-        let (shareY, cB) = try verifier.respond(toProverShare: shareX, fixedScalar: try hex(vector.y))
+        let (shareY, cB) = try verifier.respond(toProverShare: shareX, fixedScalar: hex(vector.y))
         #expect(hexString(shareY) == vector.Y, "Y")
         #expect(hexString(cB) == vector.cB, "cB")
         #expect(verifier.sharedKey == nil, "no key before the prover's confirmation")
@@ -84,7 +85,7 @@ struct Spake2PlusTests {
     func matterPASE() throws {
         let vector = try #require(try Self.vectors().first { $0.passcode != nil })
         let passcode = try #require(vector.passcode)
-        let salt = try hex(try #require(vector.salt))
+        let salt = hex(try #require(vector.salt))
         let iterations = try #require(vector.iterations)
 
         let contextHash = try SHA256.hash(
@@ -105,8 +106,8 @@ struct Spake2PlusTests {
 
         let prover = try Spake2PlusProver(context: contextHash, passcode: passcode, salt: salt, iterations: iterations)
         let verifier = try Spake2PlusVerifier(context: contextHash, passcodeVerifier: reparsed)
-        let shareX = try prover.makeShare(fixedScalar: try hex(vector.x))
-        let (shareY, cB) = try verifier.respond(toProverShare: shareX, fixedScalar: try hex(vector.y))
+        let shareX = try prover.makeShare(fixedScalar: hex(vector.x))
+        let (shareY, cB) = try verifier.respond(toProverShare: shareX, fixedScalar: hex(vector.y))
         let cA = try prover.confirm(verifierShare: shareY, verifierConfirmation: cB)
         try verifier.verifyProverConfirmation(cA)
         #expect(hexString(shareX) == vector.X)
@@ -201,26 +202,26 @@ struct Spake2PlusTests {
     @Test("Steps out of order are typed errors")
     func stateMachine() throws {
         let vector = try Self.vectors()[0]
-        let prover = try Spake2PlusProver(context: [], w0: try hex(vector.w0), w1: try hex(vector.w1))
+        let prover = try Spake2PlusProver(context: [], w0: hex(vector.w0), w1: hex(vector.w1))
         expectCryptoError(.invalidState) {
-            try prover.confirm(verifierShare: try hex(vector.Y), verifierConfirmation: try hex(vector.cB))
+            try prover.confirm(verifierShare: hex(vector.Y), verifierConfirmation: hex(vector.cB))
         }
-        let fresh = try Spake2PlusProver(context: [], w0: try hex(vector.w0), w1: try hex(vector.w1))
+        let fresh = try Spake2PlusProver(context: [], w0: hex(vector.w0), w1: hex(vector.w1))
         _ = try fresh.makeShare()
         expectCryptoError(.invalidState) { try fresh.makeShare() }
-        let verifier = try Spake2PlusVerifier(context: [], w0: try hex(vector.w0), l: try hex(vector.L))
-        expectCryptoError(.invalidState) { try verifier.verifyProverConfirmation(try hex(vector.cA)) }
-        _ = try verifier.respond(toProverShare: try hex(vector.X))
-        expectCryptoError(.invalidState) { try verifier.respond(toProverShare: try hex(vector.X)) }
+        let verifier = try Spake2PlusVerifier(context: [], w0: hex(vector.w0), l: hex(vector.L))
+        expectCryptoError(.invalidState) { try verifier.verifyProverConfirmation(hex(vector.cA)) }
+        _ = try verifier.respond(toProverShare: hex(vector.X))
+        expectCryptoError(.invalidState) { try verifier.respond(toProverShare: hex(vector.X)) }
     }
 
     @Test("Received shares are validated: length, encoding, on-curve, identity after unblinding")
     func invalidShares() throws {
         let vector = try Self.vectors()[0]
-        let w0 = try hex(vector.w0)
-        let w1 = try hex(vector.w1)
-        let l = try hex(vector.L)
-        let goodX = try hex(vector.X)
+        let w0 = hex(vector.w0)
+        let w1 = hex(vector.w1)
+        let l = hex(vector.L)
+        let goodX = hex(vector.X)
         var offCurve = goodX
         offCurve[64] ^= 1
         var compressedPrefix = goodX
@@ -230,13 +231,13 @@ struct Spake2PlusTests {
             let verifier = try Spake2PlusVerifier(context: [], w0: w0, l: l)
             expectCryptoError(.invalidPoint) { try verifier.respond(toProverShare: bad) }
         }
-        let goodY = try hex(vector.Y)
+        let goodY = hex(vector.Y)
         var badY = goodY
         badY[10] ^= 1
         let prover = try Spake2PlusProver(context: [], w0: w0, w1: w1)
         _ = try prover.makeShare()
         expectCryptoError(.invalidPoint) {
-            try prover.confirm(verifierShare: badY, verifierConfirmation: try hex(vector.cB))
+            try prover.confirm(verifierShare: badY, verifierConfirmation: hex(vector.cB))
         }
         let prover2 = try Spake2PlusProver(context: [], w0: w0, w1: w1)
         _ = try prover2.makeShare()
@@ -250,9 +251,9 @@ struct Spake2PlusTests {
         let vector = try Self.vectors()[0]
         // With w0 = 1, w0·M is M itself and w0·N is N.
         let one = [UInt8](repeating: 0, count: 31) + [1]
-        let verifier = try Spake2PlusVerifier(context: [], w0: one, l: try hex(vector.L))
+        let verifier = try Spake2PlusVerifier(context: [], w0: one, l: hex(vector.L))
         expectCryptoError(.invalidPoint) { try verifier.respond(toProverShare: Spake2Plus.pointM) }
-        let prover = try Spake2PlusProver(context: [], w0: one, w1: try hex(vector.w1))
+        let prover = try Spake2PlusProver(context: [], w0: one, w1: hex(vector.w1))
         _ = try prover.makeShare()
         expectCryptoError(.invalidPoint) {
             try prover.confirm(verifierShare: Spake2Plus.pointN, verifierConfirmation: [UInt8](repeating: 0, count: 32))
@@ -262,9 +263,9 @@ struct Spake2PlusTests {
     @Test("Scalars and PBKDF parameters are validated")
     func invalidParameters() throws {
         let vector = try Self.vectors()[0]
-        let w0 = try hex(vector.w0)
-        let w1 = try hex(vector.w1)
-        let order: [UInt8] = try hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+        let w0 = hex(vector.w0)
+        let w1 = hex(vector.w1)
+        let order: [UInt8] = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
         expectCryptoError(.invalidLength) { try Spake2PlusProver(context: [], w0: Array(w0.prefix(31)), w1: w1) }
         expectCryptoError(.invalidParameter) { try Spake2PlusProver(context: [], w0: order, w1: w1) }
         expectCryptoError(.invalidParameter) {

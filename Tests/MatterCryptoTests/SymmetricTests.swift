@@ -1,4 +1,5 @@
 import MatterCrypto
+import MatterTestSupport
 import Testing
 
 @Suite("SHA-256, HMAC, HKDF, PBKDF2")
@@ -28,15 +29,15 @@ struct SymmetricTests {
 
     @Test("SHA-256 one-shot: FIPS 180-2 examples")
     func sha256OneShot() throws {
-        for vector in try VectorFile.load("sha256", as: SHAFile.self).vectors {
-            #expect(hexString(try SHA256.hash(try hex(vector.message))) == vector.digest, "\(vector.name)")
+        for vector in try VectorFile.load("sha256", as: SHAFile.self, in: .module).vectors {
+            #expect(hexString(try SHA256.hash(hex(vector.message))) == vector.digest, "\(vector.name)")
         }
     }
 
     @Test("SHA-256 incremental: any split gives the one-shot digest")
     func sha256Incremental() throws {
-        for vector in try VectorFile.load("sha256", as: SHAFile.self).vectors {
-            let message = try hex(vector.message)
+        for vector in try VectorFile.load("sha256", as: SHAFile.self, in: .module).vectors {
+            let message = hex(vector.message)
             for split in 0...message.count {
                 var hasher = try SHA256()
                 try hasher.update(Array(message[..<split]))
@@ -66,10 +67,10 @@ struct SymmetricTests {
 
     @Test("HMAC-SHA256: RFC 4231 cases 1-7")
     func hmacRFC4231() throws {
-        for vector in try VectorFile.load("hmac-sha256-rfc4231", as: HMACFile.self).vectors {
-            let key = try hex(vector.key)
-            let data = try hex(vector.data)
-            let expected = try hex(vector.mac)
+        for vector in try VectorFile.load("hmac-sha256-rfc4231", as: HMACFile.self, in: .module).vectors {
+            let key = hex(vector.key)
+            let data = hex(vector.data)
+            let expected = hex(vector.mac)
             let mac = try HMACSHA256.authenticationCode(for: data, key: key)
             #expect(mac.count == 32)
             // Case 5 publishes only the first 128 bits.
@@ -94,9 +95,9 @@ struct SymmetricTests {
 
     @Test("HKDF-SHA256: RFC 5869 cases 1-3 (case 3: empty salt and info)")
     func hkdfRFC5869() throws {
-        for vector in try VectorFile.load("hkdf-sha256-rfc5869", as: HKDFFile.self).vectors {
+        for vector in try VectorFile.load("hkdf-sha256-rfc5869", as: HKDFFile.self, in: .module).vectors {
             let okm = try HKDFSHA256.deriveKey(
-                inputKeyMaterial: try hex(vector.ikm), salt: try hex(vector.salt), info: try hex(vector.info),
+                inputKeyMaterial: hex(vector.ikm), salt: hex(vector.salt), info: hex(vector.info),
                 outputByteCount: vector.length)
             #expect(hexString(okm) == vector.okm, "\(vector.name)")
         }
@@ -116,9 +117,9 @@ struct SymmetricTests {
 
     @Test("PBKDF2-HMAC-SHA256: RFC 7914 vectors, RFC 6070 inputs, Matter passcode derivation")
     func pbkdf2Vectors() throws {
-        for vector in try VectorFile.load("pbkdf2-hmac-sha256", as: PBKDF2File.self).vectors {
+        for vector in try VectorFile.load("pbkdf2-hmac-sha256", as: PBKDF2File.self, in: .module).vectors {
             let derived = try PBKDF2SHA256.deriveKey(
-                password: try hex(vector.password), salt: try hex(vector.salt), iterations: vector.iterations,
+                password: hex(vector.password), salt: hex(vector.salt), iterations: vector.iterations,
                 outputByteCount: vector.length)
             #expect(hexString(derived) == vector.derivedKey, "\(vector.name)")
         }

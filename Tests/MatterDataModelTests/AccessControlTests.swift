@@ -3,6 +3,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite("Access control evaluation (spec 6.6.6)")

@@ -3,6 +3,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// Door Lock users, PIN credentials, schedules, the PIN on remote operations, the wrong-code lock-out

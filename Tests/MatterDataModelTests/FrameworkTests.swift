@@ -4,6 +4,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// A root-node cluster written the way MatterDevice writes its own: a subclass of ClusterServer.

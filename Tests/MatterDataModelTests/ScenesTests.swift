@@ -3,6 +3,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 

@@ -4,6 +4,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 
@@ -24,9 +25,6 @@ func fields(_ members: [UInt8: TLVValue] = [:]) -> TLVElement {
     TLVElement(
         .structure(members.keys.sorted().compactMap { tag in members[tag].map { TLVElement(tag: .context(tag), $0) } }))
 }
-
-/// Hex text (spaces allowed) as bytes; a typo gives no bytes, which fails the test using it.
-func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
 
 /// A data model of a preset on a manual clock, driven directly (no network): commands and writes
 /// skip the engine's existence/access/timing checks, which the interaction tests cover.
@@ -172,37 +170,9 @@ struct Harness {
         store: InMemoryAttributeStore = InMemoryAttributeStore()
     ) async throws -> Harness {
         let clock = ManualClock(startingAt: 100_000)
-        let network = InMemoryNetwork(clock: clock)
-        let a = network.makeEndpoint(queue: DispatchQueue(label: "controller"))
-        let b = network.makeEndpoint(queue: DispatchQueue(label: "device"))
-        var configuration = TransportNode.Configuration()
-        configuration.usesDispatchTimers = false
-        configuration.randomSeed = 21
-        let controller = TransportNode(transport: a, clock: clock, configuration: configuration)
-        configuration.randomSeed = 22
-        let device = TransportNode(transport: b, clock: clock, configuration: configuration)
-        await controller.start()
-        await device.start()
-        var random = SeededRandom(seed: 9)
-        let i2r = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let r2i = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let challenge = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let controllerID = await controller.allocateSessionID()
-        let deviceID = await device.allocateSessionID()
-        let controllerSession = await controller.addSecureSession(
-            SecureSessionParameters(
-                kind: .case(
-                    fabricIndex: 1, localNodeID: NodeID(controllerNodeID), peerNodeID: NodeID(0x1234), peerCATs: []),
-                localSessionID: controllerID, peerSessionID: deviceID,
-                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
-                peerAddress: b.address, peerMRP: .default, isInitiator: true))
-        _ = await device.addSecureSession(
-            SecureSessionParameters(
-                kind: .case(
-                    fabricIndex: 1, localNodeID: NodeID(0x1234), peerNodeID: NodeID(controllerNodeID), peerCATs: []),
-                localSessionID: deviceID, peerSessionID: controllerID,
-                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
-                peerAddress: a.address, peerMRP: .default, isInitiator: false))
+        let pair = await SecureNodePair.make(clock: clock, dispatchTimers: false, nodeSeeds: (21, 22), keySeed: 9)
+        let (network, controller, device) = (pair.network, pair.controller, pair.device)
+        let controllerSession = pair.controllerSession
         let model = try DeviceDataModel(
             endpoints: preset.makeEndpoints(),
             configuration: DeviceDataModel.Configuration(clock: clock, store: store, randomSeed: 5))
@@ -238,12 +208,7 @@ struct Harness {
     }
 
     /// Lets everything already queued on both nodes run.
-    func settle() async {
-        for _ in 0..<32 {
-            await device.perform { _ in }
-            await controller.perform { _ in }
-        }
-    }
+    func settle() async { await SecureNodePair.settle(device, controller) }
 
     /// Moves the clock, runs the data model's and the interaction server's timers, and lets the
     /// resulting reports through.
@@ -286,21 +251,6 @@ struct Harness {
             try await exchange.request(opcode: opcode.rawValue, payload: payload, timeout: 5_000)
         }
     }
-}
-
-extension TransportNode {
-    /// Runs `body` in the node's isolation.
-    func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
-}
-
-/// Runs `body` on a new IM exchange of `node`, closing it afterwards.
-func rawExchange<T: Sendable>(
-    _ node: isolated TransportNode, session: SessionID,
-    _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
-) async throws -> T {
-    let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
-    defer { exchange.close() }
-    return try await body(node, exchange)
 }
 
 /// Collects subscription reports across threads.

@@ -7,6 +7,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
@@ -14,35 +15,23 @@ import Testing
 /// PASE, attestation against fixtures/pki, CSR, NOC, CASE, CommissioningComplete, then control.
 @Suite("Virtual device commissioned and controlled over loopback UDP", .serialized)
 struct DeviceCommissioningTests {
-    static let pki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("fixtures/pki").path
-
-    final class Workspace: Sendable {
-        let path: String
-        init() throws {
-            path = NSTemporaryDirectory() + "matter-device-tests-\(UInt32.random(in: 0...UInt32.max))"
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
-
-    static func device(_ workspace: Workspace, type: String = "dimmable-light", port: UInt16 = 0) async throws
+    static func device(_ workspace: TemporaryDirectory, type: String = "dimmable-light", port: UInt16 = 0) async throws
         -> VirtualDevice
     {
         var configuration = VirtualDeviceConfiguration(
             deviceType: type, storagePath: workspace.path + "/device.sqlite",
-            pkiDirectory: pki)
+            pkiDirectory: TestPaths.pkiDirectory)
         configuration.port = port
         configuration.advertise = false
         return try await VirtualDevice.start(configuration)
     }
 
-    static func controller(_ workspace: Workspace) async throws -> Controller {
+    static func controller(_ workspace: TemporaryDirectory) async throws -> Controller {
         let store = try ControllerStore(path: workspace.path + "/controller.sqlite")
         let endpoint = try UDPEndpoint(queue: DispatchQueue(label: "test.controller"))
         let configuration = ControllerConfiguration(
             store: store, transport: endpoint, discovery: .none,
-            trustStore: try DefaultPAATrustStore.load(directory: pki + "/paa-trust-store"))
+            trustStore: try DefaultPAATrustStore.load(directory: TestPaths.pkiDirectory + "/paa-trust-store"))
         return try await Controller.open(configuration)
     }
 
@@ -51,7 +40,7 @@ struct DeviceCommissioningTests {
     }
 
     @Test func commissionToggleAndRestart() async throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(prefix: "matter-device-tests")
         var device = try await Self.device(workspace)
         let port = device.port
         let controller = try await Self.controller(workspace)
@@ -98,7 +87,7 @@ struct DeviceCommissioningTests {
     }
 
     @Test func wrongPasscodeLeavesTheDeviceCommissionable() async throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(prefix: "matter-device-tests")
         let device = try await Self.device(workspace)
         let controller = try await Self.controller(workspace)
         await #expect(throws: ControllerError.self) {

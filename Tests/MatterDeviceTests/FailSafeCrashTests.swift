@@ -5,6 +5,7 @@ import MatterController
 import MatterCore
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing
@@ -18,27 +19,15 @@ import Testing
 /// queue blocks, so it sends nothing more, as a killed process), and is released at the end.
 @Suite("Device fail-safe across crashes", .serialized)
 struct FailSafeCrashTests {
-    /// Blocks whoever waits until released (or 60 s pass).
-    final class Gate: Sendable {
-        private let semaphore = DispatchSemaphore(value: 0)
-        private let reached = Mutex(false)
-        var wasReached: Bool { reached.withLock { $0 } }
-        func block() {
-            reached.withLock { $0 = true }
-            _ = semaphore.wait(timeout: .now() + 60)
-        }
-        func release() { semaphore.signal() }
-    }
-
     static func controller(
-        _ workspace: DeviceCommissioningTests.Workspace, name: String, freezeAt point: CommissioningCheckpoint? = nil,
-        gate: Gate? = nil, busyPatience: Duration? = nil
+        _ workspace: TemporaryDirectory, name: String, freezeAt point: CommissioningCheckpoint? = nil,
+        gate: CheckpointGate? = nil, busyPatience: Duration? = nil
     ) async throws -> Controller {
         let store = try ControllerStore(path: workspace.path + "/\(name).sqlite")
         let endpoint = try UDPEndpoint(queue: DispatchQueue(label: "test.\(name)"))
         var configuration = ControllerConfiguration(
             store: store, transport: endpoint, discovery: .none,
-            trustStore: try DefaultPAATrustStore.load(directory: DeviceCommissioningTests.pki + "/paa-trust-store"))
+            trustStore: try DefaultPAATrustStore.load(directory: TestPaths.pkiDirectory + "/paa-trust-store"))
         configuration.interactionRetries = 0
         configuration.commissioningAttempts = 1
         configuration.responseTimeout = 3_000
@@ -51,7 +40,7 @@ struct FailSafeCrashTests {
 
     /// Starts a commissioning of `device` by `controller` that freezes at its checkpoint; returns once frozen.
     static func commissionUntilFrozen(
-        _ controller: Controller, _ device: VirtualDevice, nodeID: NodeID, gate: Gate
+        _ controller: Controller, _ device: VirtualDevice, nodeID: NodeID, gate: CheckpointGate
     ) async throws -> Task<CommissioningResult, any Error> {
         let address = try DeviceCommissioningTests.address(device.port)
         let task = Task {
@@ -65,10 +54,10 @@ struct FailSafeCrashTests {
 
     @Test("a restart after AddNOC, before CommissioningComplete, comes back without the fabric and commissionable")
     func restartRollsBackThePendingFabric() async throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         var device = try await DeviceCommissioningTests.device(workspace)
         let port = device.port
-        let gate = Gate()
+        let gate = CheckpointGate()
         let first = try await Self.controller(workspace, name: "first", freezeAt: .after(.addNOC), gate: gate)
         let frozen = try await Self.commissionUntilFrozen(first, device, nodeID: NodeID(1), gate: gate)
         #expect(await device.fabrics().isEmpty)  // pending, not committed
@@ -105,9 +94,9 @@ struct FailSafeCrashTests {
         "a second commissioner at any point between PASE and the end gets BUSY or a closed window; the first succeeds",
         arguments: racePoints)
     func secondCommissionerCannotJoin(point: CommissioningCheckpoint) async throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let device = try await DeviceCommissioningTests.device(workspace)
-        let gate = Gate()
+        let gate = CheckpointGate()
         let first = try await Self.controller(workspace, name: "first", freezeAt: point, gate: gate)
         let frozen = try await Self.commissionUntilFrozen(first, device, nodeID: NodeID(1), gate: gate)
 
@@ -159,7 +148,7 @@ struct UnwritableCommitTests {
 
     @Test("CommissioningComplete fails when the fabric cannot be persisted; nothing is stored, the device rolls back")
     func commitFailureIsReported() async throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let device = try await DeviceCommissioningTests.device(workspace)
         let controller = try await FailSafeCrashTests.controller(workspace, name: "controller")
         let request = CommissioningRequest(

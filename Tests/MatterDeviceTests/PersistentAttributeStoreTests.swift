@@ -1,5 +1,6 @@
 import Foundation
 import MatterStorage
+import MatterTestSupport
 import Testing
 
 @testable import MatterDevice
@@ -8,14 +9,14 @@ import Testing
 /// and keeps durable saves and flushes in order with them, on a real SQLite file.
 @Suite("Attribute values written behind")
 struct PersistentAttributeStoreTests {
-    static func open(_ workspace: DeviceCommissioningTests.Workspace) throws -> PersistentAttributeStore {
+    static func open(_ workspace: TemporaryDirectory) throws -> PersistentAttributeStore {
         let store = try KeyValueStore(path: workspace.path + "/device.sqlite")
         return PersistentAttributeStore(DevicePersistence(store: store, namespace: "device"))
     }
 
     @Test("a value saved soon is read back at once and is in the file after flush")
     func saveSoonThenFlush() throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let store = try Self.open(workspace)
         try store.saveSoon("1/0006/0000", [1])
         #expect(try store.load("1/0006/0000") == [1])
@@ -25,7 +26,7 @@ struct PersistentAttributeStoreTests {
 
     @Test("1,000 changes of 10 keys: the last value of each is stored, removals included")
     func coalescedChangesKeepTheLastValue() throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let store = try Self.open(workspace)
         for round in 0..<100 {
             for key in 0..<10 { try store.saveSoon("1/0008/\(key)", [UInt8(round), UInt8(key)]) }
@@ -39,7 +40,7 @@ struct PersistentAttributeStoreTests {
 
     @Test("a durable save after a pending one of the same key wins; one before it loses")
     func durableSavesStayInOrder() throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let store = try Self.open(workspace)
         try store.saveSoon("a", [1])
         try store.save("a", [2])
@@ -53,7 +54,7 @@ struct PersistentAttributeStoreTests {
 
     @Test("a light's OnOff set through the control plane is stored when the device stops, and read at the next start")
     func stopWritesPendingValues() async throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let device = try await DeviceCommissioningTests.device(workspace, type: "on-off-light")
         let set = await device.control(#"{"op":"set","endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}"#)
         #expect(set.contains(#""ok":true"#))
@@ -70,7 +71,7 @@ struct PersistentAttributeStoreTests {
 struct ControlPlaneWindowTests {
     @Test("an enhanced window opened through the control plane reports AdminFabricIndex and AdminVendorId null")
     func deviceOpenedWindowHasNoAdministrator() async throws {
-        let workspace = try DeviceCommissioningTests.Workspace()
+        let workspace = try TemporaryDirectory()
         let device = try await DeviceCommissioningTests.device(workspace, type: "on-off-light")
         // A new device's basic window is open; an enhanced one replaces it once it is closed.
         #expect(await device.control(#"{"op":"close-window"}"#).contains(#""ok":true"#))

@@ -1,5 +1,6 @@
 import Foundation
 import MatterDiscovery
+import MatterTestSupport
 import Testing
 
 @Suite("Avahi backend without a daemon")

@@ -1,5 +1,6 @@
 import MatterCore
 import MatterDiscovery
+import MatterTestSupport
 import Testing
 
 @Suite("Discovery filters")

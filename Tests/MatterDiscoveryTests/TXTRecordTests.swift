@@ -1,4 +1,5 @@
 import MatterDiscovery
+import MatterTestSupport
 import Testing
 
 @Suite("DNS-SD TXT records")

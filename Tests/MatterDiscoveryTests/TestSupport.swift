@@ -1,3 +1,5 @@
+import MatterTestSupport
+
 /// A deterministic generator for name tests: returns the given values in turn, then repeats the last.
 struct FixedRandom: RandomNumberGenerator {
     var values: [UInt64]

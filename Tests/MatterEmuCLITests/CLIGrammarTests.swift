@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 
 @Suite("CLI grammar: help, usage errors, exit codes")

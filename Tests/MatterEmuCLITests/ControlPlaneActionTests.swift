@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// The control plane's device-level requests and its refusals, through `matter-emu ctl` and a real

@@ -1,12 +1,12 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// `device --control PATH` and `matter-emu ctl`, through the built binary and a real Unix socket.
 @Suite struct ControlPlaneTests {
     @Test func getAndSetGoThroughTheSocketAndBadRequestsChangeNothing() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-ctl-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-ctl")
+        let directory = temporary.path
         let socket = directory + "/c.sock"
         let process = Process()
         process.executableURL = CLIRunner.binary

@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
+import MatterTestSupport
 
 /// A `matter-emu device` or `fleet` process serving `--control` (and `--app-pipe`) in a temporary
 /// directory, driven through `matter-emu ctl` as a user would.
 final class ControlledProcess {
+    private let temporary: TemporaryDirectory
     let directory: String
     let socket: String
     let pipe: String
@@ -14,8 +16,8 @@ final class ControlledProcess {
     /// With `stale`, a FIFO and a socket file nobody serves are left at both paths first, as a
     /// killed device leaves them.
     init(_ arguments: [String], stale: Bool = false) throws {
-        directory = NSTemporaryDirectory() + "matter-emu-cp-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory(prefix: "matter-emu-cp")
+        directory = temporary.path
         socket = directory + "/c.sock"
         pipe = directory + "/app.fifo"
         if stale {
@@ -56,7 +58,7 @@ final class ControlledProcess {
     /// Sends one request through `matter-emu ctl`: its exit code and JSON answer.
     func ctl(_ request: String) throws -> (exitCode: Int32, answer: [String: Any]) {
         let result = try CLIRunner.run(["ctl", socket, request])
-        return (result.exitCode, try CLIRunner.json(result))
+        return (result.exitCode, try result.json())
     }
 
     /// The `value` a `get` answers.
@@ -76,16 +78,11 @@ final class ControlledProcess {
 
     /// Polls `condition` (a pipe command has no answer) up to about five seconds.
     func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        for _ in 0..<100 {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
+        try eventuallyBlocking(within: .seconds(5), every: .milliseconds(50), condition)
     }
 
     deinit {
         process.interrupt()
         process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

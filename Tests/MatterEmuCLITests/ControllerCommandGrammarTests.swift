@@ -1,18 +1,12 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// Usage errors and store-only behaviour of the controller commands (no device needed).
 @Suite("CLI grammar of the controller commands")
 struct ControllerCommandGrammarTests {
     /// A fresh state directory per test.
-    final class StateDirectory: Sendable {
-        let path: String
-        init() throws {
-            path = NSTemporaryDirectory() + "matter-emu-cli-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
+    typealias StateDirectory = TemporaryDirectory
 
     @Test(arguments: [
         (["pairing", "code"], "missing argument <node-id>"),

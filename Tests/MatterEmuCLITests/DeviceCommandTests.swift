@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// `matter-emu device` and `fleet`: usage errors exit 2 before anything starts; a device started on
@@ -16,8 +17,8 @@ struct DeviceCommandTests {
         (["device", "--interface", "no-such-if0"], "no network interface named \"no-such-if0\""),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let result = try CLIRunner.run(arguments + ["--state-dir", directory, "--no-advertise"])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -25,8 +26,8 @@ struct DeviceCommandTests {
 
     @Test("a second device process on a state file in use exits 9 naming the holder, and touches nothing")
     func stateFileHasOneOwner() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let kvs = directory + "/shared.sqlite"
         let (first, _, started) = try Self.startDevice(
             ["--secured-device-port", "0", "--KVS", kvs], directory: directory)
@@ -59,8 +60,8 @@ struct DeviceCommandTests {
     }
 
     @Test func deviceStartsPrintsItsCodesAndStopsOnSIGTERM() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         // The first line is the onboarding document.
         let (process, _, document) = try Self.startDevice(
             ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory)
@@ -114,8 +115,8 @@ struct DeviceCommandTests {
 
     @Test("a port already in use is a usage error (exit 2) that says so")
     func portInUse() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let (first, _, started) = try Self.startDevice(["--secured-device-port", "0"], directory: directory + "/a")
         defer {
             first.terminate()
@@ -131,8 +132,8 @@ struct DeviceCommandTests {
 
     @Test("device --json events are fields: commissioned by the CLI, then switched on")
     func jsonEventsAreFields() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let (device, out, port, state) = try Self.commissionedPlug(in: directory)
         let on = try CLIRunner.run(["onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state])
         #expect(on.exitCode == 0, "\(on.stderr)")

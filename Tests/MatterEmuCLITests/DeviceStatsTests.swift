@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// `matter-emu device --stats-interval`: a line of counters every interval, a final one on SIGTERM.
@@ -6,8 +7,8 @@ import Testing
 struct DeviceStatsTests {
     @Test(arguments: ["0", "-1", "soon"])
     func aBadIntervalIsAUsageError(interval: String) throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let result = try CLIRunner.run([
             "device", "--stats-interval", interval, "--state-dir", directory,
             "--no-advertise",
@@ -17,8 +18,8 @@ struct DeviceStatsTests {
     }
 
     @Test func statsLinesComeEveryIntervalAndOnceMoreOnSIGTERM() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let process = Process()
         process.executableURL = CLIRunner.binary
         process.arguments = [

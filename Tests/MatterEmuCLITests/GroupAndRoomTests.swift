@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,8 +13,8 @@ import Testing
 struct GroupAndRoomTests {
     @Test("rooms create and delete: an empty room exists and is listed; names compare without case")
     func roomsCreateDelete() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let state = ["--state-dir", directory]
         let created = try CLIRunner.run(["rooms", "create", "Kitchen"] + state)
         #expect(created.exitCode == 0, "\(created.stderr)")
@@ -41,8 +42,8 @@ struct GroupAndRoomTests {
 
     @Test("a light and a lock: onoff on skips the lock and succeeds; parts; all members down fails")
     func mixedGroup() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let state = directory + "/controller"
         var devices: [Process] = []
         defer {

@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 
 /// `payload parse` of every onboarding vector of the spec digest prints the documented fields;

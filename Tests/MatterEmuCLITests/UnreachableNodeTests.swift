@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,8 +12,8 @@ import Testing
 struct UnreachableNodeTests {
     @Test("a silent node fails within --timeout; a closed port fails as closed")
     func silentAndClosed() throws {
-        let directory = NSTemporaryDirectory() + "matter-emu-cli-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let directory = temporary.path
         let (device, _, port, state) = try DeviceCommandTests.commissionedPlug(in: directory)
         let address = ["--address", "127.0.0.1:\(port)", "--state-dir", state]
 

@@ -6,6 +6,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing

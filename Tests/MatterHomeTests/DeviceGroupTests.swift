@@ -3,6 +3,7 @@ import MatterController
 import MatterCore
 import MatterDevice
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @testable import MatterHome

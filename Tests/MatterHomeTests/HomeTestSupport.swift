@@ -9,25 +9,12 @@ import MatterInteraction
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 
 @testable import MatterDevice
 @testable import MatterHome
-
-/// A temporary state directory, removed when released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        let template = NSTemporaryDirectory() + "matter-home-tests.XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// Virtual devices (MatterDevice, in process, loopback UDP) advertised on an in-memory DNS-SD that
 /// the homes browse, and homes over one state directory.
@@ -36,28 +23,18 @@ final class HomeTestBed: Sendable {
     let stateDirectory: String
     let dnssd = InMemoryDNSSDNetwork()
 
-    static let fastMRP = MRPParameters(idleInterval: 60, activeInterval: 60, activeThreshold: 4000)
+    static let fastMRP = VirtualDevices.fastMRP
 
     init() throws {
-        directory = try TemporaryDirectory()
+        directory = try TemporaryDirectory(prefix: "matter-home-tests")
         stateDirectory = directory.path + "/controller"
-    }
-
-    static var pkiDirectory: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/pki").path
     }
 
     /// A virtual device of `type`, advertised with `discriminator`.
     func device(_ type: String, name: String, discriminator: UInt16, port: UInt16 = 0) async throws -> VirtualDevice {
-        var configuration = VirtualDeviceConfiguration(
-            deviceType: type, storagePath: directory.path + "/\(name).sqlite", pkiDirectory: Self.pkiDirectory)
-        configuration.port = port
-        configuration.discriminator = discriminator
-        configuration.storageNamespace = name
-        configuration.mrp = Self.fastMRP
         let host = dnssd.makeHost(hostName: "\(name).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
-        return try await VirtualDevice.start(configuration, dnssd: host)
+        return try await VirtualDevices.start(
+            type, in: directory, name: name, discriminator: discriminator, port: port, mrp: Self.fastMRP, dnssd: host)
     }
 
     /// The home's configuration: this state directory, the in-memory DNS-SD, fast timers.
@@ -100,7 +77,7 @@ extension VirtualDevice {
     /// An attribute as the device itself holds it (read from its data model on its queue).
     func deviceValue(_ endpoint: UInt16, _ cluster: ClusterID, _ attribute: AttributeID) async -> TLVValue? {
         let model = dataModel
-        return await node.isolated { _ in
+        return await node.perform { _ in
             try? model.readAttribute(
                 ConcreteAttributePath(endpoint: EndpointID(endpoint), cluster: cluster, attribute: attribute),
                 context: InteractionContext(
@@ -137,9 +114,4 @@ func eventually(
         group.cancelAll()
         return first
     }
-}
-
-extension TransportNode {
-    /// Runs `body` in the node's isolation (on its queue).
-    func isolated<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }

@@ -5,6 +5,7 @@ import MatterDevice
 import MatterOnboarding
 import MatterStorage
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @testable import MatterHome

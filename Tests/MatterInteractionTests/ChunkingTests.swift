@@ -1,6 +1,7 @@
 import MatterClusters
 import MatterCore
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @testable import MatterInteraction

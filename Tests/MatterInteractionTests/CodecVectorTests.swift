@@ -2,6 +2,7 @@ import MatterClusters
 import MatterCore
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite("IM codecs: the byte examples of interaction-model.md §3 and clusters.md")

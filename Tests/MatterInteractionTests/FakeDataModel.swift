@@ -2,6 +2,7 @@ import MatterClusters
 import MatterCore
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 
 /// Constants of the fake device.
 enum Fake {

@@ -3,6 +3,7 @@ import MatterClusters
 import MatterCore
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 
@@ -24,44 +25,11 @@ struct Harness {
         server serverConfiguration: InteractionServer.Configuration = InteractionServer.Configuration(),
         client clientConfiguration: InteractionClient.Configuration = InteractionClient.Configuration()
     ) async -> Harness {
-        let network = InMemoryNetwork(clock: clock ?? SystemClock())
-        let a = network.makeEndpoint(queue: DispatchQueue(label: "controller"))
-        let b = network.makeEndpoint(queue: DispatchQueue(label: "device"))
-        var configuration = TransportNode.Configuration()
-        configuration.usesDispatchTimers = clock == nil
-        configuration.randomSeed = 11
-        let controller = TransportNode(transport: a, clock: clock ?? SystemClock(), configuration: configuration)
-        configuration.randomSeed = 12
-        let device = TransportNode(transport: b, clock: clock ?? SystemClock(), configuration: configuration)
-        await controller.start()
-        await device.start()
-        var random = SeededRandom(seed: 5)
-        let i2r = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let r2i = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let challenge = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let controllerID = await controller.allocateSessionID()
-        let deviceID = await device.allocateSessionID()
-        let deviceKind =
-            kind
-            ?? .case(
-                fabricIndex: 1, localNodeID: NodeID(0x1234), peerNodeID: NodeID(Fake.controllerNodeID),
-                peerCATs: [])
-        let controllerKind: SecureSessionKind =
-            switch deviceKind {
-            case .pase: .pase
-            case .case(let fabric, let local, let peer, _):
-                .case(fabricIndex: fabric, localNodeID: peer, peerNodeID: local, peerCATs: [])
-            }
-        let controllerSession = await controller.addSecureSession(
-            SecureSessionParameters(
-                kind: controllerKind, localSessionID: controllerID, peerSessionID: deviceID,
-                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: true),
-                peerAddress: b.address, peerMRP: .default, isInitiator: true))
-        let deviceSession = await device.addSecureSession(
-            SecureSessionParameters(
-                kind: deviceKind, localSessionID: deviceID, peerSessionID: controllerID,
-                keys: SessionKeys(i2r: i2r, r2i: r2i, attestationChallenge: challenge, isInitiator: false),
-                peerAddress: a.address, peerMRP: .default, isInitiator: false))
+        let pair = await SecureNodePair.make(
+            clock: clock ?? SystemClock(), dispatchTimers: clock == nil, nodeSeeds: (11, 12), keySeed: 5,
+            deviceKind: kind)
+        let (network, controller, device) = (pair.network, pair.controller, pair.device)
+        let (controllerSession, deviceSession) = (pair.controllerSession, pair.deviceSession)
         let model = FakeDataModel(controllerPrivilege: privilege)
         var serverConfiguration = serverConfiguration
         var clientConfiguration = clientConfiguration
@@ -94,12 +62,7 @@ struct Harness {
 
     /// Lets everything already queued on both nodes run (in-memory deliveries are queued in order); each
     /// round lets one more message of a back-and-forth (a chunk and its StatusResponse) through.
-    func settle() async {
-        for _ in 0..<32 {
-            await device.perform { _ in }
-            await controller.perform { _ in }
-        }
-    }
+    func settle() async { await SecureNodePair.settle(device, controller) }
 
     /// Sends raw bytes as the first message of a new IM exchange and returns the reply.
     func raw(_ opcode: InteractionOpcode, _ payload: [UInt8]) async throws -> ReceivedMessage {
@@ -107,21 +70,6 @@ struct Harness {
             try await exchange.request(opcode: opcode.rawValue, payload: payload, timeout: 5_000)
         }
     }
-}
-
-extension TransportNode {
-    /// Runs `body` in the node's isolation.
-    func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
-}
-
-/// Runs `body` on a new IM exchange of `node`, closing it afterwards.
-func rawExchange<T: Sendable>(
-    _ node: isolated TransportNode, session: SessionID,
-    _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
-) async throws -> T {
-    let exchange = try node.openExchange(on: session, protocolID: .interactionModel)
-    defer { exchange.close() }
-    return try await body(node, exchange)
 }
 
 /// Collects subscription reports across threads.
@@ -146,6 +94,3 @@ extension ConcreteCommandPath {
         self.init(endpoint: EndpointID(endpoint), cluster: cluster, command: command)
     }
 }
-
-/// Hex text (spaces allowed) as bytes; a typo gives no bytes, which fails the test using it.
-func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }

@@ -2,6 +2,7 @@ import MatterClusters
 import MatterCore
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
 import MatterTransport
 import Testing
 

@@ -1,3 +1,5 @@
+import MatterTestSupport
+
 /// Every interaction-model payload of the golden commissioning transcript
 /// (`spec/transcript-commissioning.jsonl`): what the SDK controller 2025.7.0 sent (`fromController`)
 /// and what the device it commissioned answered.

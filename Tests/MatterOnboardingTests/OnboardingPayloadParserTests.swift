@@ -1,4 +1,5 @@
 import MatterOnboarding
+import MatterTestSupport
 import Testing
 
 @Suite struct OnboardingPayloadParserTests {

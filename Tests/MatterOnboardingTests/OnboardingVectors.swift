@@ -1,5 +1,6 @@
 import MatterCore
 import MatterOnboarding
+import MatterTestSupport
 
 /// Published onboarding-payload vectors (SDK TestQRCode.cpp / TestHelpers.h / TestManualCode.cpp,
 /// matter.js and rs-matter tests), as listed in the project's onboarding spec digest.

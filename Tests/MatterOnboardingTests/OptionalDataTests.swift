@@ -1,5 +1,6 @@
 import MatterCore
 import MatterOnboarding
+import MatterTestSupport
 import Testing
 
 /// The QR code's optional TLV data, checked on the bytes after the 11 fixed ones.

@@ -1,5 +1,6 @@
 import MatterCore
 import MatterOnboarding
+import MatterTestSupport
 import Testing
 
 /// Many seeded random valid payloads through both code formats and back.

@@ -1,4 +1,5 @@
 import MatterCore
+import MatterTestSupport
 import Testing
 
 @testable import MatterOnboarding

@@ -1,5 +1,6 @@
 import MatterCore
 import MatterOnboarding
+import MatterTestSupport
 import Testing
 
 @Suite struct ValidationTests {

@@ -2,6 +2,7 @@ import Dispatch
 import MatterCore
 import MatterCredentials
 import MatterCrypto
+import MatterTestSupport
 import MatterTransport
 
 @testable import MatterSecureChannel

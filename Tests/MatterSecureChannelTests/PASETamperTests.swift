@@ -1,5 +1,6 @@
 import Dispatch
 import MatterCore
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing

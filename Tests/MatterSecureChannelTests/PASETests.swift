@@ -1,6 +1,7 @@
 import Dispatch
 import MatterCore
 import MatterCrypto
+import MatterTestSupport
 import MatterTransport
 import Testing
 

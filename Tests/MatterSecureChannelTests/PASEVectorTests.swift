@@ -1,5 +1,6 @@
 import MatterCore
 import MatterCrypto
+import MatterTestSupport
 import MatterTransport
 import Testing
 

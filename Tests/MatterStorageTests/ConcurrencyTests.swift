@@ -1,5 +1,6 @@
 import Foundation
 import MatterCore
+import MatterTestSupport
 import Synchronization
 import Testing
 

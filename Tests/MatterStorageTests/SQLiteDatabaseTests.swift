@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Synchronization
 import Testing
 

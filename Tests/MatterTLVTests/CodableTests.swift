@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// A message shaped like Matter's, with its own conformances, as other modules will write them.

@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// One malformed input and the exact error decoding must throw.

@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// A PBKDFParamRequest captured from chip-tool (matter.js MessageCodecTest, also in rs-matter's tests):

@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite("Seeded randomized round trips")

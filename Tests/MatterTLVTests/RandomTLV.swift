@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 
 /// Generates random, well-formed element trees: every value type and tag form, structure members
 /// tagged, array members anonymous, list members either. NaN floats are left out (they are never equal

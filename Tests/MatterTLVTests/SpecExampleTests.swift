@@ -1,4 +1,5 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// The worked examples of the Matter core specification, Appendix A (as listed in our spec digest).

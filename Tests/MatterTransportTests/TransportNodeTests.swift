@@ -1,5 +1,6 @@
 import Dispatch
 import MatterCore
+import MatterTestSupport
 import Testing
 
 @testable import MatterTransport

@@ -1,4 +1,5 @@
 import Dispatch
+import MatterTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Dispatch
+import MatterTestSupport
 import Testing
 
 @testable import MatterTransport

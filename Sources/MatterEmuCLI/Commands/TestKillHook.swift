@@ -4,8 +4,8 @@ import Foundation
     @preconcurrency import Glibc
 #endif
 
-/// A test hook for crash-consistency tests (`scripts/test-crash.sh`), not a user feature: with
-/// `MATTER_EMU_TEST_KILL_AT=<point>` in its environment, `matter-emu device` or a `pairing` command
+/// A test hook for crash-consistency tests (the crash suite in `Tests/MatterEmuSuitesTests`), not a
+/// user feature: with `MATTER_EMU_TEST_KILL_AT=<point>` in its environment, `matter-emu device` or a `pairing` command
 /// kills itself with SIGKILL the moment it reaches that named point of commissioning — what an
 /// outside `kill -9` at that instant does (no clean-up, no flush, no exit handlers). The device's
 /// points are `MatterDevice.DeviceCheckpoint`'s, the commissioner's `CommissioningCheckpoint`'s;

@@ -1,13 +1,14 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so randomized tests replay
 /// exactly from their seed on every platform and Swift version.
-struct SplitMix64 {
-    private(set) var state: UInt64
+public struct SplitMix64: RandomNumberGenerator {
+    /// The generator's state (the seed, advanced once per number).
+    public private(set) var state: UInt64
 
-    init(seed: UInt64) {
-        state = seed
-    }
+    /// A generator starting at `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,12 +17,8 @@ struct SplitMix64 {
     }
 
     /// A number in `0..<bound` (bound > 0); the modulo bias is irrelevant for test data.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     /// True with probability 1/`oneIn`.
-    mutating func chance(_ oneIn: Int) -> Bool {
-        below(oneIn) == 0
-    }
+    public mutating func chance(_ oneIn: Int) -> Bool { below(oneIn) == 0 }
 }

@@ -1,27 +1,9 @@
 import Foundation
 import MatterCore
+import MatterTestSupport
 import Testing
 
 @testable import MatterStorage
-
-/// A fresh directory under the system's temporary directory, removed with everything in it when the
-/// value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("matter-storage-tests")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        let directory = base.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        path = directory.path
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 /// The permission bits of the file at `path`.
 func permissions(_ path: String) throws -> Int {

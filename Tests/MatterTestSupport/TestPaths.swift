@@ -1,0 +1,41 @@
+public import Foundation
+
+/// Where the repository's test inputs are, found from this file's path (the tests run from a
+/// checkout: `Tests/MatterTestSupport/TestPaths.swift` is three levels below its root).
+public enum TestPaths {
+    /// The repository's root directory.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed test PKI (`fixtures/pki`: PAA, PAIs, DACs and CDs of every device type).
+    public static var pkiDirectory: String { repositoryRoot.appendingPathComponent("fixtures/pki").path }
+}
+
+/// Loads JSON test vectors from a test bundle's `Vectors` folder.
+public enum VectorFile {
+    /// Decodes `Vectors/<name>.json` of `bundle` (a test target's `Bundle.module`).
+    public static func load<T: Decodable>(_ name: String, as type: T.Type = T.self, in bundle: Bundle) throws -> T {
+        guard let url = bundle.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
+            throw TestSupportError.missingFile("Vectors/\(name).json")
+        }
+        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+    }
+}
+
+/// What the test helpers throw.
+public enum TestSupportError: Error, CustomStringConvertible {
+    /// A file the test needs is not there.
+    case missingFile(String)
+    /// A command's stdout is not the JSON object it should be.
+    case notJSONObject(String)
+    /// A process did not do what was waited for in time (a hang guard, not a timing check).
+    case timedOut(String)
+
+    public var description: String {
+        switch self {
+        case .missingFile(let name): "missing test file \(name)"
+        case .notJSONObject(let text): "stdout is not a JSON object: \(text.prefix(400))"
+        case .timedOut(let what): "timed out: \(what)"
+        }
+    }
+}
