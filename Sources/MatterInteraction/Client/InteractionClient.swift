@@ -6,7 +6,7 @@ public import MatterTransport
 /// existing secure session, with chunked reports reassembled and timed interactions handled.
 ///
 /// Operations may be called from anywhere (they run on the node). The client also receives the
-/// reports of its subscriptions, which servers send on exchanges they open: ``install(on:clock:configuration:registersHandler:)``
+/// reports of its subscriptions, which servers send on exchanges they open: ``install(on:configuration:registersHandler:)``
 /// registers it for protocol 0x0001 (a node that also serves passes it as the server's
 /// ``InteractionServer/clientReportHandler`` instead). It reaches the node only through the node's
 /// ``MatterTransport/NodeContext``. Confined to the node's queue, hence `@unchecked Sendable`.
