@@ -63,8 +63,7 @@ public actor Controller {
         await node.start()
         var clientConfiguration = InteractionClient.Configuration()
         clientConfiguration.responseTimeout = configuration.responseTimeout
-        let client = await InteractionClient.install(
-            on: node, clock: configuration.clock, configuration: clientConfiguration)
+        let client = await InteractionClient.install(on: node, configuration: clientConfiguration)
         return Controller(configuration: configuration, node: node, client: client, identity: identity)
     }
 

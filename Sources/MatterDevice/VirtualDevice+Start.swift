@@ -114,10 +114,10 @@ extension VirtualDevice {
                 for server in root.makeClusterServers() { try endpoints[0].add(server) }
                 let dataModel = try DeviceDataModel(
                     endpoints: endpoints,
-                    configuration: .init(node: node, store: attributes))
+                    configuration: .init(context: node.context, store: attributes))
                 dataModel.accessPolicy = root.fabrics.accessControl
                 root.startTimers(on: dataModel)
-                let server = InteractionServer.install(on: node, dataModel: dataModel, clock: node.clock)
+                let server = InteractionServer.install(on: node, dataModel: dataModel)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
                 server.subjectResolver = { session, parameters in
                     var subject = SubjectDescriptor(session: parameters.kind)

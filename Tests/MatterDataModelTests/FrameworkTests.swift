@@ -231,10 +231,10 @@ struct FrameworkTests {
 
     @Test func dispatchTimersRunTransitionsOnTheQueue() async throws {
         let queue = DispatchQueue(label: "device")
-        let model = try queue.sync {
-            try DeviceDataModel(
-                endpoints: DevicePreset.dimmableLight.makeEndpoints(),
-                configuration: DeviceDataModel.Configuration(timerQueue: queue))
+        var configuration = DeviceDataModel.Configuration()
+        configuration.scheduler = NodeScheduler(clock: configuration.clock, queue: queue)
+        let model = try queue.sync { [configuration] in
+            try DeviceDataModel(endpoints: DevicePreset.dimmableLight.makeEndpoints(), configuration: configuration)
         }
         let holder = UncheckedBox(model)
         queue.sync {

@@ -184,13 +184,9 @@ struct Harness {
         }
         model.accessPolicy = acl
         var serverConfiguration = InteractionServer.Configuration()
-        serverConfiguration.usesDispatchTimers = false
         serverConfiguration.randomSeed = 3
-        var clientConfiguration = InteractionClient.Configuration()
-        clientConfiguration.usesDispatchTimers = false
-        let server = await InteractionServer.install(
-            on: device, dataModel: model, clock: clock, configuration: serverConfiguration)
-        let client = await InteractionClient.install(on: controller, clock: clock, configuration: clientConfiguration)
+        let server = await InteractionServer.install(on: device, dataModel: model, configuration: serverConfiguration)
+        let client = await InteractionClient.install(on: controller)
         return Harness(
             network: network, controller: controller, device: device, controllerSession: controllerSession,
             server: server, client: client, model: model, clock: clock)

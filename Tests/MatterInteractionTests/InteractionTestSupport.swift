@@ -32,18 +32,10 @@ struct Harness {
         let (controllerSession, deviceSession) = (pair.controllerSession, pair.deviceSession)
         let model = FakeDataModel(controllerPrivilege: privilege)
         var serverConfiguration = serverConfiguration
-        var clientConfiguration = clientConfiguration
-        if clock != nil {
-            serverConfiguration.usesDispatchTimers = false
-            clientConfiguration.usesDispatchTimers = false
-        }
         serverConfiguration.randomSeed = 3
-        let server = await InteractionServer.install(
-            on: device, dataModel: model, clock: clock ?? SystemClock(),
-            configuration: serverConfiguration)
-        let client = await InteractionClient.install(
-            on: controller, clock: clock ?? SystemClock(),
-            configuration: clientConfiguration)
+        // Both run on their node's scheduler: manual (the test services it) when the clock is.
+        let server = await InteractionServer.install(on: device, dataModel: model, configuration: serverConfiguration)
+        let client = await InteractionClient.install(on: controller, configuration: clientConfiguration)
         return Harness(
             network: network, controller: controller, device: device, controllerSession: controllerSession,
             deviceSession: deviceSession, server: server, client: client, model: model)

@@ -1,4 +1,3 @@
-public import Dispatch
 public import MatterClusters
 public import MatterCore
 public import MatterInteraction
@@ -12,24 +11,25 @@ public import MatterTransport
 /// ```swift
 /// let model = try DeviceDataModel(
 ///     endpoints: DevicePreset.dimmableLight.makeEndpoints(information: information),
-///     configuration: DeviceDataModel.Configuration(node: node, store: store))
+///     configuration: DeviceDataModel.Configuration(context: node.context, store: store))
 /// model.onStateChange = { print($0.text) }
-/// let server = await InteractionServer.install(on: node, dataModel: model, clock: node.clock)
+/// let server = await InteractionServer.install(on: node, dataModel: model)
 /// ```
 ///
 /// Every endpoint gets a Descriptor cluster generated from the composition. Access checks go to
 /// ``accessPolicy`` (by default an empty ``AccessControlList``: only a commissioning PASE session has
-/// access). Confined to the node's queue: the interaction server calls it there, its Dispatch timer
-/// fires there, and anything else (a CLI action, a test) must run there too (`node.perform { }`),
-/// hence `@unchecked Sendable`.
+/// access). Confined to the node's queue: the interaction server calls it there, its timers (on the
+/// node's ``MatterCore/NodeScheduler``) fire there, and anything else (a CLI action, a test) must run
+/// there too (`node.perform { }`), hence `@unchecked Sendable`.
 public final class DeviceDataModel: DataModel, @unchecked Sendable {
+    // @unchecked: made off the node's queue and handed to it (the interaction server's data model).
     /// Platform services of a data model.
     public struct Configuration: Sendable {
         /// The clock transitions and countdowns follow (the node's clock).
         public var clock: any MatterClock
-        /// The serial queue the data model lives on; its timers fire there. Nil: no Dispatch timer,
-        /// a test calls ``DeviceDataModel/serviceTimers()`` after moving a `ManualClock`.
-        public var timerQueue: DispatchQueue?
+        /// The scheduler its timers run on: the node's. Nil: a manual one of its own on `clock`, which
+        /// a test services with ``DeviceDataModel/serviceTimers()`` after moving a `ManualClock`.
+        public var scheduler: NodeScheduler?
         /// Where non-volatile attribute values live.
         public var store: any AttributeStore
         /// Seed for the initial data versions; nil draws from the system's generator.
@@ -37,28 +37,32 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         /// Event records kept for reads and subscriptions (oldest dropped first).
         public var eventCapacity: Int
 
+        /// Services on `clock` with no node: timers run when a test calls
+        /// ``DeviceDataModel/serviceTimers()``.
         public init(
-            clock: any MatterClock = SystemClock(), timerQueue: DispatchQueue? = nil,
+            clock: any MatterClock = SystemClock(),
             store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil,
             eventCapacity: Int = 256
         ) {
             self.clock = clock
-            self.timerQueue = timerQueue
+            self.scheduler = nil
             self.store = store
             self.randomSeed = randomSeed
             self.eventCapacity = eventCapacity
         }
 
-        /// Services of a node: its clock, and timers on its queue.
+        /// Services of a node: its clock, and timers on its scheduler.
         public init(
-            node: TransportNode, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
+            context: NodeContext, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
         ) {
-            self.init(clock: node.clock, timerQueue: node.queue, store: store, randomSeed: randomSeed)
+            self.init(clock: context.clock, store: store, randomSeed: randomSeed)
+            scheduler = context.scheduler
         }
     }
 
     let configuration: Configuration
-    let scheduler: TimerScheduler
+    /// Where its timers run: the node's scheduler, or a manual one of its own.
+    let scheduler: NodeScheduler
     let log = Logger(label: "data-model")
     private var table: [EndpointID: Endpoint] = [:]
     private var random: SeededRandom
@@ -81,7 +85,7 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
     /// another data model. Create it before the node serves requests, or on the node's queue.
     public init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
         self.configuration = configuration
-        self.scheduler = TimerScheduler(clock: configuration.clock, queue: configuration.timerQueue)
+        self.scheduler = configuration.scheduler ?? NodeScheduler(clock: configuration.clock, queue: nil)
         self.random = SeededRandom(seed: configuration.randomSeed)
         self.eventLog = EventLog(
             capacity: configuration.eventCapacity, store: configuration.store,
@@ -168,19 +172,19 @@ public final class DeviceDataModel: DataModel, @unchecked Sendable {
         DataModelTimer(model: self, action: action)
     }
 
-    /// Runs the timers due at the clock's current time (the Dispatch timer calls this; tests call it
-    /// after moving a `ManualClock`).
+    /// Runs the timers due at the clock's current time on the data model's scheduler (on a node: every
+    /// timer of the node; tests call it after moving a `ManualClock`).
     public func serviceTimers() { scheduler.service() }
 
-    /// The earliest time (clock ms) a timer is due, if any.
-    public var nextTimerDeadline: UInt64? { scheduler.nextDeadline }
+    /// The earliest time (clock ms) one of its timers is due, if any.
+    public var nextTimerDeadline: UInt64? { scheduler.nextDeadline(ownedBy: self) }
 
     /// Stops every server (BasicInformation records ShutDown) and cancels all timers.
     public func shutDown() {
         for endpoint in allEndpoints {
             for server in endpoint.clusters { server.stop() }
         }
-        scheduler.cancelAll()
+        scheduler.cancelTimers(ownedBy: self)
         configuration.store.flush()
     }
 

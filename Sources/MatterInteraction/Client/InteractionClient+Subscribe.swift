@@ -59,7 +59,7 @@ extension InteractionClient {
     /// Forgets a subscription locally (as the SDK does, nothing is sent); the server learns it at the
     /// next report, which is answered INVALID_SUBSCRIPTION.
     public func cancel(_ subscription: ClientSubscription) async {
-        guard let node else { return }
+        guard let node = try? context.requireNode() else { return }
         await cancel(node, SubscriptionKey(session: subscription.session, id: subscription.id))
     }
 
@@ -69,15 +69,16 @@ extension InteractionClient {
         rescheduleTimer()
     }
 
-    /// Ends subscriptions whose server went silent. Dispatch timers call it; tests with a `ManualClock`
-    /// call it after moving the clock.
+    /// Runs every timer of the node due now (the node's ``MatterTransport/TransportNode/serviceTimers()``),
+    /// this client's among them: it ends subscriptions whose server went silent. Tests with a
+    /// `ManualClock` call it after moving the clock.
     public func serviceTimers() async {
-        guard let node else { return }
-        await runTimers(node)
+        guard let node = try? context.requireNode() else { return }
+        await node.serviceTimers()
     }
 
-    private func runTimers(_ node: isolated TransportNode) {
-        timer.fired()
+    /// The timer's action, on the node's queue.
+    func runTimers() {
         let now = self.now
         for (key, subscription) in subscriptions where subscription.deadline <= now {
             subscriptions[key] = nil
@@ -88,8 +89,5 @@ extension InteractionClient {
         rescheduleTimer()
     }
 
-    func rescheduleTimer() {
-        guard configuration.usesDispatchTimers else { return }
-        timer.schedule(at: subscriptions.values.map(\.deadline).min(), now: now)
-    }
+    func rescheduleTimer() { timer.schedule(at: subscriptions.values.map(\.deadline).min()) }
 }

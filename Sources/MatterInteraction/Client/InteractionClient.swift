@@ -1,4 +1,4 @@
-public import MatterCore
+import MatterCore
 import MatterTLV
 public import MatterTransport
 
@@ -6,11 +6,12 @@ public import MatterTransport
 /// existing secure session, with chunked reports reassembled and timed interactions handled.
 ///
 /// Operations may be called from anywhere (they run on the node). The client also receives the
-/// reports of its subscriptions, which servers send on exchanges they open: ``install(on:clock:configuration:registersHandler:)``
+/// reports of its subscriptions, which servers send on exchanges they open: ``install(on:configuration:registersHandler:)``
 /// registers it for protocol 0x0001 (a node that also serves passes it as the server's
-/// ``InteractionServer/clientReportHandler`` instead). Confined to the node's queue, hence
-/// `@unchecked Sendable`.
+/// ``InteractionServer/clientReportHandler`` instead). It reaches the node only through the node's
+/// ``MatterTransport/NodeContext``. Confined to the node's queue, hence `@unchecked Sendable`.
 public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Sendable {
+    // @unchecked: called from any task (operations hop onto the node); state is touched on its queue.
     /// Tunables.
     public struct Configuration: Sendable {
         /// Largest IM payload per message, bytes: large writes are chunked to fit.
@@ -20,8 +21,6 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         /// Beyond MaxInterval, how long a subscription may stay silent before it counts as lost,
         /// milliseconds (an allowance for MRP retransmissions).
         public var livenessAllowance: UInt64 = 10_000
-        /// True: timers run on Dispatch. False: tests call ``InteractionClient/serviceTimers()``.
-        public var usesDispatchTimers = true
 
         public init() {}
     }
@@ -50,40 +49,42 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         let id: UInt32
     }
 
-    weak var node: TransportNode?
-    let clock: any MatterClock
+    /// The node's scheduler, clock, sessions and exchanges.
+    let context: NodeContext
     let configuration: Configuration
     let log = Logger(label: "interaction-client")
     var subscriptions: [SubscriptionKey: Subscription] = [:]
-    lazy var timer = EngineTimer { [weak self] in
-        guard let self else { return }
-        Task { await self.serviceTimers() }
-    }
+    /// The client's timer on the node's scheduler (subscriptions whose server went silent).
+    lazy var timer: NodeTimer = context.scheduler.makeTimer { [weak self] in self?.runTimers() }
 
-    init(node: TransportNode, clock: any MatterClock, configuration: Configuration) {
-        self.node = node
-        self.clock = clock
+    init(context: NodeContext, configuration: Configuration) {
+        self.context = context
         self.configuration = configuration
     }
 
     /// Creates the client for `node` and, unless `registersHandler` is false, registers it as the
-    /// node's handler for protocol 0x0001 (to receive subscription reports). Pass the node's own clock.
+    /// node's handler for protocol 0x0001 (to receive subscription reports). Its timers run on the
+    /// node's scheduler and clock.
     public static func install(
-        on node: isolated TransportNode, clock: any MatterClock = SystemClock(),
-        configuration: Configuration = Configuration(),
+        on node: isolated TransportNode, configuration: Configuration = Configuration(),
         registersHandler: Bool = true
     ) -> InteractionClient {
-        let client = InteractionClient(node: node, clock: clock, configuration: configuration)
+        let client = InteractionClient(context: node.context, configuration: configuration)
         if registersHandler { node.setUnsolicitedHandler(client, for: .interactionModel) }
         node.onSessionClosed { [weak client] session in client?.sessionClosed(session) }
         return client
     }
 
+    var clock: any MatterClock { context.clock }
     var now: UInt64 { clock.nowMilliseconds() }
 
+    /// The node, to run an operation in its isolation.
     func requireNode() throws(InteractionError) -> TransportNode {
-        guard let node else { throw .transport(.stopped) }
-        return node
+        do {
+            return try context.requireNode()
+        } catch {
+            throw .transport(error)
+        }
     }
 
     // MARK: - Exchange helpers (on the node)

@@ -70,12 +70,7 @@ extension InteractionServer {
             return
         }
         let session = subscription.session
-        let opened: Result<Exchange, TransportError>? = node?.assumeIsolated { node in
-            Result { () throws(TransportError) in
-                try node.openExchange(on: session, protocolID: .interactionModel)
-            }
-        }
-        guard case .success(let exchange)? = opened else {
+        guard let exchange = try? context.openExchange(on: session, protocolID: .interactionModel) else {
             log.debug("subscription \(id): cannot open an exchange; dropped")
             subscriptions[id] = nil
             return
@@ -133,7 +128,7 @@ extension InteractionServer {
     /// a device shutting down delivers its ShutDown event before it goes (as the SDK's
     /// `ScheduleUrgentEventDeliverySync` at shutdown).
     public func flushReports() async {
-        guard let node else { return }
+        guard let node = try? context.requireNode() else { return }
         await flush(node)
     }
 
@@ -149,7 +144,7 @@ extension InteractionServer {
 
     /// True while a report waits for its subscriber's StatusResponse.
     public func reportsInFlight() async -> Bool {
-        guard let node else { return false }
+        guard let node = try? context.requireNode() else { return false }
         return await inFlight(node)
     }
 
@@ -205,7 +200,7 @@ extension InteractionServer {
 
     /// The subscriptions this server holds.
     public func subscriptionSummaries() async -> [SubscriptionSummary] {
-        guard let node else { return [] }
+        guard let node = try? context.requireNode() else { return [] }
         return await summaries(node)
     }
 

@@ -2,15 +2,16 @@ import MatterCore
 import MatterTransport
 
 extension InteractionServer {
-    /// Runs what is due now: subscription reports and keep-alives, expired waits. Dispatch timers call
-    /// it; tests with a `ManualClock` call it after moving the clock.
+    /// Runs every timer of the node due now (the node's ``MatterTransport/TransportNode/serviceTimers()``),
+    /// this server's among them: subscription reports and keep-alives, expired waits. Tests with a
+    /// `ManualClock` call it after moving the clock.
     public func serviceTimers() async {
-        guard let node else { return }
-        await runTimers(node)
+        guard let node = try? context.requireNode() else { return }
+        await node.serviceTimers()
     }
 
-    private func runTimers(_ node: isolated TransportNode) {
-        timer.fired()
+    /// The timer's action, on the node's queue.
+    func runTimers() {
         let now = self.now
         for conversation in Array(pending.values) {
             if let deadline = conversation.deadline(), deadline <= now {
@@ -39,8 +40,5 @@ extension InteractionServer {
         return deadline
     }
 
-    func rescheduleTimer() {
-        guard configuration.usesDispatchTimers else { return }
-        timer.schedule(at: nextDeadline, now: now)
-    }
+    func rescheduleTimer() { timer.schedule(at: nextDeadline) }
 }

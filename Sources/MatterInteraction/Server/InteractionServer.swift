@@ -1,5 +1,5 @@
 import Dispatch
-public import MatterCore
+import MatterCore
 import MatterTLV
 public import MatterTransport
 
@@ -7,8 +7,10 @@ public import MatterTransport
 /// subscriptions from peers over a ``DataModel``, and sends subscription reports.
 ///
 /// Confined to its node's queue (hence `@unchecked Sendable`): it runs inside the node's unsolicited
-/// handler, exchange callbacks and timers. Create it with ``install(on:dataModel:clock:configuration:)``.
+/// handler, exchange callbacks and its timer on the node's scheduler. It reaches the node only through
+/// the node's ``MatterTransport/NodeContext``. Create it with ``install(on:dataModel:configuration:)``.
 public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserver, @unchecked Sendable {
+    // @unchecked: registered with the node (an actor) as a handler; all state is touched on its queue.
     /// Tunables.
     public struct Configuration: Sendable {
         /// Largest IM payload per message, bytes: reports are chunked to fit. The default leaves room
@@ -22,9 +24,6 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
         /// Upper bound the server may pick for a subscription's MaxInterval, seconds (the SDK's
         /// publisher limit).
         public var maxIntervalPublisherLimit: UInt16 = 3600
-        /// True: timers run on Dispatch. False: tests call ``InteractionServer/serviceTimers()`` after
-        /// moving a `ManualClock`.
-        public var usesDispatchTimers = true
         /// Seed for subscription IDs; nil draws from the system's generator.
         public var randomSeed: UInt64?
 
@@ -32,19 +31,17 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     }
 
     let dataModel: any DataModel
-    let clock: any MatterClock
+    /// The node's scheduler, clock, sessions and exchanges.
+    let context: NodeContext
     let configuration: Configuration
     let processor: PathProcessor
     let log = Logger(label: "interaction")
-    weak var node: TransportNode?
     var random: SeededRandom
     var subscriptions: [UInt32: ServerSubscription] = [:]
     /// Conversations that wait for the peer (chunk acknowledgements, write chunks, timed follow-ups).
     var pending: [ObjectIdentifier: PendingConversation] = [:]
-    lazy var timer = EngineTimer { [weak self] in
-        guard let self else { return }
-        Task { await self.serviceTimers() }
-    }
+    /// The server's timer on the node's scheduler (reports, keep-alives, expired waits).
+    lazy var timer: NodeTimer = context.scheduler.makeTimer { [weak self] in self?.runTimers() }
 
     /// Maps a secure session to the subject that acts on it. Nil: ``SubjectDescriptor/init(session:)``.
     /// A device sets this to bind a PASE session to the fabric that AddNOC created. Set it on the node's
@@ -54,30 +51,29 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// the client with `registersHandler: false` and set it here, on the node's queue).
     public var clientReportHandler: (any UnsolicitedMessageHandler)?
 
-    init(node: TransportNode, dataModel: any DataModel, clock: any MatterClock, configuration: Configuration) {
-        self.node = node
+    init(context: NodeContext, dataModel: any DataModel, configuration: Configuration) {
+        self.context = context
         self.dataModel = dataModel
-        self.clock = clock
         self.configuration = configuration
         self.processor = PathProcessor(dataModel: dataModel)
         self.random = SeededRandom(seed: configuration.randomSeed)
     }
 
     /// Creates the server for `node`: registers it for protocol 0x0001, as the data model's observer,
-    /// and for session-closed notifications (subscriptions die with their session). Pass the node's
-    /// own clock.
+    /// and for session-closed notifications (subscriptions die with their session). Its timers run on
+    /// the node's scheduler and clock.
     public static func install(
         on node: isolated TransportNode, dataModel: any DataModel,
-        clock: any MatterClock = SystemClock(),
         configuration: Configuration = Configuration()
     ) -> InteractionServer {
-        let server = InteractionServer(node: node, dataModel: dataModel, clock: clock, configuration: configuration)
+        let server = InteractionServer(context: node.context, dataModel: dataModel, configuration: configuration)
         node.setUnsolicitedHandler(server, for: .interactionModel)
         node.onSessionClosed { [weak server] session in server?.sessionClosed(session) }
         dataModel.observer = server
         return server
     }
 
+    var clock: any MatterClock { context.clock }
     var now: UInt64 { clock.nowMilliseconds() }
 
     // MARK: - Dispatch of the first message of an exchange
@@ -107,7 +103,7 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
 
     /// The subject acting on `session`, or nil when the session is gone.
     func subject(for session: SessionID) -> SubjectDescriptor? {
-        guard let node, let parameters = node.assumeIsolated({ $0.secureSession(session) }) else { return nil }
+        guard let parameters = context.secureSession(session) else { return nil }
         return subjectResolver?(session, parameters) ?? SubjectDescriptor(session: parameters.kind)
     }
 

@@ -1,10 +1,14 @@
-import Dispatch
 import MatterCore
 
 extension TransportNode {
-    /// Runs whatever is due now: retransmissions, give-ups, standalone acks, response timeouts.
-    /// Dispatch timers call it; tests with a `ManualClock` call it after advancing the clock.
-    public func serviceTimers() {
+    /// Runs every timer of the node due now (``NodeScheduler/service()``): the transport's
+    /// retransmissions, give-ups, standalone acks and response timeouts, and the timers of what runs
+    /// on the node (interaction engine, data model). Tests with a `ManualClock` call it after
+    /// advancing the clock.
+    public func serviceTimers() { scheduler.service() }
+
+    /// The transport's timer action: retransmissions, give-ups, standalone acks, response timeouts.
+    func serviceTransportTimers() {
         guard !stopped else { return }
         let now = self.now
         for action in retransmissions.due(at: now) {
@@ -53,33 +57,23 @@ extension TransportNode {
         return deadline == .max ? nil : deadline
     }
 
-    /// Makes sure the one Dispatch timer fires no later than the earliest deadline.
-    ///
-    /// Rescheduling a Dispatch timer wakes Dispatch's manager thread, and nearly every message moves
-    /// some deadline, so the timer is only moved when something falls due before it would fire. A
-    /// timer that fires early (its deadline was acknowledged away) finds nothing due and is pointed at
-    /// the next deadline by `serviceTimers`; with nothing left it stays idle (the timer is one-shot).
+    /// Points the transport's timer on the node's scheduler at the earliest deadline (the scheduler
+    /// moves its Dispatch timer only when that is earlier than what it is set for).
     func rearmTimer() {
-        guard configuration.usesDispatchTimers, !stopped else { return }
-        guard let deadline = nextDeadline else { return }
-        if let armed = timerDeadline, armed <= deadline { return }
-        let timer = self.timer ?? makeTimer()
-        let delay = deadline > now ? deadline - now : 0
-        timer.schedule(deadline: .now() + .milliseconds(Int(delay)), leeway: .milliseconds(1))
-        timerDeadline = deadline
+        guard !stopped else { return }
+        let deadline = nextDeadline
+        guard let timer else {
+            if deadline != nil { makeTimer().schedule(at: deadline) }
+            return
+        }
+        timer.schedule(at: deadline)
     }
 
-    private func makeTimer() -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: transport.queue)
-        timer.setEventHandler { [weak self] in
+    private func makeTimer() -> NodeTimer {
+        let timer = scheduler.makeTimer { [weak self] in
             guard let self else { return }
-            self.assumeIsolated { node in
-                node.timerDeadline = nil
-                node.serviceTimers()
-            }
+            self.assumeIsolated { node in node.serviceTransportTimers() }
         }
-        timer.schedule(deadline: .distantFuture)
-        timer.resume()
         self.timer = timer
         return timer
     }

@@ -19,8 +19,8 @@ public actor TransportNode {
         /// Closed exchanges whose last reliable message is still retransmitted, at most; beyond that
         /// the oldest, those on unsecured sessions first, stop being retransmitted.
         public var closingExchangeCapacity = 64
-        /// True: timers run on real Dispatch timers. False: tests call `serviceTimers()` themselves
-        /// after moving a `ManualClock`.
+        /// True: the node's ``NodeScheduler`` runs on a Dispatch timer. False: it is manual, tests call
+        /// `serviceTimers()` themselves after moving a `ManualClock`.
         public var usesDispatchTimers = true
         /// Seed for MRP jitter and counters; nil draws from the system's generator.
         public var randomSeed: UInt64?
@@ -37,6 +37,9 @@ public actor TransportNode {
     let transport: any DatagramTransport
     /// The node's clock (milliseconds); protocol timers above the transport use it too.
     public nonisolated let clock: any MatterClock
+    /// The node's one timer source: the transport, the interaction engine and the data model arm their
+    /// timers here (see ``context``).
+    public nonisolated let scheduler: NodeScheduler
     let configuration: Configuration
     let log = Logger(label: "transport")
     var random: SeededRandom
@@ -51,8 +54,9 @@ public actor TransportNode {
     var retransmissions = RetransmissionTable<ExchangeKey>()
     var handlers: [ProtocolID: any UnsolicitedMessageHandler] = [:]
     var sessionClosedObservers: [@Sendable (SessionID) -> Void] = []
-    var timer: (any DispatchSourceTimer)?
-    var timerDeadline: UInt64?
+    /// The transport's own timer on `scheduler` (made on first use, outside `init`).
+    var timer: NodeTimer?
+    var nodeContext: NodeContext?
     var stopped = false
     /// What was received, sent and dropped.
     public internal(set) var statistics = TransportStatistics()
@@ -72,6 +76,8 @@ public actor TransportNode {
         self.clock = clock
         self.configuration = configuration
         executor = DispatchQueueExecutor(queue: transport.queue)
+        // No closure here captures `self`: the scheduler knows only the clock and the queue.
+        scheduler = NodeScheduler(clock: clock, queue: configuration.usesDispatchTimers ? transport.queue : nil)
         var random = SeededRandom(seed: configuration.randomSeed)
         unsecuredCounter = random.initialMessageCounter()
         self.random = random
@@ -108,7 +114,7 @@ public actor TransportNode {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        timer?.cancel()
+        scheduler.stop()
         timer = nil
         for exchange in exchanges.values { exchange.fail(.stopped) }
         exchanges.removeAll()
@@ -118,11 +124,19 @@ public actor TransportNode {
     /// The bound port.
     public nonisolated var port: UInt16 { transport.port }
 
-    /// The serial queue the node runs on. Timers of protocols above the transport (subscriptions,
-    /// level transitions, the fail-safe) are scheduled here and enter the node with `assumeIsolated`.
+    /// The serial queue the node runs on; its ``scheduler`` fires here.
     public nonisolated var queue: DispatchQueue { transport.queue }
 
     var now: UInt64 { clock.nowMilliseconds() }
+
+    /// What runs on this node is handed instead of the node: its scheduler, clock, queue, sessions and
+    /// exchanges (made on first use, not in `init`, since it refers back to the node).
+    public var context: NodeContext {
+        if let nodeContext { return nodeContext }
+        let made = NodeContext(node: self)
+        nodeContext = made
+        return made
+    }
 
     /// Registers the handler for exchanges peers initiate with `protocolID`.
     public func setUnsolicitedHandler(_ handler: any UnsolicitedMessageHandler, for protocolID: ProtocolID) {
