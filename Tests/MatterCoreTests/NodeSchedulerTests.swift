@@ -99,7 +99,8 @@ struct NodeSchedulerTests {
         // One late servicing a second on: ten ticks, each at its own deadline.
         clock.advance(by: 1_000)
         scheduler.service()
-        #expect(log.times == (1...10).map { UInt64(7 + 100 * $0) })
+        let expected: [UInt64] = (1...10).map { (tick: UInt64) in 7 + 100 * tick }
+        #expect(log.times == expected)
         // Serviced late again (350 ms): the cadence does not drift.
         clock.advance(by: 350)
         scheduler.service()
