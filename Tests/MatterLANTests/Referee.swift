@@ -44,6 +44,8 @@ struct RefereeReport {
     let passes: [String]
     /// The `[FAIL] ...` lines.
     let failures: [String]
+    /// The `[PASS]`, `[FAIL]` and `[INFO]` (not counted) lines, in order.
+    let printed: [String]
     /// Whether it printed its closing `N passed, N failed` line (it ran to the end).
     let finished: Bool
 
@@ -52,6 +54,7 @@ struct RefereeReport {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         passes = lines.filter { $0.hasPrefix("[PASS]") }
         failures = lines.filter { $0.hasPrefix("[FAIL]") }
+        printed = lines.filter { $0.hasPrefix("[PASS]") || $0.hasPrefix("[FAIL]") || $0.hasPrefix("[INFO]") }
         finished = lines.contains { line in
             let words = line.split(separator: " ")
             return words.count == 4 && Int(words[0]) != nil && words[1] == "passed," && Int(words[2]) != nil
@@ -62,11 +65,11 @@ struct RefereeReport {
     /// Whether every check passed, there was at least one, and the driver ran to its closing line.
     var succeeded: Bool { failures.isEmpty && !passes.isEmpty && finished }
 
-    /// Prints every check line as `  [TAG] [PASS] ...`, records one issue per `[FAIL]` line (so each failed
+    /// Prints every check and information line as `  [TAG] [PASS] ...`, records one issue per `[FAIL]` line (so each failed
     /// check shows by name), and one when the driver reported no check or stopped before its closing
     /// line (a crash, the hang guard): then with its exit status and the end of its stderr.
     func record(_ tag: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for line in passes + failures { print("  [\(tag)] \(line)") }
+        for line in printed { print("  [\(tag)] \(line)") }
         for line in failures { Issue.record("[\(tag)] \(line)", sourceLocation: sourceLocation) }
         if passes.isEmpty && failures.isEmpty {
             Issue.record(
