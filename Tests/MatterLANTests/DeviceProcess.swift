@@ -5,14 +5,17 @@ struct DeviceProcess {
     let name: String
     let process: RunningProcess
 
-    /// Starts the device in `host` with its state in `work/NAME` and waits for its `started` line.
-    init(_ name: String, on host: String, lan: LAN, work: WorkDirectory, _ arguments: [String]) throws {
+    /// Starts the device in `host` with its state in `work/STATE` (default `work/NAME`), factory-reset
+    /// unless `factoryReset` is false (a restart on kept state), and waits for its `started` line.
+    init(
+        _ name: String, on host: String, lan: LAN, work: WorkDirectory, _ arguments: [String],
+        state: String? = nil, factoryReset: Bool = true
+    ) throws {
         self.name = name
         process = try lan.start(
             host,
-            [BuiltBinaries.matterEmu, "device"] + arguments + [
-                "--state-dir", work.path(name), "--factory-reset", "--json",
-            ],
+            [BuiltBinaries.matterEmu, "device"] + arguments + ["--state-dir", work.path(state ?? name), "--json"]
+                + (factoryReset ? ["--factory-reset"] : []),
             name: name, in: work)
         guard started != nil else {
             throw LANError.unexpected("device \(name) did not start: \(process.errorOutput)")
