@@ -1,3 +1,4 @@
+import MatterCore
 import MatterOnboarding
 import MatterTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import MatterCore
 import MatterTLV
 import MatterTestSupport
 import Testing
@@ -10,8 +11,8 @@ struct RandomRoundTripTests {
     @Test("SplitMix64 matches its reference output")
     func prngReference() {
         var rng = SplitMix64(seed: 0)
-        #expect(rng.next() == 0xE220_A839_7B1D_CDAF)
-        #expect(rng.next() == 0x6E78_9E6A_A1B9_65F4)
+        #expect(rng.next() as UInt64 == 0xE220_A839_7B1D_CDAF)
+        #expect(rng.next() as UInt64 == 0x6E78_9E6A_A1B9_65F4)
     }
 
     @Test("encode → decode gives the model back; decode → encode is a fixed point")

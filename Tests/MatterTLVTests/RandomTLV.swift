@@ -1,3 +1,4 @@
+import MatterCore
 import MatterTLV
 import MatterTestSupport
 
@@ -25,7 +26,7 @@ struct RandomTLV {
         switch rng.below(depth >= maxDepth ? 8 : 11) {
         case 0: return .signed(signed())
         case 1: return .unsigned(unsigned())
-        case 2: return .bool(rng.chance(2))
+        case 2: return .bool(rng.chance(oneIn: 2))
         case 3: return .float(float())
         case 4: return .double(double())
         case 5: return .utf8(string())
@@ -45,7 +46,7 @@ struct RandomTLV {
         switch parent {
         case .array: return .anonymous
         case .structure: return taggedTag()
-        case .list, nil: return rng.chance(3) ? .anonymous : taggedTag()
+        case .list, nil: return rng.chance(oneIn: 3) ? .anonymous : taggedTag()
         }
     }
 
@@ -66,20 +67,20 @@ struct RandomTLV {
     /// Half the time small enough for the 2-byte form.
     private mutating func profileTagNumber() -> UInt32 {
         let bits = UInt32(truncatingIfNeeded: rng.next())
-        return rng.chance(2) ? bits & 0xFFFF : bits
+        return rng.chance(oneIn: 2) ? bits & 0xFFFF : bits
     }
 
     /// Uniform over a randomly chosen width, so every encoded width appears; boundaries now and then.
     private mutating func unsigned() -> UInt64 {
         let boundaries: [UInt64] = [0, 0xFF, 0x100, 0xFFFF, 0x1_0000, 0xFFFF_FFFF, 0x1_0000_0000, .max]
-        if rng.chance(8) { return boundaries[rng.below(boundaries.count)] }
+        if rng.chance(oneIn: 8) { return boundaries[rng.below(boundaries.count)] }
         let width = [8, 16, 32, 64][rng.below(4)]
         return width == 64 ? rng.next() : rng.next() & ((1 << UInt64(width)) - 1)
     }
 
     private mutating func signed() -> Int64 {
         let boundaries: [Int64] = [0, -1, 127, 128, -128, -129, 32767, -32769, Int64(Int32.min), .min, .max]
-        if rng.chance(8) { return boundaries[rng.below(boundaries.count)] }
+        if rng.chance(oneIn: 8) { return boundaries[rng.below(boundaries.count)] }
         let shift = UInt64(64 - [8, 16, 32, 64][rng.below(4)])
         return Int64(bitPattern: rng.next() << shift) >> Int64(shift)  // sign-extended
     }
@@ -89,7 +90,7 @@ struct RandomTLV {
             0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 17.9,
         ]
         let value = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
-        return rng.chance(6) || value.isNaN ? specials[rng.below(specials.count)] : value
+        return rng.chance(oneIn: 6) || value.isNaN ? specials[rng.below(specials.count)] : value
     }
 
     private mutating func double() -> Double {
@@ -97,12 +98,12 @@ struct RandomTLV {
             0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 17.9,
         ]
         let value = Double(bitPattern: rng.next())
-        return rng.chance(6) || value.isNaN ? specials[rng.below(specials.count)] : value
+        return rng.chance(oneIn: 6) || value.isNaN ? specials[rng.below(specials.count)] : value
     }
 
     /// Mostly short; one in twenty needs a 2-byte length field.
     private mutating func length() -> Int {
-        rng.chance(20) ? 256 + rng.below(64) : rng.below(12)
+        rng.chance(oneIn: 20) ? 256 + rng.below(64) : rng.below(12)
     }
 
     /// Unicode scalars of every UTF-8 length, NUL included, surrogates excluded.
@@ -183,7 +184,7 @@ struct ReferenceTLVEncoder {
         case .implicitProfile(let n):
             profile(n, control: 0x80, type)
         case .fullyQualified(let vendorID, let profile, let n):
-            let long = n > 0xFFFF || (widen && rng.chance(2))
+            let long = n > 0xFFFF || (widen && rng.chance(oneIn: 2))
             bytes.append((long ? 0xE0 : 0xC0) | type)
             little(UInt64(vendorID), size: 1)
             little(UInt64(profile), size: 1)
@@ -193,7 +194,7 @@ struct ReferenceTLVEncoder {
 
     /// `control` is the 2-byte form; the 4-byte form is `control + 0x20`.
     private mutating func profile(_ n: UInt32, control: UInt8, _ type: UInt8) {
-        let long = n > 0xFFFF || (widen && rng.chance(2))
+        let long = n > 0xFFFF || (widen && rng.chance(oneIn: 2))
         bytes.append((long ? control + 0x20 : control) | type)
         little(UInt64(n), size: long ? 2 : 1)
     }
