@@ -53,7 +53,7 @@ public final class StoreOwnership: Sendable {
                 claims[key] = claim
                 return StoreOwnership(key: key)
             }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard lockExclusively(descriptor) else {
                 let code = errno
                 let other = readHolder(descriptor)
                 close(descriptor)
@@ -69,6 +69,28 @@ public final class StoreOwnership: Sendable {
             claims[key] = Claim(descriptor: descriptor, count: 1)
             return StoreOwnership(key: key)
         }
+    }
+
+    /// Takes the lock without blocking on a real holder. A lock file that names no holder, or this
+    /// process, is held only for a moment: by a child process between fork and exec, which shares
+    /// the descriptor of a claim this process just released (it closes at exec: O_CLOEXEC), or by
+    /// another process between its lock and writing its name. Such a lock is tried again for up
+    /// to a second; one that names another process is refused at once.
+    private static func lockExclusively(_ descriptor: Int32) -> Bool {
+        let ownPrefix = "pid \(getpid()):"
+        for _ in 0..<100 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            let code = errno
+            guard code == EWOULDBLOCK else { return false }
+            let holder = readHolder(descriptor)
+            guard holder == "another process" || holder.hasPrefix(ownPrefix) else {
+                errno = code
+                return false
+            }
+            usleep(10_000)
+        }
+        errno = EWOULDBLOCK
+        return false
     }
 
     /// The holder a lock file names, or "another process" when it names none.
