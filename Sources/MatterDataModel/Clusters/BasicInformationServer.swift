@@ -9,7 +9,7 @@ public import MatterTLV
 /// data model's composition changes after start (an endpoint or a cluster server added or removed).
 /// Records StartUp when the data model starts and ShutDown when it shuts down; the device records
 /// Leave with ``recordLeave(fabricIndex:)``.
-public final class BasicInformationServer: ClusterServer, @unchecked Sendable {
+public final class BasicInformationServer: ClusterServer {
     /// The values the cluster reports.
     public struct Configuration: Hashable, Sendable {
         /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4.1: 18,

@@ -8,7 +8,7 @@ public import MatterTLV
 /// StopMoveStep (and MoveToColor, MoveColor, StepColor with XY), transitions over time like Level Control's, the
 /// ExecuteIfOff rule, StartUpColorTemperatureMireds applied at boot, colour state persisted.
 /// Coupling of colour temperature to level (Level Control's Options bit 1) is not implemented.
-public final class ColorControlServer: ClusterServer, @unchecked Sendable {
+public final class ColorControlServer: ClusterServer {
     /// Construction parameters.
     public struct Configuration: Hashable, Sendable {
         /// The XY feature (CurrentX/CurrentY, MoveToColor): Extended Color Light.

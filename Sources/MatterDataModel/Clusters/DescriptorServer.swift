@@ -6,7 +6,7 @@ public import MatterTLV
 /// Descriptor 0x001D (rev 2), generated from the composition: DeviceTypeList and ClientList from the
 /// endpoint, ServerList from its servers, PartsList = every other endpoint on endpoint 0 and empty on
 /// the others (leaf endpoints). The data model adds one to every endpoint that lacks it.
-public final class DescriptorServer: ClusterServer, @unchecked Sendable {
+public final class DescriptorServer: ClusterServer {
     public init() { super.init(id: .descriptor, revision: ClusterSchema.descriptor.revision) }
 
     override public var attributes: [AttributeInfo] {

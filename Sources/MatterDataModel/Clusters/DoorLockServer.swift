@@ -12,7 +12,7 @@ public import MatterTLV
 /// DoorLockAlarm, LockOperation, LockOperationError and LockUserChange events. Users, credentials,
 /// schedules, lock state and settings are persisted. Schedules are kept and reported but not enforced
 /// (the device has no local time zone).
-public final class DoorLockServer: ClusterServer, @unchecked Sendable {
+public final class DoorLockServer: ClusterServer {
     /// LockStateEnum.
     public enum LockState: UInt8, Sendable {
         case notFullyLocked = 0

@@ -5,7 +5,7 @@ public import MatterInteraction
 /// members. The Groups servers of every endpoint share it; GroupKeyManagement's GroupTable attribute
 /// reports it. The data model loads it with ``restore(fabric:entries:)`` at start and saves it from
 /// ``onChange`` (under the `dm/groups` key of its store). Confined to the node's queue.
-public final class GroupTable: @unchecked Sendable {
+public final class GroupTable {
     /// One group of one fabric.
     public struct Entry: Hashable, Sendable {
         public var groupID: GroupID

@@ -7,7 +7,7 @@ public import MatterTLV
 /// in the data model's shared ``GroupTable``. AddGroupIfIdentifying needs the endpoint's Identify
 /// server to be identifying (otherwise it succeeds without effect). RemoveGroup and RemoveAllGroups
 /// also remove the group's scenes from the endpoint's Scenes Management server.
-public final class GroupsServer: ClusterServer, @unchecked Sendable {
+public final class GroupsServer: ClusterServer {
     /// A Groups server. Responses carry SUCCESS or the IM status of the failure (CONSTRAINT_ERROR,
     /// NOT_FOUND, UNSUPPORTED_ACCESS without a group key, RESOURCE_EXHAUSTED) in their Status field.
     public init() {

@@ -5,7 +5,7 @@ public import MatterTLV
 
 /// Identify 0x0003 (rev 6): IdentifyTime counts down once a second while the device identifies;
 /// Identify sets it, TriggerEffect runs an effect (a virtual device just notes it in the change log).
-public final class IdentifyServer: ClusterServer, @unchecked Sendable {
+public final class IdentifyServer: ClusterServer {
     /// IdentifyTypeEnum values.
     public enum IdentifyType: UInt8, Sendable {
         case none = 0

@@ -12,7 +12,7 @@ public import MatterTLV
 /// Coupling with the endpoint's On/Off server: the WithOnOff commands turn it on before moving above
 /// MinLevel and off on reaching MinLevel; the plain commands do nothing while it is off unless
 /// ExecuteIfOff says so; On and Off commands move the level (OnLevel, On/OffTransitionTime).
-public final class LevelControlServer: ClusterServer, @unchecked Sendable {
+public final class LevelControlServer: ClusterServer {
     /// Construction parameters.
     public struct Configuration: Hashable, Sendable {
         /// Lighting feature (LT): MinLevel 1, RemainingTime, StartUpCurrentLevel.

@@ -12,7 +12,7 @@ public import MatterTLV
 /// scene 0 of the accessing fabric) follows GlobalSceneControl (spec 1.5.7.4-5, the SDK's on-off
 /// server): OffWithEffect stores it when GlobalSceneControl is true, then sets it false;
 /// OnWithRecallGlobalScene, when GlobalSceneControl is false, recalls it and sets it true.
-public final class OnOffServer: ClusterServer, @unchecked Sendable {
+public final class OnOffServer: ClusterServer {
     /// StartUpOnOffEnum values.
     public enum StartUpOnOff: UInt8, Sendable {
         case off = 0

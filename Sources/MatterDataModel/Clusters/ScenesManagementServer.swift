@@ -21,7 +21,7 @@ public import MatterTLV
 /// SceneValid goes false for every fabric when a participant's state changes by a command, and for
 /// the fabric whose current scene or group is removed. Group 0 scene 0 is the fabric's global scene,
 /// which On/Off's OffWithEffect stores and OnWithRecallGlobalScene recalls.
-public final class ScenesManagementServer: ClusterServer, @unchecked Sendable {
+public final class ScenesManagementServer: ClusterServer {
     /// The most a transition may take, ms (60 000 s).
     public static let maxTransitionTime: UInt32 = 60_000_000
     /// The undefined scene ID.

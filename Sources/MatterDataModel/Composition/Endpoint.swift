@@ -7,7 +7,7 @@ public import MatterCore
 /// missing). Servers may also be added to an endpoint that is already part of a data model: they start
 /// at once and the Descriptor's ServerList reports the change. Confined to the node's queue once part
 /// of a data model.
-public final class Endpoint: @unchecked Sendable {
+public final class Endpoint {
     /// The endpoint number.
     public let id: EndpointID
     /// Device types, as the Descriptor's DeviceTypeList reports them.

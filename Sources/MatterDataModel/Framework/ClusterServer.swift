@@ -34,7 +34,7 @@ public import MatterTLV
 /// FeatureMap (0xFFFC) and ClusterRevision (0xFFFD) are served by the data model from ``featureMap``
 /// and ``revision``; the interaction engine adds AttributeList, AcceptedCommandList and
 /// GeneratedCommandList. Every method runs on the node's queue (hence `@unchecked Sendable`).
-open class ClusterServer: @unchecked Sendable {
+open class ClusterServer {
     /// The cluster's ID.
     public let id: ClusterID
     /// Its ClusterRevision.

@@ -7,7 +7,7 @@ import MatterTLV
 /// AccessControl 0x001F on endpoint 0: the ACL attribute (fabric-scoped), kept in the
 /// ``FabricTable``'s `AccessControlList`, which also evaluates every access check; records
 /// AccessControlEntryChanged.
-final class AccessControlServer: RootClusterServer, @unchecked Sendable {
+final class AccessControlServer: RootClusterServer {
     typealias A = AttributeID.AccessControl
 
     static let subjectsPerEntry = 4

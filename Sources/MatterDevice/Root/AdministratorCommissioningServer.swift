@@ -8,7 +8,7 @@ import MatterTLV
 
 /// AdministratorCommissioning 0x003C on endpoint 0 (Basic feature): windows for further
 /// administrators, over the node's ``CommissioningWindowManager``.
-final class AdministratorCommissioningServer: RootClusterServer, @unchecked Sendable {
+final class AdministratorCommissioningServer: RootClusterServer {
     typealias A = AttributeID.AdministratorCommissioning
     typealias C = CommandID.AdministratorCommissioning
 

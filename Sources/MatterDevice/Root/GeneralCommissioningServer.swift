@@ -6,7 +6,7 @@ import MatterTLV
 
 /// GeneralCommissioning 0x0030 on endpoint 0: the fail-safe (ArmFailSafe, CommissioningComplete),
 /// the breadcrumb and the regulatory configuration, over the node's ``FailSafe``.
-final class GeneralCommissioningServer: RootClusterServer, @unchecked Sendable {
+final class GeneralCommissioningServer: RootClusterServer {
     typealias A = AttributeID.GeneralCommissioning
     typealias C = CommandID.GeneralCommissioning
 

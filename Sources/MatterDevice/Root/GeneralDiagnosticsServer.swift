@@ -8,7 +8,7 @@ import MatterTLV
 /// device), UpTime, BootReason, ActiveHardwareFaults, TimeSnapshot; the BootReason event at each
 /// boot and HardwareFaultChange when the control plane changes the faults; test event triggers
 /// disabled.
-final class GeneralDiagnosticsServer: RootClusterServer, @unchecked Sendable {
+final class GeneralDiagnosticsServer: RootClusterServer {
     typealias A = AttributeID.GeneralDiagnostics
     typealias C = CommandID.GeneralDiagnostics
 

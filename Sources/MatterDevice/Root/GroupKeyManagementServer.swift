@@ -8,7 +8,7 @@ import MatterTLV
 /// which cannot be written or removed) and the GroupKeyMap binding groups to them, kept in the
 /// ``FabricTable`` (persisted with the fabric, removed with it); GroupTable reports the data model's
 /// shared ``GroupTable`` the Groups servers keep. Rules as the SDK's group-key-mgmt-server.
-final class GroupKeyManagementServer: RootClusterServer, @unchecked Sendable {
+final class GroupKeyManagementServer: RootClusterServer {
     typealias A = AttributeID.GroupKeyManagement
     typealias C = CommandID.GroupKeyManagement
     typealias KeySet = FabricGroupKeys.KeySet

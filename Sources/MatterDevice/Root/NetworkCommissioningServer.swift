@@ -6,7 +6,7 @@ import MatterTLV
 
 /// NetworkCommissioning 0x0031 on endpoint 0, as an Ethernet device has it: one network, always
 /// connected, no commands.
-final class NetworkCommissioningServer: RootClusterServer, @unchecked Sendable {
+final class NetworkCommissioningServer: RootClusterServer {
     typealias A = AttributeID.NetworkCommissioning
 
     /// FeatureMap: EthernetNetworkInterface.

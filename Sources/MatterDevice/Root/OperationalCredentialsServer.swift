@@ -10,7 +10,7 @@ import MatterTransport
 
 /// OperationalCredentials 0x003E on endpoint 0: attestation, CSR, trusted roots, NOCs, fabrics, over
 /// the node's ``FabricTable`` and ``FailSafe`` (what AddNOC adds is pending until CommissioningComplete).
-final class OperationalCredentialsServer: RootClusterServer, @unchecked Sendable {
+final class OperationalCredentialsServer: RootClusterServer {
     typealias A = AttributeID.OperationalCredentials
     typealias C = CommandID.OperationalCredentials
 

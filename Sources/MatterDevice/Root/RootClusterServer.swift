@@ -9,7 +9,7 @@ import MatterTLV
 /// (the root node reports its own events: fabrics, windows; dumps of certificates and breadcrumbs
 /// would only be noise). Subclasses implement `read`, `write` and `invoke` over the shared state
 /// they are given.
-class RootClusterServer: ClusterServer, @unchecked Sendable {
+class RootClusterServer: ClusterServer {
     // @unchecked: confined to the node's queue, like every cluster server.
     let schema: ClusterSchema
     let logger = Logger(label: "device")
