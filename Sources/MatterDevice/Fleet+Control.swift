@@ -2,6 +2,7 @@ import Foundation
 import MatterClusters
 import MatterCore
 import MatterDataModel
+import MatterTransport
 
 extension Fleet {
     /// Answers one control-plane request for the fleet (docs/CONTROL.md): every request names its
@@ -54,7 +55,8 @@ extension Fleet {
 extension VirtualDevice {
     /// BasicInformation NodeLabel now.
     public func nodeLabel() async -> String {
-        let dataModel = self.dataModel
-        return await node.run { _ in dataModel.cluster(BasicInformationServer.self, on: .root)?.nodeLabel ?? "" }
+        return await node.run { node in
+            dataModel.value(in: node).cluster(BasicInformationServer.self, on: .root)?.nodeLabel ?? ""
+        }
     }
 }

@@ -44,9 +44,9 @@ extension VirtualDevice {
     /// `offline` / `online`: stop answering and withdraw every DNS-SD record; come back and advertise.
     func setOnline(_ online: Bool) async -> String {
         gate.isOffline = !online
-        await node.run { _ in
+        await node.run { node in
             emit(.network(online: online))
-            advertise()
+            advertise(root.value(in: node))
         }
         return Self.answer(["online": online])
     }
@@ -81,10 +81,11 @@ extension VirtualDevice {
             }
             fabricIndex = index
         }
-        let dataModel = self.dataModel
+        let boundDataModel = self.dataModel
         let recorded = fabricIndex
         let recordedFields = fields
-        let result: Result<UInt64, ControlFailure> = await node.run { _ in
+        let result: Result<UInt64, ControlFailure> = await node.run { node in
+            let dataModel = boundDataModel.value(in: node)
             guard let server = dataModel.cluster(cluster.id, on: endpoint) else {
                 return .failure(ControlFailure("endpoint \(endpoint.rawValue) has no \(cluster.name) cluster"))
             }
@@ -114,8 +115,9 @@ extension VirtualDevice {
     /// sets LockState NotFullyLocked first.
     func doorLockAlarm(endpoint: EndpointID, alarmCode: UInt8) async throws(ControlFailure) -> UInt64 {
         guard alarmCode <= 7 else { throw ControlFailure("AlarmCode \(alarmCode) is out of range (0...7)") }
-        let dataModel = self.dataModel
-        let result: Result<UInt64, ControlFailure> = await node.run { _ in
+        let boundDataModel = self.dataModel
+        let result: Result<UInt64, ControlFailure> = await node.run { node in
+            let dataModel = boundDataModel.value(in: node)
             guard let lock = dataModel.cluster(DoorLockServer.self, on: endpoint) else {
                 return .failure(ControlFailure("endpoint \(endpoint.rawValue) has no DoorLock cluster"))
             }
@@ -148,8 +150,9 @@ extension VirtualDevice {
     /// Sets ActiveHardwareFaults and records HardwareFaultChange (Current, Previous).
     func changeHardwareFaults(to current: [UInt8]) async throws(ControlFailure) -> UInt64 {
         guard current.count <= 11 else { throw ControlFailure("at most 11 hardware faults") }
-        let dataModel = self.dataModel
-        let result: Result<UInt64, ControlFailure> = await node.run { _ in
+        let boundDataModel = self.dataModel
+        let result: Result<UInt64, ControlFailure> = await node.run { node in
+            let dataModel = boundDataModel.value(in: node)
             guard let server = dataModel.cluster(GeneralDiagnosticsServer.self, on: .root),
                 let number = server.changeHardwareFaults(to: current)
             else {
@@ -252,8 +255,9 @@ extension VirtualDevice {
     func invoke(endpoint: EndpointID, cluster: ClusterID, command: CommandID, fields: [TLVElement], name: String)
         async throws(ControlFailure)
     {
-        let dataModel = self.dataModel
-        let result: Result<Void, ControlFailure> = await node.run { _ in
+        let boundDataModel = self.dataModel
+        let result: Result<Void, ControlFailure> = await node.run { node in
+            let dataModel = boundDataModel.value(in: node)
             guard dataModel.cluster(cluster, on: endpoint) != nil else {
                 return .failure(ControlFailure("endpoint \(endpoint.rawValue) has no cluster \(cluster)"))
             }

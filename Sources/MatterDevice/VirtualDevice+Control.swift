@@ -60,9 +60,10 @@ extension VirtualDevice {
                     return Self.answer(error: "\(error)")
                 }
             }
-            let dataModel = self.dataModel
+            let boundDataModel = self.dataModel
             let setValue = encoded
-            let result: Result<TLVValue, ControlFailure> = await node.run { _ in
+            let result: Result<TLVValue, ControlFailure> = await node.run { node in
+                let dataModel = boundDataModel.value(in: node)
                 guard let server = dataModel.cluster(target.cluster.id, on: target.endpoint) else {
                     return .failure(
                         ControlFailure("endpoint \(target.endpoint.rawValue) has no \(target.cluster.name) cluster"))

@@ -88,18 +88,6 @@ extension VirtualDevice {
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.mrp
         let node = TransportNode(transport: gate, clock: clock, configuration: nodeConfiguration)
-        let root = try RootNode(
-            configuration: .init(
-                vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
-                basicCredentials: credentials, attestation: attestation,
-                failSafeExpirySeconds: configuration.failSafeExpirySeconds,
-                interfaceName: configuration.interface ?? "eth0",
-                bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount),
-            persistence: persistence, clock: clock, resumption: CASEResumptionStore(), sessions: .of(node))
-        root.pase.localMRP = configuration.mrp
-        root.caseResponder.localMRP = configuration.mrp
-        root.checkpoint = configuration.checkpoint
-
         var information = preset.defaultInformation
         information.vendorID = vendorID
         information.productID = productID
@@ -108,8 +96,22 @@ extension VirtualDevice {
         information.serialNumber = identity.serialNumber
         let attributes = PersistentAttributeStore(persistence)
         let basicInformation = information
-        let built: Result<(DeviceDataModel, InteractionServer), DeviceError> = await node.run { node in
+        let rootConfiguration = RootNode.Configuration(
+            vendorID: vendorID, productID: productID, discriminator: configuration.discriminator,
+            basicCredentials: credentials, attestation: attestation,
+            failSafeExpirySeconds: configuration.failSafeExpirySeconds,
+            interfaceName: configuration.interface ?? "eth0",
+            bootReason: configuration.bootReason.rawValue, rebootCount: rebootCount)
+        // The root node, the data model and the protocol handlers are made in the node's isolation
+        // and stay there: the device holds them bound to the node.
+        let built: Result<Parts, DeviceError> = await node.run { node in
             do {
+                let root = try RootNode(
+                    configuration: rootConfiguration, persistence: persistence, clock: clock,
+                    resumption: CASEResumptionStore(), sessions: .of(node))
+                root.pase.localMRP = configuration.mrp
+                root.caseResponder.localMRP = configuration.mrp
+                root.checkpoint = configuration.checkpoint
                 let endpoints = preset.makeEndpoints(information: basicInformation)
                 for server in root.makeClusterServers() { try endpoints[0].add(server) }
                 let dataModel = try DeviceDataModel(
@@ -124,15 +126,20 @@ extension VirtualDevice {
                     if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(ofPASE: session) }
                     return subject
                 }
-                return .success((dataModel, server))
+                let secureChannel = SecureChannelResponder(pase: root.pase, case: root.caseResponder)
+                node.setUnsolicitedHandler(secureChannel, for: .secureChannel)
+                return .success(
+                    Parts(
+                        dataModel: NodeBound(dataModel, on: node), root: NodeBound(root, on: node),
+                        server: server, secureChannel: secureChannel))
+            } catch let error as DeviceError {
+                return .failure(error)
             } catch {
                 return .failure(.startup("data model: \(error)"))
             }
         }
-        let (dataModel, server) = try built.get()
+        let parts = try built.get()
 
-        let secureChannel = SecureChannelResponder(pase: root.pase, case: root.caseResponder)
-        await secureChannel.install(on: node)
         var advertiser: DeviceAdvertiser?
         if configuration.advertise {
             if let dnssd {
@@ -149,8 +156,8 @@ extension VirtualDevice {
         }
         let device = VirtualDevice(
             configuration: configuration, ownership: ownership, node: node,
-            dataModel: dataModel, root: root,
-            server: server, secureChannel: secureChannel, advertiser: advertiser, gate: gate,
+            dataModel: parts.dataModel, root: parts.root,
+            server: parts.server, secureChannel: parts.secureChannel, advertiser: advertiser, gate: gate,
             preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
@@ -222,4 +229,12 @@ extension VirtualDevice {
             iterations: Int(configuration.pbkdfIterations))
         return PASEResponder.Credentials(verifier: verifier, pbkdf: pbkdf)
     }
+}
+
+/// What `VirtualDevice.start` makes in the node's isolation.
+private struct Parts: Sendable {
+    let dataModel: NodeBound<DeviceDataModel>
+    let root: NodeBound<RootNode>
+    let server: InteractionServer
+    let secureChannel: SecureChannelResponder
 }

@@ -51,9 +51,10 @@ public struct DeviceStatistics: Sendable, CustomStringConvertible {
 extension VirtualDevice {
     /// The device's counters and occupancy now.
     public func statistics() async -> DeviceStatistics {
-        let root = self.root
+        let boundRoot = self.root
         return await node.run { node in
-            DeviceStatistics(
+            let root = boundRoot.value(in: node)
+            return DeviceStatistics(
                 transport: node.statistics, pase: root.pase.statistics,
                 caseEstablishment: root.caseResponder.statistics,
                 secureSessions: node.secureSessionList.count, unsecuredSessions: node.unsecuredSessionCount,

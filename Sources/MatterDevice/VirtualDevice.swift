@@ -18,8 +18,9 @@ public final class VirtualDevice: Sendable {
     let ownership: StoreOwnership
     /// The device's transport node (its queue runs everything of this device).
     public let node: TransportNode
-    let dataModel: DeviceDataModel
-    let root: RootNode
+    /// The data model and the root node live on the node's queue, reached in its isolation.
+    let dataModel: NodeBound<DeviceDataModel>
+    let root: NodeBound<RootNode>
     let server: InteractionServer
     let secureChannel: SecureChannelResponder
     let advertiser: DeviceAdvertiser?
@@ -33,7 +34,7 @@ public final class VirtualDevice: Sendable {
 
     init(
         configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
-        dataModel: DeviceDataModel, root: RootNode,
+        dataModel: NodeBound<DeviceDataModel>, root: NodeBound<RootNode>,
         server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
         gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID
     ) {
@@ -73,17 +74,17 @@ public final class VirtualDevice: Sendable {
 
     /// Fabrics the device has committed: (index, fabric ID, node ID).
     public func fabrics() async -> [(index: UInt8, fabricID: FabricID, nodeID: NodeID)] {
-        await node.run { _ in root.committedFabrics.map { ($0.index, $0.fabricID, $0.nodeID) } }
+        await node.run { node in root.value(in: node).committedFabrics.map { ($0.index, $0.fabricID, $0.nodeID) } }
     }
 
     /// True while a commissioning window is open.
-    public func isCommissionable() async -> Bool { await node.run { _ in root.windows.isOpen } }
+    public func isCommissionable() async -> Bool { await node.run { node in root.value(in: node).windows.isOpen } }
 
     /// Stops advertising, timers and the socket.
     public func stop() async {
-        await node.run { _ in
-            root.stop()
-            dataModel.shutDown()
+        await node.run { node in
+            root.value(in: node).stop()
+            dataModel.value(in: node).shutDown()
         }
         // Subscribers get what is pending (the ShutDown event) now, and up to half a second to
         // acknowledge it, before the socket closes.
@@ -99,9 +100,11 @@ public final class VirtualDevice: Sendable {
 
     /// Connects the parts once everything exists (on the node's queue).
     func wire() async {
-        let root = self.root
-        let dataModel = self.dataModel
+        let boundRoot = self.root
+        let boundDataModel = self.dataModel
         await node.run { [weak self] node in
+            let root = boundRoot.value(in: node)
+            let dataModel = boundDataModel.value(in: node)
             root.pase.onEstablished = { session, peer in
                 self?.emit(.paseEstablished(peer: "\(peer)"))
                 root.paseEstablished(session)
@@ -125,19 +128,17 @@ public final class VirtualDevice: Sendable {
                 case .windowChanged: self?.emit(.commissioningWindow(open: root.windows.isOpen))
                 case .paseSessionChanged: break
                 }
-                self?.advertise()
+                self?.advertise(root)
             }
             dataModel.onStateChange = { change in self?.emit(DeviceEvent(change)) }
-            node.onSessionClosed { session in
-                node.assumeIsolated { _ in root.sessionClosed(session) }
-            }
+            node.onSessionClosed { node, session in boundRoot.value(in: node).sessionClosed(session) }
             if root.committedFabrics.isEmpty { root.windows.openBasic(timeoutSeconds: nil) }
-            self?.advertise()
+            self?.advertise(root)
         }
     }
 
-    /// Wishes the DNS-SD records the state calls for (on the node's queue).
-    func advertise() {
+    /// Wishes the DNS-SD records the state of `root` calls for (on the node's queue, where `root` lives).
+    func advertise(_ root: RootNode) {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
         guard !gate.isOffline else {  // offline: every record withdrawn

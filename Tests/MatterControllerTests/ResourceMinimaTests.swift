@@ -115,8 +115,9 @@ struct ResourceMinimaTests {
 
         // One change on the device, as its own button makes it.
         let model = device.dataModel
-        await device.node.perform { _ in
-            try? model.cluster(OnOffServer.self, on: EndpointID(1))?.setLocally(.OnOff.onOff, .bool(true))
+        await device.node.perform { node in
+            try? model.value(in: node).cluster(OnOffServer.self, on: EndpointID(1))?.setLocally(
+                .OnOff.onOff, .bool(true))
         }
         let expected = Set(subscriptions.map(\.subscription.id))
         for _ in 0..<200 where reports.saw(onOff: true) != expected {

@@ -83,8 +83,8 @@ struct ScenesEndToEndTests {
         // The second administrator leaves: its scenes go with its fabric.
         try await second.unpair(secondNode)
         let model = device.dataModel
-        let fabricsWithScenes = await device.node.perform { _ in
-            model.cluster(ScenesManagementServer.self, on: EndpointID(1))?.table.fabrics ?? []
+        let fabricsWithScenes = await device.node.perform { node in
+            model.value(in: node).cluster(ScenesManagementServer.self, on: EndpointID(1))?.table.fabrics ?? []
         }
         #expect(fabricsWithScenes.count == 1)
 

@@ -60,7 +60,7 @@ struct VIDVerificationTests {
         let root = device.root
         let (fabric, attestation) = await device.node.perform { node in
             (
-                root.committedFabrics.first,
+                root.value(in: node).committedFabrics.first,
                 node.secureSessionList.first { if case .case = $0.kind { true } else { false } }?.keys
                     .attestationChallenge
             )
@@ -128,7 +128,9 @@ struct VIDVerificationTests {
         var configuration = device.configuration
         configuration.port = port
         device = try await VirtualDevice.start(configuration)
-        let stored = await device.node.perform { [root = device.root] _ in root.committedFabrics.first }
+        let stored = await device.node.perform { [root = device.root] node in
+            root.value(in: node).committedFabrics.first
+        }
         #expect(stored?.vidVerificationStatement == statement)
         #expect(stored?.vendorID == VendorID(0xFFF2))
         await controller.stop()

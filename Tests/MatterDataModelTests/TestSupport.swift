@@ -162,7 +162,8 @@ struct Harness {
     let controllerSession: SessionID
     let server: InteractionServer
     let client: InteractionClient
-    let model: DeviceDataModel
+    /// The device's data model, reached on the device node (``onDevice(_:)``).
+    let model: NodeBound<DeviceDataModel>
     let clock: ManualClock
 
     static func make(
@@ -173,19 +174,30 @@ struct Harness {
         let pair = await SecureNodePair.make(clock: clock, dispatchTimers: false, nodeSeeds: (21, 22), keySeed: 9)
         let (network, controller, device) = (pair.network, pair.controller, pair.device)
         let controllerSession = pair.controllerSession
-        let model = try DeviceDataModel(
-            endpoints: preset.makeEndpoints(),
-            configuration: DeviceDataModel.Configuration(clock: clock, store: store, randomSeed: 5))
-        let acl = AccessControlList()
-        if let privilege {
-            acl.entries = [
-                AccessControlEntry(fabricIndex: 1, privilege: privilege, authMode: .case, subjects: [controllerNodeID])
-            ]
+        // The data model and its server are made on the device node and stay there.
+        let built: Result<(NodeBound<DeviceDataModel>, InteractionServer), any Error> = await device.perform {
+            node in
+            do {
+                let model = try DeviceDataModel(
+                    endpoints: preset.makeEndpoints(),
+                    configuration: DeviceDataModel.Configuration(clock: clock, store: store, randomSeed: 5))
+                let acl = AccessControlList()
+                if let privilege {
+                    acl.entries = [
+                        AccessControlEntry(
+                            fabricIndex: 1, privilege: privilege, authMode: .case, subjects: [controllerNodeID])
+                    ]
+                }
+                model.accessPolicy = acl
+                var serverConfiguration = InteractionServer.Configuration()
+                serverConfiguration.randomSeed = 3
+                let server = InteractionServer.install(on: node, dataModel: model, configuration: serverConfiguration)
+                return .success((NodeBound(model, on: node), server))
+            } catch {
+                return .failure(error)
+            }
         }
-        model.accessPolicy = acl
-        var serverConfiguration = InteractionServer.Configuration()
-        serverConfiguration.randomSeed = 3
-        let server = await InteractionServer.install(on: device, dataModel: model, configuration: serverConfiguration)
+        let (model, server) = try built.get()
         let client = await InteractionClient.install(on: controller)
         return Harness(
             network: network, controller: controller, device: device, controllerSession: controllerSession,
@@ -200,7 +212,7 @@ struct Harness {
     /// Runs `body` on the device's queue, where the data model lives.
     func onDevice<T: Sendable>(_ body: @Sendable (DeviceDataModel) -> T) async -> T {
         let model = self.model
-        return await device.perform { _ in body(model) }
+        return await device.perform { node in body(model.value(in: node)) }
     }
 
     /// Lets everything already queued on both nodes run.

@@ -140,8 +140,9 @@ struct FailSafeCrashTests {
 @Suite("Device commit that cannot be written")
 struct UnwritableCommitTests {
     /// Makes the device's SQLite connection refuse writes (`PRAGMA query_only`), or accept them again.
-    static func setReadOnly(_ device: VirtualDevice, _ readOnly: Bool) throws {
-        try device.root.fabrics.persistence.store.database.withConnection { connection throws(StorageError) in
+    static func setReadOnly(_ device: VirtualDevice, _ readOnly: Bool) async throws {
+        let store = await device.node.perform { node in device.root.value(in: node).fabrics.persistence.store }
+        try store.database.withConnection { connection throws(StorageError) in
             try connection.execute("PRAGMA query_only = \(readOnly ? "ON" : "OFF")")
         }
     }
@@ -154,7 +155,7 @@ struct UnwritableCommitTests {
         let request = CommissioningRequest(
             locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
             nodeID: NodeID(9))
-        try Self.setReadOnly(device, true)
+        try await Self.setReadOnly(device, true)
         let error = await #expect(throws: ControllerError.self) { try await controller.commission(request) }
         if case .commissioning(let stage, _)? = error { #expect(stage == .commissioningComplete) }
         #expect(try controller.store.node(NodeID(9)) == nil)
@@ -162,7 +163,7 @@ struct UnwritableCommitTests {
         #expect(await device.isCommissionable())
 
         // Writable again: the same device commissions, and its fabric is on disk.
-        try Self.setReadOnly(device, false)
+        try await Self.setReadOnly(device, false)
         _ = try await controller.commission(request)
         #expect(await device.fabrics().map(\.nodeID) == [NodeID(9)])
         let port = device.port

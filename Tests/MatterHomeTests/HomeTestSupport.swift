@@ -77,8 +77,8 @@ extension VirtualDevice {
     /// An attribute as the device itself holds it (read from its data model on its queue).
     func deviceValue(_ endpoint: UInt16, _ cluster: ClusterID, _ attribute: AttributeID) async -> TLVValue? {
         let model = dataModel
-        return await node.perform { _ in
-            try? model.readAttribute(
+        return await node.perform { node in
+            try? model.value(in: node).readAttribute(
                 ConcreteAttributePath(endpoint: EndpointID(endpoint), cluster: cluster, attribute: attribute),
                 context: InteractionContext(
                     subject: SubjectDescriptor(authMode: .pase, fabricIndex: 0, subject: 0),

@@ -9,7 +9,7 @@ public import MatterInteraction
 /// of its own fabric and auth mode that grants the privilege, names it (or no one in particular), and
 /// targets the endpoint and cluster (or the whole node). A subject without a fabric gets nothing.
 /// Confined to the node's queue.
-public final class AccessControlList: AccessPolicy, @unchecked Sendable {
+public final class AccessControlList: AccessPolicy {
     /// The entries of every fabric.
     public var entries: [AccessControlEntry]
     /// PASE sessions have implicit Administer (commissioning).

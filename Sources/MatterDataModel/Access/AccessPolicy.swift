@@ -22,7 +22,7 @@ public struct AccessRequest: Hashable, Sendable {
 
 /// Decides access checks for a ``DeviceDataModel``. ``AccessControlList`` implements the spec's
 /// rules; a device may wrap it (e.g. to add restrictions). Called on the node's queue.
-public protocol AccessPolicy: AnyObject, Sendable {
+public protocol AccessPolicy: AnyObject {
     /// True when `subject` may exercise `request.privilege` on the cluster instance.
     func allows(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool
 }

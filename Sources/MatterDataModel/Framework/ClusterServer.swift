@@ -33,7 +33,8 @@ public import MatterTLV
 ///
 /// FeatureMap (0xFFFC) and ClusterRevision (0xFFFD) are served by the data model from ``featureMap``
 /// and ``revision``; the interaction engine adds AttributeList, AcceptedCommandList and
-/// GeneratedCommandList. Every method runs on the node's queue (hence `@unchecked Sendable`).
+/// GeneratedCommandList. Not `Sendable`: it belongs to its data model and runs where that runs (the
+/// node's queue).
 open class ClusterServer {
     /// The cluster's ID.
     public let id: ClusterID

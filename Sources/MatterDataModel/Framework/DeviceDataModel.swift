@@ -18,11 +18,11 @@ public import MatterTransport
 ///
 /// Every endpoint gets a Descriptor cluster generated from the composition. Access checks go to
 /// ``accessPolicy`` (by default an empty ``AccessControlList``: only a commissioning PASE session has
-/// access). Confined to the node's queue: the interaction server calls it there, its timers (on the
-/// node's ``MatterCore/NodeScheduler``) fire there, and anything else (a CLI action, a test) must run
-/// there too (`node.perform { }`), hence `@unchecked Sendable`.
-public final class DeviceDataModel: DataModel, @unchecked Sendable {
-    // @unchecked: made off the node's queue and handed to it (the interaction server's data model).
+/// access). Not `Sendable`: it lives on the node's queue, where the interaction server calls it and
+/// its timers (on the node's ``MatterCore/NodeScheduler``) fire; anything else (a CLI action, a test)
+/// reaches it through a `NodeBound` in the node's isolation. A data model without a node (manual
+/// clock) is used from one task.
+public final class DeviceDataModel: DataModel {
     /// Platform services of a data model.
     public struct Configuration: Sendable {
         /// The clock transitions and countdowns follow (the node's clock).

@@ -10,7 +10,6 @@ import MatterTLV
 /// would only be noise). Subclasses implement `read`, `write` and `invoke` over the shared state
 /// they are given.
 class RootClusterServer: ClusterServer {
-    // @unchecked: confined to the node's queue, like every cluster server.
     let schema: ClusterSchema
     let logger = Logger(label: "device")
     private let implemented: [AttributeID]

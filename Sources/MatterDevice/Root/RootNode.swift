@@ -14,9 +14,9 @@ import MatterTransport
 /// cluster and file: GeneralCommissioningServer, OperationalCredentialsServer, ...). It performs the
 /// node-level effects of the shared state (sessions closed after an expiry or a commit, reports of
 /// the clusters concerned, advertising changes) through ``NodeSessions``, without a reference to the
-/// node. Confined to the device's node queue (hence `@unchecked Sendable`: the device's `Sendable`
-/// facade holds it and enters the node to use it).
-final class RootNode: @unchecked Sendable, CASECredentialsProvider {
+/// node. Made in the node's isolation and not `Sendable`: the device's `Sendable` facade holds it in
+/// a `NodeBound` and reaches it only there.
+final class RootNode: CASECredentialsProvider {
     struct Configuration: Sendable {
         var vendorID: VendorID
         var productID: ProductID

@@ -71,7 +71,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     ) -> InteractionClient {
         let client = InteractionClient(context: node.context, configuration: configuration)
         if registersHandler { node.setUnsolicitedHandler(client, for: .interactionModel) }
-        node.onSessionClosed { [weak client] session in client?.sessionClosed(session) }
+        node.onSessionClosed { [weak client] _, session in client?.sessionClosed(session) }
         return client
     }
 

@@ -15,7 +15,7 @@ public import MatterTLV
 /// GeneratedCommandList (0xFFF8) are served by the engine from ``attributes(endpoint:cluster:)``,
 /// ``acceptedCommands(endpoint:cluster:)`` and ``generatedCommands(endpoint:cluster:)`` unless the data
 /// model lists them itself; FeatureMap and ClusterRevision are the data model's.
-public protocol DataModel: AnyObject, Sendable {
+public protocol DataModel: AnyObject {
     /// Endpoints, ascending.
     var endpoints: [EndpointID] { get }
     /// Server clusters on `endpoint`, ascending; empty for an unknown endpoint.

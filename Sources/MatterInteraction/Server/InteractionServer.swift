@@ -68,7 +68,7 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     ) -> InteractionServer {
         let server = InteractionServer(context: node.context, dataModel: dataModel, configuration: configuration)
         node.setUnsolicitedHandler(server, for: .interactionModel)
-        node.onSessionClosed { [weak server] session in server?.sessionClosed(session) }
+        node.onSessionClosed { [weak server] _, session in server?.sessionClosed(session) }
         dataModel.observer = server
         return server
     }

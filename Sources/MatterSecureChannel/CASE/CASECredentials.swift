@@ -47,6 +47,6 @@ public struct CASECredentials: Sendable {
 
 /// Where a CASE responder finds the fabrics it may be reached on (committed and pending ones).
 /// Called on the node's queue.
-public protocol CASECredentialsProvider: AnyObject, Sendable {
+public protocol CASECredentialsProvider: AnyObject {
     func caseCredentials() -> [CASECredentials]
 }

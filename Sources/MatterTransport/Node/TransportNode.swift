@@ -53,7 +53,7 @@ public actor TransportNode {
     var exchanges: [ExchangeKey: Exchange] = [:]
     var retransmissions = RetransmissionTable<ExchangeKey>()
     var handlers: [ProtocolID: any UnsolicitedMessageHandler] = [:]
-    var sessionClosedObservers: [@Sendable (SessionID) -> Void] = []
+    var sessionClosedObservers: [@Sendable (isolated TransportNode, SessionID) -> Void] = []
     /// The transport's own timer on `scheduler` (made on first use, outside `init`).
     var timer: NodeTimer?
     var nodeContext: NodeContext?
@@ -144,7 +144,7 @@ public actor TransportNode {
     }
 
     /// Called (on the node's queue) whenever a secure session goes away.
-    public func onSessionClosed(_ observer: @escaping @Sendable (SessionID) -> Void) {
+    public func onSessionClosed(_ observer: @escaping @Sendable (isolated TransportNode, SessionID) -> Void) {
         sessionClosedObservers.append(observer)
     }
 
@@ -211,7 +211,7 @@ public actor TransportNode {
         guard case .secure(let id) = session, secureSessions.removeValue(forKey: id) != nil else { return }
         publishedSessionIDs.withLock { _ = $0.remove(id) }
         closeExchanges(of: session, error: .sessionNotFound(session))
-        for observer in sessionClosedObservers { observer(session) }
+        for observer in sessionClosedObservers { observer(self, session) }
     }
 
     /// True when the secure session exists. Answers from any thread without waiting for the node's
