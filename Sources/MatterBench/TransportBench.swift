@@ -5,9 +5,8 @@ import MatterSecureChannel
 import MatterTransport
 
 /// Echoes each request on the responder's queue.
-final class Echo: UnsolicitedMessageHandler, @unchecked Sendable {
-    // @unchecked: stateless.
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+final class Echo: UnsolicitedMessageHandler {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         try? exchange.send(opcode: message.opcode, payload: message.payload)
         exchange.close()
     }

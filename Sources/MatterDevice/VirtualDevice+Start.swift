@@ -126,12 +126,11 @@ extension VirtualDevice {
                     if case .pase = parameters.kind { subject.fabricIndex = root.fabricIndex(ofPASE: session) }
                     return subject
                 }
-                let secureChannel = SecureChannelResponder(pase: root.pase, case: root.caseResponder)
-                node.setUnsolicitedHandler(secureChannel, for: .secureChannel)
+                // The node owns the secure-channel responder from here on.
+                SecureChannelResponder(pase: root.pase, case: root.caseResponder).install(on: node)
                 return .success(
                     Parts(
-                        dataModel: NodeBound(dataModel, on: node), root: NodeBound(root, on: node),
-                        server: server, secureChannel: secureChannel))
+                        dataModel: NodeBound(dataModel, on: node), root: NodeBound(root, on: node), server: server))
             } catch let error as DeviceError {
                 return .failure(error)
             } catch {
@@ -157,7 +156,7 @@ extension VirtualDevice {
         let device = VirtualDevice(
             configuration: configuration, ownership: ownership, node: node,
             dataModel: parts.dataModel, root: parts.root,
-            server: parts.server, secureChannel: parts.secureChannel, advertiser: advertiser, gate: gate,
+            server: parts.server, advertiser: advertiser, gate: gate,
             preset: preset, vendorID: vendorID, productID: productID)
         await device.wire()
         await node.start()
@@ -236,5 +235,4 @@ private struct Parts: Sendable {
     let dataModel: NodeBound<DeviceDataModel>
     let root: NodeBound<RootNode>
     let server: InteractionServer
-    let secureChannel: SecureChannelResponder
 }

@@ -22,7 +22,6 @@ public final class VirtualDevice: Sendable {
     let dataModel: NodeBound<DeviceDataModel>
     let root: NodeBound<RootNode>
     let server: InteractionServer
-    let secureChannel: SecureChannelResponder
     let advertiser: DeviceAdvertiser?
     /// Drops every datagram while the device is `offline` (control plane).
     let gate: OfflineGate
@@ -35,7 +34,7 @@ public final class VirtualDevice: Sendable {
     init(
         configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
         dataModel: NodeBound<DeviceDataModel>, root: NodeBound<RootNode>,
-        server: InteractionServer, secureChannel: SecureChannelResponder, advertiser: DeviceAdvertiser?,
+        server: InteractionServer, advertiser: DeviceAdvertiser?,
         gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID
     ) {
         self.configuration = configuration
@@ -44,7 +43,6 @@ public final class VirtualDevice: Sendable {
         self.dataModel = dataModel
         self.root = root
         self.server = server
-        self.secureChannel = secureChannel
         self.advertiser = advertiser
         self.gate = gate
         self.vendorID = vendorID

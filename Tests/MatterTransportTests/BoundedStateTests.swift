@@ -11,15 +11,17 @@ final class HoldingResponder: UnsolicitedMessageHandler, @unchecked Sendable {
     var held: [Exchange] = []
     var failures: [TransportError] = []
 
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         held.append(exchange)
-        exchange.onFailure = { [weak self] error, _ in self?.failures.append(error) }
+        exchange.onFailure = { [weak self] _, error, _ in self?.failures.append(error) }
     }
 }
 
 /// Closes every exchange at once without answering (a request the protocol refuses).
 final class SilentResponder: UnsolicitedMessageHandler, @unchecked Sendable {
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) { exchange.close() }
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+        exchange.close()
+    }
 }
 
 @Suite("Transport node: state that peers' input creates stays bounded")
@@ -203,10 +205,10 @@ extension RetransmissionTable {
 /// Answers reliably, closes the exchange and forgets the unsecured session at once, as a refused
 /// handshake does.
 final class AnswerAndForgetResponder: UnsolicitedMessageHandler, @unchecked Sendable {
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         try? exchange.send(opcode: 2, payload: [])
         exchange.close()
-        exchange.node.assumeIsolated { node in node.removeUnsecuredSession(exchange.session) }
+        node.removeUnsecuredSession(exchange.session)
     }
 }
 

@@ -9,7 +9,7 @@ final class EchoResponder: UnsolicitedMessageHandler, @unchecked Sendable {
     // @unchecked: used only on its node's queue.
     var received: [ReceivedMessage] = []
 
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         received.append(message)
         try? exchange.send(opcode: message.opcode &+ 1, payload: message.payload.reversed())
         exchange.close()

@@ -54,6 +54,8 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     let configuration: Configuration
     let log = Logger(label: "interaction-client")
     var subscriptions: [SubscriptionKey: Subscription] = [:]
+    /// Chunked subscription reports still arriving, by exchange: what came so far.
+    var partialReports: [ObjectIdentifier: (key: SubscriptionKey, assembler: ReportAssembler)] = [:]
     /// The client's timer on the node's scheduler (subscriptions whose server went silent).
     lazy var timer: NodeTimer = context.scheduler.makeTimer { [weak self] in self?.runTimers() }
 
@@ -146,7 +148,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
 
     // MARK: - Reports of subscriptions (server-initiated exchanges)
 
-    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         guard message.opcode == InteractionOpcode.reportData.rawValue else {
             return respond(.invalidAction, on: exchange)
         }
@@ -156,14 +158,16 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         guard let id = report.subscriptionID,
             let subscription = subscriptions[SubscriptionKey(session: message.session, id: id)]
         else { return respond(.invalidSubscription, on: exchange) }
-        var assembler = ReportAssembler()
-        receiveChunk(report, assembler: &assembler, subscription: subscription, exchange: exchange)
+        receiveChunk(
+            report, assembler: ReportAssembler(), subscription: subscription,
+            key: SubscriptionKey(session: message.session, id: id), exchange: exchange)
     }
 
     private func receiveChunk(
-        _ report: ReportDataMessage, assembler: inout ReportAssembler,
-        subscription: Subscription, exchange: Exchange
+        _ report: ReportDataMessage, assembler: ReportAssembler, subscription: Subscription, key: SubscriptionKey,
+        exchange: Exchange
     ) {
+        var assembler = assembler
         assembler.add(report)
         subscription.deadline = now + UInt64(subscription.info.maxInterval) * 1000 + configuration.livenessAllowance
         do {
@@ -179,15 +183,23 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
             subscription.onReport(result)
             return
         }
-        var collected = assembler
-        exchange.onMessage = { [weak self] next, exchange in
-            guard let self else { return }
-            guard next.isMessage(.interactionModel, InteractionOpcode.reportData.rawValue),
-                let chunk = try? ReportDataMessage(decoding: next.payload)
-            else { return self.respond(.invalidAction, on: exchange) }
-            self.receiveChunk(chunk, assembler: &collected, subscription: subscription, exchange: exchange)
+        // The next chunk finds what came so far in the client's table (the callbacks capture only the client).
+        partialReports[ObjectIdentifier(exchange)] = (key, assembler)
+        exchange.onMessage = { [weak self] _, next, exchange in self?.continueReport(next, exchange: exchange) }
+        exchange.onFailure = { [weak self] _, _, exchange in
+            self?.partialReports[ObjectIdentifier(exchange)] = nil
+            exchange.close()
         }
-        exchange.onFailure = { _, exchange in exchange.close() }
+    }
+
+    /// The next chunk of a report whose earlier chunks came on `exchange`.
+    private func continueReport(_ next: ReceivedMessage, exchange: Exchange) {
+        guard let (key, assembler) = partialReports.removeValue(forKey: ObjectIdentifier(exchange)) else { return }
+        guard next.isMessage(.interactionModel, InteractionOpcode.reportData.rawValue),
+            let chunk = try? ReportDataMessage(decoding: next.payload)
+        else { return respond(.invalidAction, on: exchange) }
+        guard let subscription = subscriptions[key] else { return respond(.invalidSubscription, on: exchange) }
+        receiveChunk(chunk, assembler: assembler, subscription: subscription, key: key, exchange: exchange)
     }
 
     func respond(_ status: IMStatus, on exchange: Exchange) {

@@ -48,12 +48,15 @@ final class ChunkedTransmission {
 
     var isFinished: Bool { finished }
 
-    /// Starts sending. The exchange's callbacks keep the transmission alive until it finishes (they are
-    /// cleared then, or when the exchange closes).
+    /// Starts sending. The server routes the exchange's messages and failure here (``received(_:)``,
+    /// ``failed(_:)``) while it tracks the transmission.
     func start() {
-        exchange.onMessage = { message, _ in self.received(message) }
-        exchange.onFailure = { error, _ in self.finish(.failure(.transport(error))) }
         sendCurrent()
+    }
+
+    /// The exchange failed (no acknowledgement, session gone).
+    func failed(_ error: TransportError) {
+        finish(.failure(.transport(error)))
     }
 
     /// Ends the transmission because the StatusResponse did not come in time.
@@ -77,7 +80,7 @@ final class ChunkedTransmission {
         }
     }
 
-    private func received(_ message: ReceivedMessage) {
+    func received(_ message: ReceivedMessage) {
         guard !finished else { return }
         guard message.isMessage(.interactionModel, InteractionOpcode.statusResponse.rawValue),
             let status = try? StatusResponseMessage(decoding: message.payload)

@@ -16,7 +16,7 @@ extension InteractionServer {
         } catch {
             return exchange.close()
         }
-        exchange.onMessage = { [weak self] next, exchange in
+        exchange.onMessage = { [weak self] node, next, exchange in
             guard let self else { return }
             self.untrack(exchange)
             exchange.onMessage = nil
@@ -24,14 +24,14 @@ extension InteractionServer {
             guard self.now <= deadline else { return self.respond(.timeout, on: exchange) }
             switch InteractionOpcode(rawValue: next.opcode) {
             case .writeRequest where next.protocolID == .interactionModel:
-                self.handleWrite(next, exchange: exchange, subject: subject, timedWindow: true)
+                self.handleWrite(next, exchange: exchange, subject: subject, timedWindow: true, node: node)
             case .invokeRequest where next.protocolID == .interactionModel:
                 self.handleInvoke(next, exchange: exchange, subject: subject, timedWindow: true)
             default:
                 self.respond(.invalidAction, on: exchange)
             }
         }
-        exchange.onFailure = { [weak self] _, exchange in self?.untrack(exchange) }
+        exchange.onFailure = { [weak self] _, _, exchange in self?.untrack(exchange) }
         // Keep the exchange a while past the deadline so a late request is told TIMEOUT.
         let expiry = deadline + configuration.responseTimeout
         track(

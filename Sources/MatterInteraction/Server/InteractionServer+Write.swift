@@ -21,7 +21,10 @@ extension InteractionServer {
     }
 
     /// WriteRequest (first chunk, or the follow-up of a TimedRequest when `timedWindow`).
-    func handleWrite(_ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor, timedWindow: Bool) {
+    func handleWrite(
+        _ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor, timedWindow: Bool,
+        node: isolated TransportNode
+    ) {
         guard let request = try? WriteRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }
@@ -29,10 +32,12 @@ extension InteractionServer {
         // A timed write must fit one message.
         if timedWindow, request.moreChunkedMessages { return respond(.invalidAction, on: exchange) }
         let state = WriteState(subject: subject, session: message.session, isTimed: timedWindow)
-        processWriteChunk(request, state: state, exchange: exchange)
+        processWriteChunk(request, state: state, exchange: exchange, node: node)
     }
 
-    private func processWriteChunk(_ request: WriteRequestMessage, state: WriteState, exchange: Exchange) {
+    private func processWriteChunk(
+        _ request: WriteRequestMessage, state: WriteState, exchange: Exchange, node: isolated TransportNode
+    ) {
         // Wildcards are for group writes only.
         guard request.writeRequests.allSatisfy({ $0.path.concrete != nil }) else {
             finishWrite(state)
@@ -60,23 +65,14 @@ extension InteractionServer {
             return exchange.close()
         }
         state.deadline = now + configuration.responseTimeout
-        exchange.onMessage = { [weak self] next, exchange in
-            guard let self else { return }
-            self.untrack(exchange)
-            exchange.onMessage = nil
-            exchange.onFailure = nil
-            guard next.isMessage(.interactionModel, InteractionOpcode.writeRequest.rawValue),
-                let request = try? WriteRequestMessage(decoding: next.payload),
-                request.timedRequest == state.isTimed
-            else {
-                self.finishWrite(state)
-                return self.respond(.invalidAction, on: exchange)
-            }
-            self.processWriteChunk(request, state: state, exchange: exchange)
+        // The exchange's callbacks reach the write's state through the server's table of conversations.
+        exchange.onMessage = { [weak self] node, next, exchange in
+            self?.continueWrite(next, exchange: exchange, node: node)
         }
-        exchange.onFailure = { [weak self] _, exchange in
-            self?.untrack(exchange)
-            self?.finishWrite(state)
+        exchange.onFailure = { [weak self] _, _, exchange in
+            guard let self, let state = self.pending[ObjectIdentifier(exchange)]?.write else { return }
+            self.untrack(exchange)
+            self.finishWrite(state)
         }
         track(
             exchange, deadline: { state.deadline },
@@ -85,6 +81,23 @@ extension InteractionServer {
                 self?.finishWrite(state)
                 exchange.close()
             })
+        pending[ObjectIdentifier(exchange)]?.write = state
+    }
+
+    /// The next chunk of a write whose earlier chunk went to `exchange`.
+    private func continueWrite(_ next: ReceivedMessage, exchange: Exchange, node: isolated TransportNode) {
+        guard let state = pending[ObjectIdentifier(exchange)]?.write else { return }
+        untrack(exchange)
+        exchange.onMessage = nil
+        exchange.onFailure = nil
+        guard next.isMessage(.interactionModel, InteractionOpcode.writeRequest.rawValue),
+            let request = try? WriteRequestMessage(decoding: next.payload),
+            request.timedRequest == state.isTimed
+        else {
+            finishWrite(state)
+            return respond(.invalidAction, on: exchange)
+        }
+        processWriteChunk(request, state: state, exchange: exchange, node: node)
     }
 
     private func finishWrite(_ state: WriteState) {

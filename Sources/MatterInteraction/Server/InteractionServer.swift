@@ -78,7 +78,7 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
 
     // MARK: - Dispatch of the first message of an exchange
 
-    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange) {
+    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         guard case .secure = message.session, let subject = subject(for: message.session) else {
             // The interaction model runs over secure sessions only.
             log.debug("dropping IM opcode \(message.opcode) on \(message.session)")
@@ -88,11 +88,11 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
         switch InteractionOpcode(rawValue: message.opcode) {
         case .readRequest: handleRead(message, exchange: exchange, subject: subject)
         case .subscribeRequest: handleSubscribe(message, exchange: exchange, subject: subject)
-        case .writeRequest: handleWrite(message, exchange: exchange, subject: subject, timedWindow: false)
+        case .writeRequest: handleWrite(message, exchange: exchange, subject: subject, timedWindow: false, node: node)
         case .invokeRequest: handleInvoke(message, exchange: exchange, subject: subject, timedWindow: false)
         case .timedRequest: handleTimed(message, exchange: exchange, subject: subject)
         case .reportData where clientReportHandler != nil:
-            clientReportHandler?.handleUnsolicited(message, on: exchange)
+            clientReportHandler?.handleUnsolicited(message, on: exchange, node: node)
         case .statusResponse:
             // Nothing to answer: a status is never the start of an interaction.
             exchange.close()
@@ -136,6 +136,10 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
         let exchange: Exchange
         var deadline: () -> UInt64?
         let expire: () -> Void
+        /// The transmission this conversation sends, which the exchange's messages go to.
+        var transmission: ChunkedTransmission?
+        /// The write whose next chunk the exchange waits for.
+        var write: WriteState?
 
         init(exchange: Exchange, deadline: @escaping () -> UInt64?, expire: @escaping () -> Void) {
             self.exchange = exchange
@@ -162,6 +166,15 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
             expire: { [weak transmission] in
                 transmission?.expire()
             })
+        pending[ObjectIdentifier(exchange)]?.transmission = transmission
+        // The exchange's callbacks reach the transmission through the server, which owns it until it
+        // finishes (it clears them then).
+        exchange.onMessage = { [weak self] _, message, exchange in
+            self?.pending[ObjectIdentifier(exchange)]?.transmission?.received(message)
+        }
+        exchange.onFailure = { [weak self] _, error, exchange in
+            self?.pending[ObjectIdentifier(exchange)]?.transmission?.failed(error)
+        }
         transmission.start()
         rescheduleTimer()
     }

@@ -4,9 +4,11 @@ import MatterCrypto
 public import MatterTransport
 
 /// The responder side of CASE (spec 4.14.2): a node reached on one of its fabrics. Answers Sigma1
-/// with Sigma2 (or Sigma2_Resume), checks Sigma3, and installs the session. Confined to the node's
-/// queue (hence `@unchecked Sendable`).
+/// with Sigma2 (or Sigma2_Resume), checks Sigma3, and installs the session. Owned by the node's
+/// secure-channel responder and run in the node's isolation.
 public final class CASEResponder: @unchecked Sendable {
+    // @unchecked: captured by its exchange's callbacks, which the node calls on its queue; the compiler
+    // cannot tie a callback's isolated node to the node that set it.
     /// Where the fabrics come from (held weakly: the provider usually owns this responder).
     public weak var credentials: (any CASECredentialsProvider)?
     public let resumption: CASEResumptionStore
@@ -108,15 +110,11 @@ public final class CASEResponder: @unchecked Sendable {
                 localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, peerMRP: peerMRP,
                 ownEphemeralKey: ephemeralKey, peerEphemeralKey: sigma1.initiatorEphemeralPublicKey,
                 resumptionID: newResumptionID)
-            exchange.onMessage = { message, exchange in
-                exchange.node.assumeIsolated { node in state.receive(message, on: exchange, node: node) }
-            }
-            exchange.onFailure = { error, exchange in
-                exchange.node.assumeIsolated { node in
-                    node.releaseSessionID(localSessionID)
-                    state.responder.statistics.failed += 1
-                    state.responder.fail(.transport(error), exchange: exchange, node: node, status: nil)
-                }
+            exchange.onMessage = { node, message, exchange in state.receive(message, on: exchange, node: node) }
+            exchange.onFailure = { node, error, exchange in
+                node.releaseSessionID(localSessionID)
+                state.responder.statistics.failed += 1
+                state.responder.fail(.transport(error), exchange: exchange, node: node, status: nil)
             }
         } catch {
             node.releaseSessionID(localSessionID)
@@ -163,37 +161,33 @@ public final class CASEResponder: @unchecked Sendable {
             let peer = CASEPeer(
                 fabricIndex: fabric.fabricIndex, fabricID: fabric.fabricID, nodeID: record.peerNodeID,
                 cats: record.peerCATs)
-            exchange.onMessage = { [self] message, exchange in
-                exchange.node.assumeIsolated { node in
-                    // The initiator confirms a resumption with a StatusReport.
-                    guard message.isMessage(.secureChannel, SecureChannelOpcode.statusReport),
-                        let report = try? StatusReport(decoding: message.payload), report.isSuccess
-                    else {
-                        node.releaseSessionID(localSessionID)
-                        statistics.failed += 1
-                        fail(.invalidMessage("resumption not confirmed"), exchange: exchange, node: node, status: nil)
-                        return
-                    }
-                    exchange.close()
-                    let session = node.addSecureSession(
-                        SecureSessionParameters(
-                            kind: .case(
-                                fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID,
-                                peerNodeID: record.peerNodeID, peerCATs: record.peerCATs),
-                            localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, keys: keys,
-                            peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
-                    node.removeUnsecuredSession(exchange.session)
-                    resumption.save(updated)
-                    statistics.resumed += 1
-                    onEstablished?(session, peer)
-                }
-            }
-            exchange.onFailure = { [self] error, exchange in
-                exchange.node.assumeIsolated { node in
+            exchange.onMessage = { [self] node, message, exchange in
+                // The initiator confirms a resumption with a StatusReport.
+                guard message.isMessage(.secureChannel, SecureChannelOpcode.statusReport),
+                    let report = try? StatusReport(decoding: message.payload), report.isSuccess
+                else {
                     node.releaseSessionID(localSessionID)
                     statistics.failed += 1
-                    fail(.transport(error), exchange: exchange, node: node, status: nil)
+                    fail(.invalidMessage("resumption not confirmed"), exchange: exchange, node: node, status: nil)
+                    return
                 }
+                exchange.close()
+                let session = node.addSecureSession(
+                    SecureSessionParameters(
+                        kind: .case(
+                            fabricIndex: fabric.fabricIndex, localNodeID: fabric.nodeID,
+                            peerNodeID: record.peerNodeID, peerCATs: record.peerCATs),
+                        localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, keys: keys,
+                        peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
+                node.removeUnsecuredSession(exchange.session)
+                resumption.save(updated)
+                statistics.resumed += 1
+                onEstablished?(session, peer)
+            }
+            exchange.onFailure = { [self] node, error, exchange in
+                node.releaseSessionID(localSessionID)
+                statistics.failed += 1
+                fail(.transport(error), exchange: exchange, node: node, status: nil)
             }
             return true
         } catch {
@@ -221,7 +215,7 @@ public final class CASEResponder: @unchecked Sendable {
 
     /// After Sigma2: waits for Sigma3.
     final class FullHandshake: @unchecked Sendable {
-        // @unchecked: confined to the node's queue like its exchange.
+        // @unchecked: captured by its exchange's callbacks, which the node calls on its queue.
         let responder: CASEResponder
         let fabric: CASECredentials
         let ipk: [UInt8]

@@ -14,8 +14,10 @@ public import MatterTransport
 /// since the initiator could test one passcode guess against it. After `maximumFailedAttempts`
 /// failures the commissioning window closes (credentials are dropped and `onWindowClosedByFailures`
 /// runs).
-/// Confined to its node's queue (hence `@unchecked Sendable`).
+/// Owned by the node's secure-channel responder and run in the node's isolation.
 public final class PASEResponder: @unchecked Sendable {
+    // @unchecked: captured by its exchange's callbacks, which the node calls on its queue; the compiler
+    // cannot tie a callback's isolated node to the node that set it.
     /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
     public struct Credentials: Sendable {
         public var verifier: Spake2PlusPasscodeVerifier
@@ -152,13 +154,9 @@ public final class PASEResponder: @unchecked Sendable {
             responder: self, verifier: verifier, localSessionID: localSessionID,
             peerSessionID: request.initiatorSessionID, peerMRP: peerMRP)
         inProgress = (exchange, handshake, message.peerAddress, now)
-        exchange.onMessage = { message, exchange in
-            exchange.node.assumeIsolated { node in handshake.receive(message, on: exchange, node: node) }
-        }
-        exchange.onFailure = { error, exchange in
-            exchange.node.assumeIsolated { node in
-                handshake.fail(.transport(error), on: exchange, node: node, report: false)
-            }
+        exchange.onMessage = { node, message, exchange in handshake.receive(message, on: exchange, node: node) }
+        exchange.onFailure = { node, error, exchange in
+            handshake.fail(.transport(error), on: exchange, node: node, report: false)
         }
     }
 
@@ -218,8 +216,9 @@ public final class PASEResponder: @unchecked Sendable {
     }
 
     /// The state of one handshake after PBKDFParamResponse: waiting for Pake1, then Pake3.
-    /// Confined to the node's queue like the exchange it serves (hence `@unchecked Sendable`).
+    /// Owned by the exchange it serves, on the node's queue.
     final class Handshake: @unchecked Sendable {
+        // @unchecked: captured by its exchange's callbacks, which the node calls on its queue.
         unowned let responder: PASEResponder
         let verifier: Spake2PlusVerifier
         let localSessionID: UInt16

@@ -13,21 +13,24 @@ public struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
 /// A request/response conversation with a peer on one session (spec 4.10). Responders get one from
 /// an `UnsolicitedMessageHandler`; initiators from `TransportNode.openExchange`.
 ///
-/// Confined to its node's queue (hence `@unchecked Sendable`): every method must be called from the
-/// node's isolation (handlers, or functions taking `isolated TransportNode`).
+/// Used only in its node's isolation (the handlers, and functions taking `isolated TransportNode`):
+/// `send` and `close` enter the node with `assumeIsolated`, which traps anywhere else.
 public final class Exchange: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: the node's handle, held by the node's own closures; checked at run time, as NIO's channel is.
     public let key: ExchangeKey
     public let protocolID: ProtocolID
-    /// The node this exchange belongs to (use it only from the node's isolation).
-    /// Strong: a task may still hold the exchange after its test or owner dropped the node; the node
-    /// drops its exchanges when they close, fail or the node stops, which breaks the cycle.
-    public let node: TransportNode
+    /// The node this exchange belongs to; the exchange's users get the node as the isolated
+    /// parameter of their handler instead. Strong: a task may still hold the exchange after its owner
+    /// dropped the node; the node drops its exchanges when they close, fail or the node stops, which
+    /// breaks the cycle.
+    let node: TransportNode
 
-    /// Called for each message that arrives while nobody awaits `receive`; set by responders that
-    /// answer synchronously on the node's queue.
-    public var onMessage: ((ReceivedMessage, Exchange) -> Void)?
-    /// Called when the exchange fails (no acknowledgement, timeout, session gone).
-    public var onFailure: ((TransportError, Exchange) -> Void)?
+    /// Called, in the node's isolation, for each message that arrives while nobody awaits `receive`;
+    /// set by responders that answer synchronously on the node's queue.
+    public var onMessage: ((isolated TransportNode, ReceivedMessage, Exchange) -> Void)?
+    /// Called, in the node's isolation, when the exchange fails (no acknowledgement, timeout, session
+    /// gone).
+    public var onFailure: ((isolated TransportNode, TransportError, Exchange) -> Void)?
 
     var pendingAck: (counter: UInt32, deadline: UInt64)?
     var waiter: CheckedContinuation<ReceivedMessage, any Error>?
@@ -83,20 +86,20 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Delivers an arrived message to the waiter, the handler, or the inbox.
-    func deliver(_ message: ReceivedMessage) {
+    func deliver(_ message: ReceivedMessage, node: isolated TransportNode) {
         heardFromPeer = true
         if let waiter {
             self.waiter = nil
             responseDeadline = nil
             waiter.resume(returning: message)
         } else if let onMessage {
-            onMessage(message, self)
+            onMessage(node, message, self)
         } else {
             inbox.append(message)
         }
     }
 
-    func fail(_ error: TransportError) {
+    func fail(_ error: TransportError, node: isolated TransportNode) {
         guard failure == nil else { return }
         failure = error
         if let waiter {
@@ -104,7 +107,7 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
             responseDeadline = nil
             waiter.resume(throwing: error)
         }
-        onFailure?(error, self)
+        onFailure?(node, error, self)
     }
 
     /// Ends the current `receive` with a timeout; the exchange itself stays usable.
@@ -127,7 +130,7 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
 }
 
 /// Handles the first message of exchanges that peers initiate for one protocol (PASE/CASE
-/// responders, the interaction-model server). Runs on the node's queue.
-public protocol UnsolicitedMessageHandler: AnyObject, Sendable {
-    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange)
+/// responders, the interaction-model server). Owned by its node and called in the node's isolation.
+public protocol UnsolicitedMessageHandler: AnyObject {
+    func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode)
 }

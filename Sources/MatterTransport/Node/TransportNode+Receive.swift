@@ -140,9 +140,9 @@ extension TransportNode {
         }
         if let handler {
             exchange.heardFromPeer = true
-            handler.handleUnsolicited(message, on: exchange)
+            handler.handleUnsolicited(message, on: exchange, node: self)
         } else {
-            exchange.deliver(message)
+            exchange.deliver(message, node: self)
         }
         rearmTimer()
     }

@@ -30,7 +30,7 @@ extension TransportNode {
                 closingExchanges[key] = nil
                 statistics.acknowledgementsMissed += 1
                 log.info("\(key): no acknowledgement after \(MRPBackoff.maxTransmissions) transmissions")
-                exchange?.fail(.noAcknowledgement(transmissions: MRPBackoff.maxTransmissions))
+                exchange?.fail(.noAcknowledgement(transmissions: MRPBackoff.maxTransmissions), node: self)
             }
         }
         for exchange in exchanges.values {

@@ -105,7 +105,7 @@ public actor TransportNode {
             let exchange = exchanges[key] ?? closingExchanges[key]
             closingExchanges[key] = nil
             log.info("\(key): \(peer) reported its port closed")
-            exchange?.fail(.portUnreachable(peer))
+            exchange?.fail(.portUnreachable(peer), node: self)
         }
         rearmTimer()
     }
@@ -116,7 +116,7 @@ public actor TransportNode {
         stopped = true
         scheduler.stop()
         timer = nil
-        for exchange in exchanges.values { exchange.fail(.stopped) }
+        for exchange in exchanges.values { exchange.fail(.stopped, node: self) }
         exchanges.removeAll()
         transport.close()
     }
@@ -138,7 +138,8 @@ public actor TransportNode {
         return made
     }
 
-    /// Registers the handler for exchanges peers initiate with `protocolID`.
+    /// Registers the handler for exchanges peers initiate with `protocolID`; the node owns it from
+    /// then on (it is handed over, not shared).
     public func setUnsolicitedHandler(_ handler: any UnsolicitedMessageHandler, for protocolID: ProtocolID) {
         handlers[protocolID] = handler
     }
@@ -267,7 +268,7 @@ public actor TransportNode {
         for (key, exchange) in exchanges where key.session == session {
             retransmissions.remove(key)
             exchanges[key] = nil
-            exchange.fail(error)
+            exchange.fail(error, node: self)
             exchange.markClosed()
         }
     }
