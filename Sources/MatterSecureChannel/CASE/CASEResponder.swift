@@ -33,53 +33,41 @@ public final class CASEResponder: @unchecked Sendable {
 
     func begin(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         statistics.requests += 1
-        guard case .unsecured = exchange.session else {
+        let admission = CASEAdmission.decide(
+            payload: message.payload, unsecured: exchange.session.isUnsecured,
+            fabrics: credentials?.caseCredentials() ?? [],
+            resumptionRecord: { resumption.record(resumptionID: $0) })
+        let peerMRP = admission.sigma1?.sessionParameters?.mrp ?? .default
+        if admission.sigma1 != nil { node.setPeerMRP(peerMRP, for: exchange.session) }
+        switch admission {
+        case .droppedOnEncryptedSession:
             statistics.invalidRequests += 1
             exchange.close()
-            return
-        }
-        let sigma1: Sigma1
-        do {
-            sigma1 = try Sigma1(decoding: message.payload)
-        } catch {
+        case .invalid(let error):
             statistics.invalidRequests += 1
             fail(
                 error, exchange: exchange, node: node, status: StatusReport.SecureChannelCode.invalidParameter,
                 refusal: true)
-            return
-        }
-        let peerMRP = sigma1.sessionParameters?.mrp ?? .default
-        node.setPeerMRP(peerMRP, for: exchange.session)
-        if let resumption = sigma1.resumption,
-            tryResume(
-                sigma1, resumption, message: message, exchange: exchange,
-                peerMRP: peerMRP, node: node)
-        {
-            return
-        }
-        // Find the fabric (and IPK epoch key) whose destination identifier matches.
-        var match: (CASECredentials, [UInt8])?
-        search: for fabric in credentials?.caseCredentials() ?? [] {
-            for epochKey in fabric.ipkEpochKeys {
-                guard let ipk = try? fabric.operationalIPK(epochKey: epochKey),
-                    let candidate = try? CASEKeySchedule.destinationID(
-                        operationalIPK: ipk, initiatorRandom: sigma1.initiatorRandom,
-                        rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID, nodeID: fabric.nodeID)
-                else { continue }
-                if SecureMemory.constantTimeEquals(candidate, sigma1.destinationID) {
-                    match = (fabric, ipk)
-                    break search
-                }
-            }
-        }
-        guard let (fabric, ipk) = match else {
+        case .noSharedTrustRoots:
             log.info("Sigma1 for a destination that matches none of our fabrics")
             statistics.noSharedTrustRoots += 1
             fail(
                 .noSharedTrustRoots, exchange: exchange, node: node,
                 status: StatusReport.SecureChannelCode.noSharedTrustRoots, refusal: true)
-            return
+        case .resume(let sigma1, let record, let fabric):
+            resume(
+                sigma1, record: record, fabric: fabric, message: message, exchange: exchange, peerMRP: peerMRP,
+                node: node)
+        case .full(let sigma1, let fabric, let ipk):
+            answer(sigma1, fabric: fabric, ipk: ipk, message: message, exchange: exchange, peerMRP: peerMRP, node: node)
         }
+    }
+
+    /// The full handshake: answers with Sigma2 and waits for Sigma3.
+    private func answer(
+        _ sigma1: Sigma1, fabric: CASECredentials, ipk: [UInt8], message: ReceivedMessage, exchange: Exchange,
+        peerMRP: MRPParameters, node: isolated TransportNode
+    ) {
         let localSessionID = node.allocateSessionID()
         do {
             let ephemeral = try P256PrivateKey()
@@ -125,21 +113,12 @@ public final class CASEResponder: @unchecked Sendable {
         }
     }
 
-    /// Sigma1 with resumption fields: answer Sigma2_Resume when the record and its MIC check out.
-    private func tryResume(
-        _ sigma1: Sigma1, _ fields: (id: [UInt8], mic: [UInt8]), message: ReceivedMessage, exchange: Exchange,
-        peerMRP: MRPParameters, node: isolated TransportNode
-    ) -> Bool {
-        guard let record = resumption.record(resumptionID: fields.id),
-            let expected = try? CASECrypto.resumeMIC(
-                shared: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                resumptionID: fields.id, info: CASEKeySchedule.sigma1ResumeInfo,
-                nonce: CASEKeySchedule.resume1Nonce),
-            SecureMemory.constantTimeEquals(expected, fields.mic),
-            let fabric = credentials?.caseCredentials().first(where: { $0.fabricIndex == record.fabricIndex })
-        else {
-            return false  // any resumption problem: fall back to the full handshake
-        }
+    /// A resumption that checked out: answers Sigma2_Resume and waits for the initiator's StatusReport.
+    private func resume(
+        _ sigma1: Sigma1, record: CASEResumptionStore.Record, fabric: CASECredentials, message: ReceivedMessage,
+        exchange: Exchange, peerMRP: MRPParameters, node: isolated TransportNode
+    ) {
+        guard let fields = sigma1.resumption else { return }
         let localSessionID = node.allocateSessionID()
         do {
             let newID = try SecureRandom.bytes(count: 16)
@@ -189,10 +168,12 @@ public final class CASEResponder: @unchecked Sendable {
                 statistics.failed += 1
                 fail(.transport(error), exchange: exchange, node: node, status: nil)
             }
-            return true
         } catch {
             node.releaseSessionID(localSessionID)
-            return false
+            statistics.failed += 1
+            fail(
+                .crypto(error as? CryptoError ?? .invalidState("\(error)")), exchange: exchange, node: node,
+                status: StatusReport.SecureChannelCode.invalidParameter)
         }
     }
 
@@ -246,38 +227,46 @@ public final class CASEResponder: @unchecked Sendable {
             self.resumptionID = resumptionID
         }
 
+        /// Checks the initiator's answer to Sigma2 (spec 4.14.2.4): Sigma3 that decrypts, whose
+        /// certificates chain to the fabric's root and whose signature covers both ephemeral keys. No
+        /// I/O: the caller installs the session or fails the handshake.
+        func verify(_ message: ReceivedMessage) throws(SecureChannelError) -> (
+            peer: OperationalIdentity, keys: SessionKeys
+        ) {
+            if message.isMessage(.secureChannel, SecureChannelOpcode.statusReport) {
+                let report = try StatusReport(decodingHandshake: message.payload)
+                throw SecureChannelError.peerReportedFailure(report)
+            }
+            guard message.isMessage(.secureChannel, SecureChannelOpcode.sigma3) else {
+                throw SecureChannelError.invalidMessage("expected Sigma3, got opcode \(message.opcode)")
+            }
+            let sigma3 = try Sigma3(decoding: message.payload)
+            let s3k = try PASEInitiator.crypto { () throws(CryptoError) in
+                try CASECrypto.sigma3Key(shared: shared, ipk: ipk, transcript: transcript)
+            }
+            let plaintext: [UInt8]
+            do {
+                plaintext = try CASECrypto.decrypt(sigma3.encrypted, key: s3k, nonce: CASEKeySchedule.sigma3Nonce)
+            } catch {
+                throw SecureChannelError.invalidMessage("Sigma3 does not decrypt")
+            }
+            let tbe = try SigmaSignedData.decodeEncrypted(plaintext, name: "TBEData3", expectsResumptionID: false)
+            let tbs = tbe.data.toBeSigned(senderEphemeralKey: peerEphemeralKey, receiverEphemeralKey: ownEphemeralKey)
+            let peer = try CASEPeerValidation.validate(
+                noc: tbe.data.noc, icac: tbe.data.icac, signature: tbe.signature, signedData: tbs, fabric: fabric,
+                time: responder.validationTime())
+            let keys = try PASEInitiator.crypto { () throws(CryptoError) in
+                try SessionKeyDerivation.keys(
+                    secret: shared,
+                    salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + message.payload),
+                    info: SessionKeyDerivation.sessionKeysInfo, isInitiator: false)
+            }
+            return (peer, keys)
+        }
+
         func receive(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
             do throws(SecureChannelError) {
-                if message.isMessage(.secureChannel, SecureChannelOpcode.statusReport) {
-                    let report = try StatusReport(decodingHandshake: message.payload)
-                    throw SecureChannelError.peerReportedFailure(report)
-                }
-                guard message.isMessage(.secureChannel, SecureChannelOpcode.sigma3) else {
-                    throw SecureChannelError.invalidMessage("expected Sigma3, got opcode \(message.opcode)")
-                }
-                let sigma3 = try Sigma3(decoding: message.payload)
-                let s3k = try PASEInitiator.crypto { () throws(CryptoError) in
-                    try CASECrypto.sigma3Key(shared: shared, ipk: ipk, transcript: transcript)
-                }
-                let plaintext: [UInt8]
-                do {
-                    plaintext = try CASECrypto.decrypt(sigma3.encrypted, key: s3k, nonce: CASEKeySchedule.sigma3Nonce)
-                } catch {
-                    throw SecureChannelError.invalidMessage("Sigma3 does not decrypt")
-                }
-                let tbe = try SigmaSignedData.decodeEncrypted(plaintext, name: "TBEData3", expectsResumptionID: false)
-                let tbs = tbe.data.toBeSigned(
-                    senderEphemeralKey: peerEphemeralKey, receiverEphemeralKey: ownEphemeralKey)
-                let peer = try CASEPeerValidation.validate(
-                    noc: tbe.data.noc, icac: tbe.data.icac, signature: tbe.signature,
-                    signedData: tbs, fabric: fabric,
-                    time: responder.validationTime())
-                let keys = try PASEInitiator.crypto { () throws(CryptoError) in
-                    try SessionKeyDerivation.keys(
-                        secret: shared,
-                        salt: try CASECrypto.sessionSalt(ipk: ipk, transcript: transcript + message.payload),
-                        info: SessionKeyDerivation.sessionKeysInfo, isInitiator: false)
-                }
+                let (peer, keys) = try verify(message)
                 try? exchange.send(
                     opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
                 exchange.close()

@@ -20,12 +20,7 @@ extension TransportNode {
         let verdict: PeerMessageCounter.Verdict
         if header.isUnsecured {
             // The handshake initiator names itself; a responder's reply echoes our ephemeral ID.
-            let ephemeral: NodeID
-            if let source = header.source {
-                ephemeral = source
-            } else if case .node(let destination) = header.destination {
-                ephemeral = destination
-            } else {
+            guard let ephemeral = UnsecuredAdmission.ephemeralNodeID(of: header) else {
                 statistics.droppedUndecodable += 1
                 return
             }
@@ -46,12 +41,15 @@ extension TransportNode {
                     settled = retransmissions.acknowledge(key, counter: acknowledged)
                     if settled { closingExchanges[key] = nil }
                 }
-                let isStandaloneAck =
-                    payloadHeader.protocolID == .secureChannel
-                    && payloadHeader.opcode == SecureChannelOpcode.standaloneAck
-                guard header.source != nil, payloadHeader.isInitiator, !isStandaloneAck else {
-                    // A standalone ack that settled a retransmission did its job; anything else is dropped.
-                    if !(settled && isStandaloneAck) { statistics.droppedUnknownSession += 1 }
+                switch UnsecuredAdmission.decide(
+                    header: header, payload: payloadHeader, settledRetransmission: settled)
+                {
+                case .open: break
+                case .settled:
+                    rearmTimer()
+                    return
+                case .unknownSession:
+                    statistics.droppedUnknownSession += 1
                     rearmTimer()
                     return
                 }
@@ -99,39 +97,39 @@ extension TransportNode {
         {
             closingExchanges[key] = nil
         }
-        guard verdict == .new else {
+        var exchange = exchanges[key]
+        let handler = exchange == nil ? handlers[payloadHeader.protocolID] : nil
+        switch InboundRoute.decide(
+            verdict: verdict, payload: payloadHeader, hasExchange: exchange != nil, hasHandler: handler != nil)
+        {
+        case .duplicate(let acknowledge):
             statistics.droppedDuplicate += 1
             log.debug(
                 "duplicate message counter \(header.messageCounter) on \(session) dropped (replay or retransmission)")
-            if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
+            if acknowledge { sendStandaloneAck(key: key, counter: header.messageCounter) }
             rearmTimer()
             return
-        }
-        if payloadHeader.protocolID == .secureChannel, payloadHeader.opcode == SecureChannelOpcode.standaloneAck {
+        case .acknowledgementOnly:
             rearmTimer()
             return
+        case .unhandled(let acknowledge):
+            statistics.droppedUnhandled += 1
+            if acknowledge { sendStandaloneAck(key: key, counter: header.messageCounter) }
+            rearmTimer()
+            return
+        case .openExchange:
+            let created = Exchange(key: key, protocolID: payloadHeader.protocolID, node: self)
+            created.openedByPeer = true
+            exchanges[key] = created
+            exchange = created
+        case .deliver:
+            break
         }
         let message = ReceivedMessage(
             session: session, protocolID: payloadHeader.protocolID,
             opcode: payloadHeader.opcode, exchangeID: payloadHeader.exchangeID,
             payload: payloadReader.readRest(), peerAddress: datagram.source,
             messageCounter: header.messageCounter, sourceNodeID: header.source)
-        var exchange = exchanges[key]
-        var handler: (any UnsolicitedMessageHandler)?
-        if exchange == nil {
-            if payloadHeader.isInitiator, let registered = handlers[payloadHeader.protocolID] {
-                let created = Exchange(key: key, protocolID: payloadHeader.protocolID, node: self)
-                created.openedByPeer = true
-                exchanges[key] = created
-                exchange = created
-                handler = registered
-            } else {
-                statistics.droppedUnhandled += 1
-                if payloadHeader.needsAck { sendStandaloneAck(key: key, counter: header.messageCounter) }
-                rearmTimer()
-                return
-            }
-        }
         guard let exchange else { return }
         if payloadHeader.needsAck {
             // One pending acknowledgement per exchange: flush an older one first.
