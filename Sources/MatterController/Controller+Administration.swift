@@ -7,11 +7,6 @@ public import MatterStorage
 import MatterTLV
 import MatterTransport
 
-/// Whether `unpair` got as far as sending RemoveFabric (set on the controller's executor).
-final class RemoveFabricProgress: @unchecked Sendable {
-    var requestSent = false
-}
-
 /// A commissioning window a node opened for another administrator, and the codes to join it.
 public struct CommissioningWindow: Sendable {
     /// The payload (new passcode and discriminator, the node's vendor and product).
@@ -121,15 +116,15 @@ extension Controller {
     /// node is forgotten even when it cannot be reached or refuses.
     public func unpair(_ nodeID: NodeID, force: Bool = false) async throws(ControllerError) {
         _ = try storedNode(nodeID)
-        let sent = RemoveFabricProgress()
+        var requestSent = false  // whether it got as far as sending RemoveFabric
         do {
             try await withSession(nodeID) { session throws(ControllerError) in
-                sent.requestSent = true
+                requestSent = true
                 try await removeFabric(nil, session: session, nodeID: nodeID)
             }
         } catch {
             var outcome = error
-            if sent.requestSent, error.category == .unreachable {
+            if requestSent, error.category == .unreachable {
                 // The answer may have been lost with the fabric's sessions: does the node still know us?
                 await dropSession(nodeID)
                 do throws(ControllerError) { _ = try await session(for: nodeID) } catch { outcome = error }
