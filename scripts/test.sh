@@ -13,8 +13,8 @@
 #      Matter version the device reports (root, LAN; scripts/test-dmv.sh),
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
 #   6. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
-#      built with warnings as errors and run: the Home API guides' samples against in-process devices
-#      (no root; scripts/test-examples.sh),
+#      built with warnings as errors and its Swift Testing suite run: the Home API guides' samples
+#      checked on in-process devices (no root; scripts/test-examples.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -71,7 +71,7 @@ suite() {
     extra_failed=$((extra_failed + f))
 }
 
-suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path and run (Home API samples)
+suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path, its tests run (Home API samples)
 
 if [ "$(id -u)" = 0 ]; then
     export SUITE_SKIP_BUILD=1  # built above; the LAN wrappers (scripts/lib/suite.sh) need not check again

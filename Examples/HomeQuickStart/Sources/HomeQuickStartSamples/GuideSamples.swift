@@ -2,14 +2,15 @@
 // MatterAddDeviceRequest: our Home commissions itself; prints instead of comments). One other change:
 // the guides' `catch let _ as HomeError` is `catch let error` here, since our commands declare
 // `throws(HomeError)` and the cast would always succeed (a compiler warning). The guides' snippets
-// are wrapped in functions whose parameters are the objects they use (`onOffTraitTest`, `group`...),
-// and the commissioning flow takes the name the user would type in Apple's flow.
+// are wrapped in public functions whose parameters are the objects they use (`onOffTraitTest`,
+// `group`...), and the commissioning flow takes the name the user would type in Apple's flow. What
+// each one did is checked by Tests/HomeQuickStartTests.
 
 import MatterHome
 
 /// "Add new Matter devices to a home": prepare, commission, complete, or cancel. `name` is what the
 /// user types in Apple's flow (the extension's `configureDevice(named:in:)` receives it).
-func commissionDevice(structure: Structure, onboardingPayload: String, named name: String) async throws {
+public func commissionDevice(structure: Structure, onboardingPayload: String, named name: String) async throws {
     do {
         try await structure.prepareForMatterCommissioning()
     } catch {
@@ -33,7 +34,7 @@ func commissionDevice(structure: Structure, onboardingPayload: String, named nam
 }
 
 /// "Control devices on iOS": supports, commands, commands with parameters.
-func controlSamples(
+public func controlSamples(
     onOffTraitTest: Matter.OnOffTrait, levelControlTraitTest: Matter.LevelControlTrait
 ) async throws {
     // Check if the OnOff trait supports the toggle command.
@@ -90,7 +91,7 @@ func controlSamples(
 }
 
 /// isSupported and isNullable.
-func nullableSample(device: HomeDevice) async {
+public func nullableSample(device: HomeDevice) async {
     // Check if a nullable attribute is set or is not supported.
     if let deviceType = await device.types.get(OnOffLightDeviceType.self) {
         if let onOffTrait = deviceType.traits[Matter.OnOffTrait.self] {
@@ -112,7 +113,7 @@ func nullableSample(device: HomeDevice) async {
 }
 
 /// Writing an attribute with update (on a lock, when there is one).
-func updateSample(doorLockTraitTest: Matter.DoorLockTrait) async throws {
+public func updateSample(doorLockTraitTest: Matter.DoorLockTrait) async throws {
     if doorLockTraitTest.attributes.$wrongCodeEntryLimit.isSupported {
         let _ = try await doorLockTraitTest.update {
             $0.setWrongCodeEntryLimit(3)
@@ -120,7 +121,9 @@ func updateSample(doorLockTraitTest: Matter.DoorLockTrait) async throws {
     }
 }
 
-func onOffTrait(in group: DeviceGroup) async -> Matter.OnOffTrait? {
+/// The on/off trait of the group's first light part (on/off, dimmable, colour-temperature or extended
+/// colour light), if it has one.
+public func onOffTrait(in group: DeviceGroup) async -> Matter.OnOffTrait? {
     if let light = await group.part(OnOffLightDeviceType.self) {
         return light.matterTraits.onOffTrait
     }
@@ -137,7 +140,7 @@ func onOffTrait(in group: DeviceGroup) async -> Matter.OnOffTrait? {
 }
 
 /// Device groups.
-func groupSamples(group: DeviceGroup) async throws {
+public func groupSamples(group: DeviceGroup) async throws {
     if let lightPart = await group.part(OnOffLightDeviceType.self),
         let onOffTrait = lightPart.matterTraits.onOffTrait,
         onOffTrait.supports(.on)
