@@ -113,12 +113,12 @@ public final class CASEResponder: @unchecked Sendable {
         }
     }
 
-    /// A resumption that checked out: answers Sigma2_Resume and waits for the initiator's StatusReport.
+    /// A resumption that checked out (the record is the one Sigma1's resumption ID names): answers
+    /// Sigma2_Resume and waits for the initiator's StatusReport.
     private func resume(
         _ sigma1: Sigma1, record: CASEResumptionStore.Record, fabric: CASECredentials, message: ReceivedMessage,
         exchange: Exchange, peerMRP: MRPParameters, node: isolated TransportNode
     ) {
-        guard let fields = sigma1.resumption else { return }
         let localSessionID = node.allocateSessionID()
         do {
             let newID = try SecureRandom.bytes(count: 16)
@@ -127,7 +127,7 @@ public final class CASEResponder: @unchecked Sendable {
                 resumptionID: newID, info: CASEKeySchedule.sigma2ResumeInfo,
                 nonce: CASEKeySchedule.resume2Nonce)
             let keys = try SessionKeyDerivation.keys(
-                secret: record.sharedSecret, salt: sigma1.initiatorRandom + fields.id,
+                secret: record.sharedSecret, salt: sigma1.initiatorRandom + record.resumptionID,
                 info: SessionKeyDerivation.resumptionKeysInfo, isInitiator: false)
             try exchange.send(
                 opcode: SecureChannelOpcode.sigma2Resume,
