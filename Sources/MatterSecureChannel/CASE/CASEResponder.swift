@@ -267,10 +267,16 @@ public final class CASEResponder: @unchecked Sendable {
         func receive(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
             do throws(SecureChannelError) {
                 let (peer, keys) = try verify(message)
+                let cats = peer.caseAuthenticatedTags.map(\.rawValue)
+                // The record is kept before the initiator hears of success: a resumption it tries at
+                // once (or a test that then forgets the record) finds it in place.
+                responder.resumption.save(
+                    .init(
+                        resumptionID: resumptionID, sharedSecret: shared,
+                        fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
                 try? exchange.send(
                     opcode: SecureChannelOpcode.statusReport, payload: StatusReport.sessionEstablished.encoded)
                 exchange.close()
-                let cats = peer.caseAuthenticatedTags.map(\.rawValue)
                 let session = node.addSecureSession(
                     SecureSessionParameters(
                         kind: .case(
@@ -279,10 +285,6 @@ public final class CASEResponder: @unchecked Sendable {
                         localSessionID: localSessionID, peerSessionID: peerSessionID, keys: keys,
                         peerAddress: message.peerAddress, peerMRP: peerMRP, isInitiator: false))
                 node.removeUnsecuredSession(exchange.session)
-                responder.resumption.save(
-                    .init(
-                        resumptionID: resumptionID, sharedSecret: shared,
-                        fabricIndex: fabric.fabricIndex, peerNodeID: peer.nodeID, peerCATs: cats))
                 responder.statistics.established += 1
                 responder.onEstablished?(
                     session,
