@@ -1,12 +1,14 @@
 import MatterController
 import MatterCore
 import MatterCredentials
+import MatterDevice
 import MatterOnboarding
 import MatterStorage
 import MatterTestSupport
+import MatterTransport
 import Testing
 
-@Suite("Commissioning against the fake device")
+@Suite("Commissioning against a virtual device")
 struct CommissioningTests {
     /// The stages a commissioning by direct address finishes, in order (attestation included).
     static let allStages: [CommissioningStage] = CommissioningStage.allCases
@@ -25,12 +27,11 @@ struct CommissioningTests {
         #expect(events.succeeded == Self.allStages)
         #expect(events.failed == nil)
         #expect(result.node.nodeID == NodeID(5))
-        let deviceLog = await device.inspect { $0.log }
-        #expect(deviceLog == ["armed 60", "regulatory 2 XX", "root added", "noc added 1", "committed 1"])
-        let fabrics = await device.inspect { $0.fabrics.map { ($0.index, $0.committed, $0.adminSubject) } }
-        #expect(fabrics.count == 1)
-        #expect(fabrics.first?.1 == true)
-        #expect(fabrics.first?.2 == controller.controllerNodeID.rawValue)
+        let state = await device.state()
+        #expect(state.fabrics.map(\.index) == [1])
+        #expect(state.fabrics.first?.committed == true)
+        #expect(state.fabrics.first?.adminSubjects == [controller.controllerNodeID.rawValue])
+        #expect(!state.failSafeArmed && !state.commissionable)
         #expect(controller.controllerNodeID == NodeID(112_233))
 
         let stored = try #require(try controller.store.node(NodeID(5)))
@@ -44,13 +45,19 @@ struct CommissioningTests {
 
         // The CASE session from commissioning carries the first commands.
         try await controller.on(NodeID(5))
-        #expect(await device.inspect { $0.onOff } == true)
+        #expect(await device.state().onOff == true)
         try await controller.toggle(NodeID(5))
-        #expect(await device.inspect { $0.onOff } == false)
+        #expect(await device.state().onOff == false)
+        // Off, MoveToLevel is ignored unless the command's options override ExecuteIfOff (bit 0).
+        let level = await device.state().level
         try await controller.moveToLevel(NodeID(5), level: 77)
-        #expect(await device.inspect { $0.level } == 77)
+        #expect(await device.state().level == level)
+        try await controller.moveToLevel(NodeID(5), level: 77, optionsMask: 1, optionsOverride: 1)
+        let dimmed = await device.state()
+        #expect(dimmed.level == 77 && dimmed.onOff == false)
         try await controller.moveToLevel(NodeID(5), level: 200, withOnOff: true)
-        #expect(await device.inspect { ($0.level, $0.onOff) } == (200, true))
+        let after = await device.state()
+        #expect(after.level == 200 && after.onOff == true)
         await controller.stop()
         await device.stop()
     }
@@ -69,7 +76,8 @@ struct CommissioningTests {
         #expect(events.failed == .pase)
         #expect("\(error.map { "\($0)" } ?? "")".contains("wrong setup passcode"))
         #expect(try controller.store.nodes().isEmpty)
-        #expect(await device.inspect { $0.fabrics.isEmpty && $0.log.isEmpty })
+        let state = await device.state()
+        #expect(state.fabrics.isEmpty && !state.failSafeArmed && state.commissionable)
         await controller.stop()
         await device.stop()
     }
@@ -91,10 +99,10 @@ struct CommissioningTests {
         #expect(error?.underlying == .attestation(code: 101, reason: error.map { Self.reason($0) } ?? ""))
         #expect(events.failed == .attestationVerification)
         #expect(try controller.store.nodes().isEmpty)
-        let state = await device.inspect { ($0.failSafeArmed, $0.fabrics.count, $0.log) }
-        #expect(state.0 == false)
-        #expect(state.1 == 0)
-        #expect(state.2.suffix(2) == ["rolled back", "disarmed"])
+        let state = await device.state()
+        #expect(!state.failSafeArmed)
+        #expect(state.fabrics.isEmpty)
+        #expect(state.commissionable)
         await controller.stop()
 
         // Commissionable again, by a controller that trusts our PAA.
@@ -108,7 +116,7 @@ struct CommissioningTests {
     @Test("a device whose BasicInformation VendorID differs from its certification declaration fails attestation")
     func vendorMismatch() async throws {
         let bed = try TestBed()
-        let device = try await bed.device(reportedVendorID: VendorID(0xFFF2))
+        let device = try await bed.device(vendorID: VendorID(0xFFF2))
         let controller = try await bed.controller()
         let events = EventRecorder()
         let error = await #expect(throws: ControllerError.self) {
@@ -122,7 +130,8 @@ struct CommissioningTests {
         }
         #expect(events.failed == .attestationVerification)
         #expect(try controller.store.nodes().isEmpty)
-        #expect(await device.inspect { !$0.failSafeArmed && $0.fabrics.isEmpty && $0.log.last == "disarmed" })
+        let state = await device.state()
+        #expect(!state.failSafeArmed && state.fabrics.isEmpty && state.commissionable)
         await controller.stop()
         await device.stop()
     }
@@ -157,17 +166,18 @@ struct CommissioningTests {
         let controller = try await bed.controller(browse: true)
         let payload = SetupPayload(
             vendorID: VendorID(0xFFF1), productID: ProductID(0x8002), discoveryCapabilities: .onNetwork,
-            discriminator: .long(3841), passcode: device.passcode)
+            discriminator: .long(3841), passcode: device.configuration.passcode)
         let qr = try SetupQRCode.encode(payload)
         let parsed = try OnboardingPayloadParser.parse(qr).payload
         let events = EventRecorder()
         let result = try await controller.commission(CommissioningRequest(payload: parsed), progress: events.record)
         #expect(events.succeeded == Self.allStages)
         #expect(result.node.nodeID == NodeID(1))  // allocated
-        #expect(await device.inspect { $0.committedFabrics.count } == 1)
-        #expect(await other.inspect { $0.log.isEmpty })
+        #expect(await device.state().committedFabrics.count == 1)
+        let untouched = await other.state()
+        #expect(untouched.fabrics.isEmpty && !untouched.failSafeArmed && untouched.commissionable)
         try await controller.on(result.node.nodeID)
-        #expect(await device.inspect { $0.onOff })
+        #expect(await device.state().onOff == true)
         await controller.stop()
         await device.stop()
         await other.stop()
@@ -179,7 +189,7 @@ struct CommissioningTests {
         let device = try await bed.device(discriminator: 0xA5C, advertise: true)
         let controller = try await bed.controller(browse: true)
         let code = try ManualPairingCode.encode(
-            SetupPayload(discriminator: .long(0xA5C), passcode: device.passcode))
+            SetupPayload(discriminator: .long(0xA5C), passcode: device.configuration.passcode))
         let parsed = try OnboardingPayloadParser.parse(code).payload
         #expect(parsed.discriminator == .short(0xA))
         let result = try await controller.commission(CommissioningRequest(payload: parsed, nodeID: NodeID(3)))
@@ -238,7 +248,7 @@ struct CommissioningTests {
         named.name = "LAMP"
         let sameName = await #expect(throws: ControllerError.self) { try await controller.commission(named) }
         #expect(sameName?.category == .invalidArgument)
-        #expect(await second.inspect { $0.log.isEmpty })
+        #expect(await second.statistics().transport.datagramsReceived == 0)
         await controller.stop()
         await device.stop()
         await second.stop()

@@ -1,5 +1,6 @@
 import MatterController
 import MatterCore
+import MatterDevice
 import MatterStorage
 import MatterTestSupport
 import Testing
@@ -10,7 +11,7 @@ struct ConcurrentControllerTests {
     func concurrentCommissioning() async throws {
         let bed = try TestBed()
         let count = 4
-        var devices: [FakeDevice] = []
+        var devices: [VirtualDevice] = []
         for _ in 0..<count { devices.append(try await bed.device()) }
         let controllers = try await withThrowingTaskGroup(of: Controller.self) { group in
             for _ in 0..<count { group.addTask { try await bed.controller() } }
@@ -23,7 +24,7 @@ struct ConcurrentControllerTests {
         let results = try await withThrowingTaskGroup(of: CommissioningResult.self) { group in
             for (index, pair) in pairs.enumerated() {
                 group.addTask {
-                    var request = pair.1.request()
+                    var request = pair.1.request(nodeID: nil)
                     request.name = "lamp \(index)"
                     return try await pair.0.commission(request)
                 }
@@ -49,7 +50,7 @@ struct ConcurrentControllerTests {
         }
         for device in devices {
             // Toggled an even number of times.
-            #expect(await device.inspect { $0.onOff } == (count % 2 == 1))
+            #expect(await device.state().onOff == (count % 2 == 1))
         }
         for controller in controllers { await controller.stop() }
         for device in devices { await device.stop() }

@@ -1,15 +1,16 @@
 import MatterController
 import MatterCore
+import MatterDevice
 import MatterStorage
 import MatterTestSupport
 import Testing
 
 @Suite("Group fan-out")
 struct GroupTests {
-    /// Three commissioned fake devices (nodes 1...3) in group "lights", endpoint 1 each.
-    func setUp(_ bed: TestBed) async throws -> ([FakeDevice], Controller) {
+    /// Three commissioned virtual dimmable lights (nodes 1...3) in group "lights", endpoint 1 each.
+    func setUp(_ bed: TestBed) async throws -> ([VirtualDevice], Controller) {
         let controller = try await bed.controller()
-        var devices: [FakeDevice] = []
+        var devices: [VirtualDevice] = []
         try controller.store.createGroup("lights")
         for index in 1...3 {
             let device = try await bed.device()
@@ -32,8 +33,8 @@ struct GroupTests {
         #expect(result.successCount == 2)
         #expect(result.failures.map(\.member.nodeID) == [NodeID(2)])
         #expect(result.failures.first?.error?.category == .unreachable)
-        #expect(await devices[0].inspect { $0.onOff })
-        #expect(await devices[2].inspect { $0.onOff })
+        #expect(await devices[0].state().onOff == true)
+        #expect(await devices[2].state().onOff == true)
         await controller.stop()
         for device in devices { await device.stop() }
     }
@@ -66,7 +67,7 @@ struct GroupTests {
         let bed = try TestBed()
         let controller = try await bed.controller()
         try controller.store.createGroup("hall")
-        var devices: [FakeDevice] = []
+        var devices: [VirtualDevice] = []
         for index in 1...70 {
             let device = try await bed.device()
             _ = try await controller.commission(device.request(nodeID: NodeID(UInt64(index))))
@@ -80,7 +81,7 @@ struct GroupTests {
         #expect(result.successCount == 70)
         #expect(result.failures.count == 0, "\(result.failures.compactMap(\.error).prefix(3))")
         var on = 0
-        for device in devices where await device.inspect({ $0.onOff }) { on += 1 }
+        for device in devices where await device.state().onOff == true { on += 1 }
         #expect(on == 70)
         await controller.stop()
         for device in devices { await device.stop() }

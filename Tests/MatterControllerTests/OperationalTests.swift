@@ -1,8 +1,10 @@
 import MatterClusters
 import MatterController
 import MatterCore
+import MatterDevice
 import MatterInteraction
 import MatterOnboarding
+import MatterSecureChannel
 import MatterStorage
 import MatterTLV
 import MatterTestSupport
@@ -10,13 +12,17 @@ import MatterTransport
 import Synchronization
 import Testing
 
-@Suite("Operational API on a commissioned fake device")
+@Suite("Operational API on a commissioned virtual device")
 struct OperationalTests {
     let node = NodeID(5)
     let light = EndpointID(1)
+    /// Level Control's CurrentFrequency and MoveToClosestFrequency: the Frequency feature, which no
+    /// light has.
+    let currentFrequency = AttributeID(0x0004)
+    let moveToClosestFrequency = CommandID(0x08)
 
-    /// A device commissioned as node 5.
-    func commissioned(_ bed: TestBed) async throws -> (FakeDevice, Controller) {
+    /// A dimmable light commissioned as node 5.
+    func commissioned(_ bed: TestBed) async throws -> (VirtualDevice, Controller) {
         let device = try await bed.device()
         let controller = try await bed.controller()
         _ = try await controller.commission(device.request(nodeID: node))
@@ -34,10 +40,10 @@ struct OperationalTests {
             node, endpoint: light, cluster: .onOff, attribute: .OnOff.startUpOnOff)
         #expect(startUp == .value(.null))
         #expect(startUp.isNull && startUp.isSupported)
-        let scene = try await controller.readAttribute(
-            node, endpoint: light, cluster: .onOff, attribute: .OnOff.globalSceneControl)
-        #expect(scene == .unsupported(.unsupportedAttribute))
-        #expect(!scene.isNull && !scene.isSupported)
+        let frequency = try await controller.readAttribute(
+            node, endpoint: light, cluster: .levelControl, attribute: currentFrequency)
+        #expect(frequency == .unsupported(.unsupportedAttribute))
+        #expect(!frequency.isNull && !frequency.isSupported)
         #expect(
             try await controller.readAttribute(
                 node, endpoint: light, cluster: .colorControl, attribute: .ColorControl.colorMode)
@@ -56,8 +62,10 @@ struct OperationalTests {
         let (device, controller) = try await commissioned(bed)
         #expect(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.toggle))
         #expect(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.offWithEffect))
+        #expect(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.onWithTimedOff))
         #expect(
-            !(try await controller.supports(node, endpoint: light, cluster: .onOff, command: .OnOff.onWithTimedOff)))
+            !(try await controller.supports(
+                node, endpoint: light, cluster: .levelControl, command: moveToClosestFrequency)))
         #expect(
             !(try await controller.supports(node, endpoint: light, cluster: .doorLock, command: .DoorLock.lockDoor)))
         #expect(
@@ -69,7 +77,7 @@ struct OperationalTests {
                 == .supported(nullable: false))
         #expect(
             try await controller.attributeSupport(
-                node, endpoint: light, cluster: .onOff, attribute: .OnOff.globalSceneControl)
+                node, endpoint: light, cluster: .levelControl, attribute: currentFrequency)
                 == .unsupported)
         #expect(
             try await controller.attributeSupport(
@@ -85,7 +93,7 @@ struct OperationalTests {
         let (device, controller) = try await commissioned(bed)
         try await controller.writeAttribute(
             node, endpoint: light, cluster: .onOff, attribute: .OnOff.onTime, value: .unsigned(42))
-        #expect(await device.inspect { $0.onTime } == 42)
+        #expect(await device.state().onTime == 42)
         let refused = await #expect(throws: ControllerError.self) {
             try await controller.writeAttribute(
                 node, endpoint: light, cluster: .onOff, attribute: .OnOff.onOff, value: .bool(true))
@@ -93,9 +101,10 @@ struct OperationalTests {
         #expect(refused?.category == .status)
         if case .status(let status, _)? = refused { #expect(status.status == .unsupportedWrite) }
         let unsupported = await #expect(throws: ControllerError.self) {
-            try await controller.invoke(node, endpoint: light, cluster: .onOff, command: .OnOff.onWithTimedOff)
+            try await controller.invoke(node, endpoint: light, cluster: .levelControl, command: moveToClosestFrequency)
         }
         #expect(unsupported?.category == .status)
+        if case .status(let status, _)? = unsupported { #expect(status.status == .unsupportedCommand) }
         await controller.stop()
         await device.stop()
     }
@@ -131,7 +140,7 @@ struct OperationalTests {
         #expect(second.fabricID == controller.fabricID)
         // No DNS-SD here: the store's last address is used.
         try await second.on(node)
-        #expect(await device.inspect { $0.onOff })
+        #expect(await device.state().onOff == true)
         await second.stop()
         await device.stop()
     }
@@ -141,29 +150,16 @@ struct OperationalTests {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         try await controller.on(node)
-        await device.node.perform { node in
-            for session in node.secureSessionList {
-                node.removeSecureSession(.secure(localSessionID: session.localSessionID))
-            }
-        }
-        let before = bed.network.log.count
+        let before = await device.statistics().caseEstablishment
+        await device.dropSecureSessions()
         try await controller.off(node)
-        #expect(await device.inspect { $0.onOff } == false)
-        // The new session was a resumption: the device answered Sigma1 with Sigma2_Resume (0x33), not Sigma2.
-        let handshake = bed.network.log.dropFirst(before).compactMap { Self.unsecuredOpcode($0.bytes) }
-        #expect(handshake.contains(SecureChannelOpcode.sigma2Resume))
-        #expect(!handshake.contains(SecureChannelOpcode.sigma2))
+        #expect(await device.state().onOff == false)
+        // The new session was a resumption (Sigma2_Resume), not a full handshake.
+        let after = await device.statistics().caseEstablishment
+        #expect(after.resumed == before.resumed + 1)
+        #expect(after.established == before.established)
         await controller.stop()
         await device.stop()
-    }
-
-    /// The Secure Channel opcode of an unsecured datagram (a handshake message), or nil.
-    static func unsecuredOpcode(_ bytes: [UInt8]) -> UInt8? {
-        var reader = ByteReader(bytes)
-        guard let header = try? MessageHeader(from: &reader), header.isUnsecured,
-            let payload = try? PayloadHeader(from: &reader), payload.protocolID == .secureChannel
-        else { return nil }
-        return payload.opcode
     }
 
     @Test("describe lists endpoints, device types, clusters, commands and attributes, and records device types")
@@ -177,9 +173,15 @@ struct OperationalTests {
         #expect(root.parts == [light])
         let lamp = try #require(description.endpoints.last)
         #expect(lamp.deviceTypes.map(\.deviceType) == [DeviceTypeID(0x0101)])
-        #expect(lamp.clusters.map(\.cluster) == [.onOff, .levelControl, .descriptor].sorted())
+        #expect(
+            lamp.clusters.map(\.cluster)
+                == [.identify, .groups, .scenesManagement, .onOff, .levelControl, .descriptor].sorted())
         let onOff = try #require(lamp.clusters.first { $0.cluster == .onOff })
-        #expect(onOff.acceptedCommands == [.OnOff.off, .OnOff.on, .OnOff.toggle, .OnOff.offWithEffect])
+        #expect(
+            onOff.acceptedCommands == [
+                .OnOff.off, .OnOff.on, .OnOff.toggle, .OnOff.offWithEffect, .OnOff.onWithRecallGlobalScene,
+                .OnOff.onWithTimedOff,
+            ])
         #expect(onOff.featureMap == 1)
         #expect(onOff.attributes.contains(.OnOff.startUpOnOff))
         await controller.stop()
@@ -196,8 +198,7 @@ struct OperationalTests {
         #expect(window.payload.productID == ProductID(0x8002))
         #expect(try OnboardingPayloadParser.parse(window.qrCode).payload == window.payload)
         #expect(try OnboardingPayloadParser.parse(window.manualCode).payload.passcode == window.payload.passcode)
-        let opened = await device.inspect { $0.openedWindow?.discriminator }
-        #expect(opened == window.payload.discriminator.longValue)
+        #expect(await device.state().enhancedWindowDiscriminator == window.payload.discriminator.longValue)
 
         let other = try TemporaryDirectory()
         let secondAdmin = try await bed.controller(storePath: other.storePath)
@@ -207,10 +208,10 @@ struct OperationalTests {
         _ = try await secondAdmin.commission(
             CommissioningRequest(
                 locator: .address(device.directAddress), passcode: window.payload.passcode, nodeID: NodeID(77)))
-        #expect(await device.inspect { $0.committedFabrics.count } == 2)
+        #expect(await device.state().committedFabrics.count == 2)
         try await secondAdmin.off(NodeID(77))
         try await controller.on(node)
-        #expect(await device.inspect { $0.onOff })
+        #expect(await device.state().onOff == true)
         await secondAdmin.stop()
         await controller.stop()
         await device.stop()
@@ -221,7 +222,8 @@ struct OperationalTests {
         let bed = try TestBed()
         let (device, controller) = try await commissioned(bed)
         try await controller.unpair(node)
-        #expect(await device.inspect { $0.fabrics.isEmpty && $0.log.last == "removed 1" })
+        let state = await device.state()
+        #expect(state.fabrics.isEmpty && !state.failSafeArmed)
         #expect(try controller.store.node(node) == nil)
         let again = await #expect(throws: ControllerError.self) { try await controller.on(node) }
         #expect(again?.category == .unreachable || again?.category == .invalidArgument)

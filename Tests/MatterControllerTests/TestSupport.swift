@@ -3,65 +3,57 @@ import Foundation
 import MatterController
 import MatterCore
 import MatterCredentials
+import MatterDevice
 import MatterDiscovery
 import MatterStorage
 import MatterTestSupport
 import MatterTransport
 import Synchronization
 
-/// An in-memory network with DNS-SD, a state directory, and factories for controllers and fake devices.
+/// Virtual devices (MatterDevice) and controllers on loopback UDP, in-memory DNS-SD between them, and
+/// a state directory.
 final class TestBed: Sendable {
-    let network = InMemoryNetwork()
     let dnssd = InMemoryDNSSDNetwork()
     let directory: TemporaryDirectory
+    private let devices = Atomic<Int>(0)
+
+    /// Short MRP intervals, so tests with a stopped device fail quickly.
+    static let fastMRP = VirtualDevices.fastMRP
 
     init() throws { directory = try TemporaryDirectory() }
 
-    /// A controller on the in-memory network. `browse` gives it the DNS-SD network; otherwise only
-    /// direct addresses work.
+    /// A controller on loopback. `browse` gives it the DNS-SD network; otherwise only direct
+    /// addresses and the store's last addresses work.
     func controller(browse: Bool = false, trustStore: PAATrustStore? = nil, storePath: String? = nil) async throws
         -> Controller
     {
         let store = try ControllerStore(path: storePath ?? directory.storePath)
-        let endpoint = network.makeEndpoint(queue: DispatchQueue(label: "test.controller"))
+        let endpoint = try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.controller"))
         var configuration = ControllerConfiguration(
             store: store, transport: endpoint,
             discovery: browse ? .browser(dnssd.makeHost(hostName: "controller.local", addresses: [])) : .none,
             trustStore: try trustStore ?? DefaultPAATrustStore.make())
-        configuration.localMRP = FakeDevice.fastMRP
-        configuration.defaultPeerMRP = FakeDevice.fastMRP
+        configuration.localMRP = Self.fastMRP
+        configuration.defaultPeerMRP = Self.fastMRP
         configuration.discoveryTimeout = .seconds(3)
         configuration.resolveTimeout = .seconds(1)
         configuration.responseTimeout = 3_000
         return try await Controller.open(configuration)
     }
 
-    /// A fake device on the in-memory network (advertised on DNS-SD when `advertise`).
+    /// A virtual dimmable light (by default) on loopback, advertised on the DNS-SD network when
+    /// `advertise`; `vendorID` overrides what BasicInformation reports (a mismatch with its
+    /// certification declaration).
     func device(
-        passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840, pkiDevice: String = "dimmable-light",
-        reportedVendorID: VendorID? = nil, advertise: Bool = false
-    ) async throws -> FakeDevice {
-        let endpoint = network.makeEndpoint(queue: DispatchQueue(label: "test.device"))
-        let host =
-            advertise
-            ? dnssd.makeHost(
-                hostName: "device-\(endpoint.port).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
-            : nil
-        return try await FakeDevice.start(
-            transport: endpoint, passcode: passcode, discriminator: discriminator, pkiDevice: pkiDevice,
-            reportedVendorID: reportedVendorID, dnssd: host)
-    }
-}
-
-extension FakeDevice {
-    /// The device's in-memory address for `--address`-style commissioning.
-    var directAddress: DirectAddress {
-        DirectAddress(addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 }, port: port)
-    }
-
-    /// A request to commission this device by its direct address.
-    func request(nodeID: NodeID? = nil, passcode: UInt32? = nil) -> CommissioningRequest {
-        CommissioningRequest(locator: .address(directAddress), passcode: passcode ?? self.passcode, nodeID: nodeID)
+        _ type: String = "dimmable-light", passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840,
+        vendorID: VendorID? = nil, advertise: Bool = false
+    ) async throws -> VirtualDevice {
+        let number = devices.add(1, ordering: .relaxed).newValue
+        let loopback = [DNSSDAddress("127.0.0.1")].compactMap { $0 }
+        let host = advertise ? dnssd.makeHost(hostName: "device-\(number).local", addresses: loopback) : nil
+        return try await VirtualDevices.start(
+            type, in: directory, name: "device\(number)", passcode: passcode, discriminator: discriminator,
+            vendorID: vendorID, mrp: Self.fastMRP, dnssd: host)
     }
 }
 
