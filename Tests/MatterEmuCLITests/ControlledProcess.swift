@@ -35,7 +35,7 @@ final class ControlledProcess {
             }
             close(fd)  // the file stays: a stale socket
         }
-        process.executableURL = CLIRunner.binary
+        process.executableURL = ProcessRunner.matterEmu
         process.arguments =
             arguments + [
                 arguments.first == "fleet" ? "--base-port" : "--secured-device-port", "0", "--no-advertise",
@@ -57,7 +57,7 @@ final class ControlledProcess {
 
     /// Sends one request through `matter-emu ctl`: its exit code and JSON answer.
     func ctl(_ request: String) throws -> (exitCode: Int32, answer: [String: Any]) {
-        let result = try CLIRunner.run(["ctl", socket, request])
+        let result = try ProcessRunner.runMatterEmu(["ctl", socket, request])
         return (result.exitCode, try result.json())
     }
 

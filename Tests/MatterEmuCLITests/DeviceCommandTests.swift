@@ -19,7 +19,7 @@ struct DeviceCommandTests {
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let result = try CLIRunner.run(arguments + ["--state-dir", directory, "--no-advertise"])
+        let result = try ProcessRunner.runMatterEmu(arguments + ["--state-dir", directory, "--no-advertise"])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
@@ -39,7 +39,7 @@ struct DeviceCommandTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: kvs))
 
         for extra in [[], ["--factory-reset"]] {
-            let second = try CLIRunner.run(
+            let second = try ProcessRunner.runMatterEmu(
                 ["device", "--secured-device-port", "0", "--no-advertise", "--KVS", kvs] + extra)
             #expect(second.exitCode == 9, "\(second.stderr)")
             #expect(
@@ -78,7 +78,7 @@ struct DeviceCommandTests {
     /// Starts `device --json` on a free port; returns the process, its stdout and the started document.
     static func startDevice(_ arguments: [String], directory: String) throws -> (Process, Pipe, [String: Any]) {
         let process = Process()
-        process.executableURL = CLIRunner.binary
+        process.executableURL = ProcessRunner.matterEmu
         process.arguments = ["device", "--no-advertise", "--state-dir", directory, "--json"] + arguments
         let out = Pipe()
         process.standardOutput = out
@@ -96,7 +96,7 @@ struct DeviceCommandTests {
             ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
         let port = try #require(started["port"] as? Int)
         let state = directory + "/controller"
-        let paired = try CLIRunner.run([
+        let paired = try ProcessRunner.runMatterEmu([
             "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
         ])
         #expect(paired.exitCode == 0, "\(paired.stderr)")
@@ -123,7 +123,7 @@ struct DeviceCommandTests {
             first.waitUntilExit()
         }
         let port = try #require(started["port"] as? Int)
-        let second = try CLIRunner.run([
+        let second = try ProcessRunner.runMatterEmu([
             "device", "--secured-device-port", String(port), "--no-advertise", "--state-dir", directory + "/b",
         ])
         #expect(second.exitCode == 2, "\(second.stderr)")
@@ -135,7 +135,9 @@ struct DeviceCommandTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let (device, out, port, state) = try Self.commissionedPlug(in: directory)
-        let on = try CLIRunner.run(["onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state])
+        let on = try ProcessRunner.runMatterEmu([
+            "onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state,
+        ])
         #expect(on.exitCode == 0, "\(on.stderr)")
         device.terminate()
         let rest = out.fileHandleForReading.readDataToEndOfFile()

@@ -9,7 +9,7 @@ struct DeviceStatsTests {
     func aBadIntervalIsAUsageError(interval: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let result = try CLIRunner.run([
+        let result = try ProcessRunner.runMatterEmu([
             "device", "--stats-interval", interval, "--state-dir", directory,
             "--no-advertise",
         ])
@@ -21,7 +21,7 @@ struct DeviceStatsTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let process = Process()
-        process.executableURL = CLIRunner.binary
+        process.executableURL = ProcessRunner.matterEmu
         process.arguments = [
             "device", "--type", "on-off-light", "--secured-device-port", "0", "--no-advertise",
             "--state-dir", directory, "--stats-interval", "0.1", "--json",
