@@ -8,28 +8,13 @@ import Testing
         let temporary = try TemporaryDirectory(prefix: "matter-emu-ctl")
         let directory = temporary.path
         let socket = directory + "/c.sock"
-        let process = Process()
-        process.executableURL = ProcessRunner.matterEmu
-        process.arguments = [
-            "device", "--type", "door-lock", "--secured-device-port", "0", "--no-advertise",
-            "--state-dir", directory, "--control", socket, "--json",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let reader = out.fileHandleForReading
-        var first = Data()
-        while true {
-            let byte = reader.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            first.append(byte)
-        }
-        #expect(String(decoding: first, as: UTF8.self).contains("started"))
+        let process = try RunningProcess([
+            ProcessRunner.matterEmu.path, "device", "--type", "door-lock", "--secured-device-port", "0",
+            "--no-advertise", "--state-dir", directory, "--control", socket, "--json",
+        ])
+        defer { process.stop() }
+        let first = process.stdoutLine(within: .seconds(60)) { _ in true }
+        #expect(first?.contains("started") == true, "\(process.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: socket)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 

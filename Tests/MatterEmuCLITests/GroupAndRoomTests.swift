@@ -45,15 +45,10 @@ struct GroupAndRoomTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let state = directory + "/controller"
-        var devices: [Process] = []
-        defer {
-            for device in devices where device.isRunning {
-                device.terminate()
-                device.waitUntilExit()
-            }
-        }
+        var devices: [RunningProcess] = []
+        defer { for device in devices { device.stop() } }
         for (node, type) in [(1, "color-temperature-light"), (2, "door-lock")] {
-            let (device, _, started) = try DeviceCommandTests.startDevice(
+            let (device, started) = try DeviceCommandTests.startDevice(
                 ["--type", type, "--secured-device-port", "0"], directory: directory + "/\(type)")
             devices.append(device)
             let port = try #require(started["port"] as? Int)
@@ -112,17 +107,14 @@ struct GroupAndRoomTests {
         #expect(text.stdout.contains("DoorLockTrait: commands lockDoor, unlockDoor"), "\(text.stdout)")
 
         // A member that neither answers nor fails: --timeout bounds group parts (exit 7).
-        kill(devices[1].processIdentifier, SIGSTOP)
+        devices[1].signal(SIGSTOP)
         let silent = try ProcessRunner.runMatterEmu(["group", "parts", "Mixed", "--timeout", "2"] + store)
-        kill(devices[1].processIdentifier, SIGCONT)
+        devices[1].signal(SIGCONT)
         #expect(silent.exitCode == 7, "\(silent.stderr)")
         #expect(silent.stderr.contains("gave no answer within --timeout 2 s"), "\(silent.stderr)")
 
         // Every member down: the command fails as unreachable.
-        for device in devices {
-            device.terminate()
-            device.waitUntilExit()
-        }
+        for device in devices { device.stop() }
         let down = try ProcessRunner.runMatterEmu(["onoff", "on", "Mixed", "--timeout", "3"] + store)
         #expect(down.exitCode == 7, "\(down.stderr)")
         #expect(down.stderr.contains("every member of group \"Mixed\" failed"), "\(down.stderr)")

@@ -10,18 +10,24 @@ import Synchronization
 /// everything it wrote. Files, not pipes: a chatty child never blocks on a full pipe, and a daemon the
 /// child leaves behind (`scripts/lan.sh up` starts some) cannot hold a pipe open and hang the reader.
 ///
+/// Started with `posix_spawn` and reaped with `waitpid`, not with Foundation's `Process`: that one
+/// notices an exit only when every holder of a socket it hands the child has closed it, so a daemon
+/// the child leaves behind would make the child look alive for as long as the daemon lives; and it
+/// passes on this process's ignored signals (a child would then ignore SIGTERM). Here the child gets
+/// the default disposition of every signal, an empty signal mask, its own process group, and no
+/// descriptor of this process beyond 0, 1 and 2.
+///
 /// Every wait comes twice: `async` (polls with `Task.sleep`, for async tests where in-process devices
 /// keep serving) and blocking (for synchronous tests); Swift picks the one that fits the caller. Every
 /// limit is a hang guard, never an asserted duration.
 ///
-/// `@unchecked Sendable`: the `Process` is started, signalled and read from test tasks while its
-/// termination handler runs on another thread; what they share is under a mutex.
-public final class RunningProcess: @unchecked Sendable {
+/// `Sendable`: the state test tasks share (how the process ended) is under a mutex.
+public final class RunningProcess: Sendable {
     /// What the process reads on stdin.
     public enum Input: Sendable {
         /// /dev/null: reads end at once.
         case none
-        /// A pipe `send(_:)` writes lines into (open until the process ends).
+        /// A pipe `send(_:)` writes lines into (open until this value is released).
         case pipe
     }
 
@@ -31,17 +37,15 @@ public final class RunningProcess: @unchecked Sendable {
     public let outputPath: String
     /// The file its stderr goes to.
     public let errorPath: String
+    /// The process ID.
+    public let pid: Int32
 
-    private let process = Process()
-    private let input: Pipe?
+    /// The write end of its stdin pipe (`input: .pipe`), or -1.
+    private let inputDescriptor: Int32
     /// The directory made for this process alone when none was given, removed with it.
     private let ownDirectory: WorkDirectory?
-    private let shared = Shared()
-
-    /// What the termination handler writes, shared with it by reference.
-    private final class Shared: Sendable {
-        let termination = Mutex<Termination?>(nil)
-    }
+    /// How it ended, once `waitpid` reaped it.
+    private let ended = Mutex<Termination?>(nil)
 
     /// Starts `command` (its first element a path, or a name looked up on PATH) with its outputs in
     /// `directory` (by default a fresh one, removed when this value is released); `environment` is
@@ -59,35 +63,67 @@ public final class RunningProcess: @unchecked Sendable {
         errorPath = work.path(name + ".err")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        defer {
-            try? out.close()
-            try? err.close()
+
+        var pipeDescriptors: [Int32] = [-1, -1]
+        if input == .pipe {
+            guard pipe(&pipeDescriptors) == 0 else { throw Self.error("pipe", errno) }
+            _ = fcntl(pipeDescriptors[1], F_SETFD, FD_CLOEXEC)
         }
-        process.executableURL = ProcessRunner.resolve(executable)
-        process.arguments = Array(command.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        self.input = input == .pipe ? Pipe() : nil
-        process.standardInput = self.input ?? FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        process.terminationHandler = { [shared] process in
-            let bySignal = process.terminationReason == .uncaughtSignal
-            shared.termination.withLock { $0 = Termination(status: process.terminationStatus, bySignal: bySignal) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input == .pipe {
+            posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        try process.run()
+        let flags = O_WRONLY | O_CREAT | O_TRUNC
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, flags, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, flags, 0o644)
+        Self.closeInheritedDescriptors(&actions)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let path = ProcessRunner.resolve(executable).path
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        if input == .pipe { close(pipeDescriptors[0]) }
+        guard status == 0 else {
+            if input == .pipe { close(pipeDescriptors[1]) }
+            throw Self.error("posix_spawn \(path)", status)
+        }
+        self.pid = pid
+        inputDescriptor = pipeDescriptors[1]
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if termination == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+        if inputDescriptor >= 0 { close(inputDescriptor) }
         ownDirectory?.remove()
     }
 
-    /// The process ID.
-    public var pid: Int32 { process.processIdentifier }
-    /// How it ended once it did; nil while it runs.
-    public var termination: Termination? { shared.termination.withLock { $0 } }
+    /// How it ended once it did (reaping it then); nil while it runs.
+    public var termination: Termination? { ended.withLock { Self.reap(pid, &$0) } }
     /// Whether it still runs.
     public var isRunning: Bool { termination == nil }
 
@@ -111,11 +147,22 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Writes one line to its stdin (started with `input: .pipe`; without it, nothing is written).
     public func send(_ line: String) {
-        input?.fileHandleForWriting.write(Data((line + "\n").utf8))
+        guard inputDescriptor >= 0 else { return }
+        let bytes = Array((line + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { write(inputDescriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            sent += count
+        }
     }
 
-    /// Sends `signal` (SIGKILL: what `kill -9` does) if it still runs.
-    public func signal(_ signal: Int32 = SIGKILL) { if process.isRunning { kill(pid, signal) } }
+    /// Sends `signal` (SIGKILL: what `kill -9` does) if it still runs (not yet reaped: its PID is
+    /// still its own).
+    public func signal(_ signal: Int32 = SIGKILL) {
+        ended.withLock { if Self.reap(pid, &$0) == nil { kill(pid, signal) } }
+    }
 
     /// Waits (at most `limit`) for the process to end; how it ended, nil if it still runs.
     @discardableResult
@@ -198,6 +245,45 @@ public final class RunningProcess: @unchecked Sendable {
             exit(within: .seconds(10))
         }
         return termination
+    }
+
+    /// Reaps `pid` if it ended (`waitpid` without blocking) and records how in `ended`; `ended`.
+    /// Should something else have reaped it (ECHILD), it counts as ended with status -1.
+    private static func reap(_ pid: Int32, _ ended: inout Termination?) -> Termination? {
+        guard ended == nil else { return ended }
+        var status: Int32 = 0
+        var reaped = waitpid(pid, &status, WNOHANG)
+        while reaped == -1 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
+        if reaped == pid {
+            let signal = status & 0x7f
+            ended =
+                signal == 0
+                ? Termination(status: (status >> 8) & 0xff, bySignal: false)
+                : Termination(status: signal, bySignal: true)
+        } else if reaped == -1 && errno == ECHILD {
+            ended = Termination(status: -1, bySignal: false)
+        }
+        return ended
+    }
+
+    /// Adds to `actions` closing every descriptor from 3 up, as the file actions' last one: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34, looked up at run time: the Glibc module does
+    /// not declare it), else a close of each descriptor `/proc/self/fd` lists.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+
+    /// A system call's failure as an error.
+    private static func error(_ call: String, _ code: Int32) -> TestSupportError {
+        .spawnFailed("\(call): \(String(cString: strerror(code)))")
     }
 
     /// A file's bytes as UTF-8 (invalid sequences replaced), or "" when it cannot be read.

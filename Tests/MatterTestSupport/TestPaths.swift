@@ -32,6 +32,8 @@ public enum TestSupportError: Error, CustomStringConvertible {
     case timedOut(String)
     /// A process to run was given no executable.
     case emptyCommand
+    /// A process could not be started.
+    case spawnFailed(String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum TestSupportError: Error, CustomStringConvertible {
         case .notJSONObject(let text): "stdout is not a JSON object: \(text.prefix(400))"
         case .timedOut(let what): "timed out: \(what)"
         case .emptyCommand: "no command to run"
+        case .spawnFailed(let what): "could not start a process: \(what)"
         }
     }
 }
