@@ -25,6 +25,14 @@ struct ProcessRunnerTests {
         #expect(result.stdout == "\(ProcessInfo.processInfo.environment["PATH"] ?? "")|added")
     }
 
+    @Test("workingDirectory: is where the process runs")
+    func workingDirectory() throws {
+        let directory = try TemporaryDirectory(prefix: "matter-emu-runner")
+        let result = try ProcessRunner.run(["/bin/sh", "-c", "pwd -P"], workingDirectory: directory.path)
+        let expected = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
+        #expect(result.stdout == expected + "\n", "\(result.stderr)")
+    }
+
     @Test("the hang guard stops the process (SIGTERM: 143) and the result says so")
     func hangGuard() throws {
         let result = try ProcessRunner.run(["sleep", "60"], limit: .milliseconds(300))

@@ -28,11 +28,13 @@ public enum ProcessRunner {
         return URL(fileURLWithPath: name)
     }
 
-    /// Runs `command` (its first element a path or a name on PATH) to its end, blocking.
+    /// Runs `command` (its first element a path or a name on PATH) to its end, blocking
+    /// (`workingDirectory`: where it runs, by default where this process does).
     public static func run(
-        _ command: [String], environment: [String: String] = [:], limit: Duration = .seconds(600)
+        _ command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+        limit: Duration = .seconds(600)
     ) throws -> ProcessResult {
-        let process = try RunningProcess(command, environment: environment)
+        let process = try RunningProcess(command, environment: environment, workingDirectory: workingDirectory)
         let ended = process.exit(within: limit) != nil
         if !ended {
             process.signal(SIGTERM)
@@ -44,9 +46,10 @@ public enum ProcessRunner {
 
     /// Runs `command` to its end without blocking the caller's thread.
     public static func run(
-        _ command: [String], environment: [String: String] = [:], limit: Duration = .seconds(600)
+        _ command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+        limit: Duration = .seconds(600)
     ) async throws -> ProcessResult {
-        let process = try RunningProcess(command, environment: environment)
+        let process = try RunningProcess(command, environment: environment, workingDirectory: workingDirectory)
         let ended = await process.exit(within: limit) != nil
         if !ended {
             process.signal(SIGTERM)

@@ -49,10 +49,10 @@ public final class RunningProcess: Sendable {
 
     /// Starts `command` (its first element a path, or a name looked up on PATH) with its outputs in
     /// `directory` (by default a fresh one, removed when this value is released); `environment` is
-    /// added to this process's own.
+    /// added to this process's own; `workingDirectory` is where it runs (by default where this one does).
     public init(
         _ command: [String], name: String? = nil, in directory: WorkDirectory? = nil,
-        environment: [String: String] = [:], input: Input = .none
+        environment: [String: String] = [:], workingDirectory: String? = nil, input: Input = .none
     ) throws {
         guard let executable = command.first else { throw TestSupportError.emptyCommand }
         let name = name ?? URL(fileURLWithPath: executable).lastPathComponent
@@ -80,6 +80,14 @@ public final class RunningProcess: Sendable {
         let flags = O_WRONLY | O_CREAT | O_TRUNC
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, flags, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, flags, 0o644)
+        if let workingDirectory {
+            do {
+                try Self.changeDirectory(&actions, to: workingDirectory)
+            } catch {
+                for descriptor in pipeDescriptors where descriptor >= 0 { close(descriptor) }
+                throw error
+            }
+        }
         Self.closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
@@ -264,6 +272,18 @@ public final class RunningProcess: Sendable {
             ended = Termination(status: -1, bySignal: false)
         }
         return ended
+    }
+
+    /// Adds to `actions` a change of directory (glibc's `posix_spawn_file_actions_addchdir_np`, 2.29,
+    /// looked up at run time: the Glibc module does not declare it).
+    private static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, to path: String) throws {
+        typealias ChangeDirectory =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np") else {
+            throw TestSupportError.spawnFailed("this C library cannot start a process in another directory")
+        }
+        let status = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, path)
+        guard status == 0 else { throw error("chdir \(path)", status) }
     }
 
     /// Adds to `actions` closing every descriptor from 3 up, as the file actions' last one: glibc's
