@@ -101,7 +101,7 @@ let package = Package(
         ),
 
         // Helpers every test target shares (temporary directories, devices and controllers on loopback,
-        // the CLI runner, hex, seeded randomness, waiting with a hang guard). A plain target, not a product.
+        // the process runner, hex, seeded randomness, waiting with a hang guard). A plain target, not a product.
         .target(
             name: "MatterTestSupport",
             dependencies: ["MatterController", "MatterDevice", "MatterDiscovery", "MatterTransport"],
@@ -143,7 +143,8 @@ let package = Package(
         // Suites on the virtual LAN of scripts/lan.sh (root, real Avahi): they run the built binaries inside
         // namespace hosts and are enabled only when a wrapper (scripts/test-network.sh, ...) exported the LAN.
         .testTarget(
-            name: "MatterLANTests", dependencies: ["MatterEmuCLI", "matter-dnssd-probe", "matter-emu-hostile"]),
+            name: "MatterLANTests",
+            dependencies: ["MatterTestSupport", "MatterEmuCLI", "matter-dnssd-probe", "matter-emu-hostile"]),
     ]
 )
 

@@ -14,11 +14,11 @@ import Testing
 /// user would (direct addresses: no DNS-SD here). Device-side state is read from the devices.
 @Suite("matter-emu controller commands end to end (loopback UDP, virtual devices)")
 struct CLIEndToEndTests {
-    typealias Result = CLIResult
+    typealias Result = ProcessResult
 
     /// Runs the binary (the fake devices keep serving on their queues); a hang guard of three minutes.
     static func run(_ arguments: [String]) async throws -> Result {
-        try await CLIRunner.run(arguments, limit: .seconds(180))
+        try await ProcessRunner.runMatterEmu(arguments, limit: .seconds(180))
     }
 
     static func json(_ result: Result) throws -> [String: Any] { try result.json() }

@@ -13,18 +13,10 @@ enum OpenSSLCLI {
         let output: String
     }
 
-    /// Runs `openssl <arguments>` in `directory`, returning its exit status and combined output.
+    /// Runs `openssl <arguments>` in `directory` (a hang guard of two minutes), returning its exit code
+    /// and its output (stdout, then stderr).
     static func run(_ arguments: [String], in directory: URL) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run([path] + arguments, workingDirectory: directory.path, limit: .seconds(120))
+        return Result(status: result.exitCode, output: result.stdout + result.stderr)
     }
 }

@@ -153,7 +153,7 @@ import Testing
         let file = device.directory + "/plain"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("keep".utf8)))
         for option in ["--control", "--app-pipe"] {
-            let refused = try CLIRunner.run([
+            let refused = try ProcessRunner.runMatterEmu([
                 "device", "--type", "on-off-plug", "--secured-device-port", "0", "--no-advertise", "--state-dir",
                 device.directory + "/other", option, file,
             ])

@@ -8,68 +8,57 @@ import Testing
         let temporary = try TemporaryDirectory(prefix: "matter-emu-ctl")
         let directory = temporary.path
         let socket = directory + "/c.sock"
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = [
-            "device", "--type", "door-lock", "--secured-device-port", "0", "--no-advertise",
-            "--state-dir", directory, "--control", socket, "--json",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let reader = out.fileHandleForReading
-        var first = Data()
-        while true {
-            let byte = reader.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            first.append(byte)
-        }
-        #expect(String(decoding: first, as: UTF8.self).contains("started"))
+        let process = try RunningProcess([
+            ProcessRunner.matterEmu.path, "device", "--type", "door-lock", "--secured-device-port", "0",
+            "--no-advertise", "--state-dir", directory, "--control", socket, "--json",
+        ])
+        defer { process.stop() }
+        let first = process.stdoutLine(within: .seconds(60)) { _ in true }
+        #expect(first?.contains("started") == true, "\(process.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: socket)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        let jam = try CLIRunner.run([
+        let jam = try ProcessRunner.runMatterEmu([
             "ctl", socket, #"{"op":"set","endpoint":1,"cluster":"DoorLock","attribute":"LockState","value":0}"#,
         ])
         #expect(jam.exitCode == 0)
-        #expect(try CLIRunner.json(jam)["value"] as? Int == 0)
+        #expect(try jam.json()["value"] as? Int == 0)
 
-        let outOfRange = try CLIRunner.run([
+        let outOfRange = try ProcessRunner.runMatterEmu([
             "ctl", socket, #"{"op":"set","endpoint":1,"cluster":"DoorLock","attribute":"LockState","value":9}"#,
         ])
         #expect(outOfRange.exitCode == 8)
-        #expect(try CLIRunner.json(outOfRange)["ok"] as? Bool == false)
+        #expect(try outOfRange.json()["ok"] as? Bool == false)
 
-        let unknown = try CLIRunner.run(["ctl", socket, #"{"op":"get","endpoint":1,"cluster":"Nope","attribute":"x"}"#])
+        let unknown = try ProcessRunner.runMatterEmu([
+            "ctl", socket, #"{"op":"get","endpoint":1,"cluster":"Nope","attribute":"x"}"#,
+        ])
         #expect(unknown.exitCode == 8)
-        #expect((try CLIRunner.json(unknown)["error"] as? String)?.contains("Nope") == true)
+        #expect((try unknown.json()["error"] as? String)?.contains("Nope") == true)
 
-        let malformed = try CLIRunner.run(["ctl", socket, "{not json"])
+        let malformed = try ProcessRunner.runMatterEmu(["ctl", socket, "{not json"])
         #expect(malformed.exitCode == 8)
 
-        let label = try CLIRunner.run([
+        let label = try ProcessRunner.runMatterEmu([
             "ctl", socket,
             #"{"op":"set","endpoint":0,"cluster":"BasicInformation","attribute":"NodeLabel","value":"front door"}"#,
         ])
         #expect(label.exitCode == 0)
 
-        let state = try CLIRunner.run([
+        let state = try ProcessRunner.runMatterEmu([
             "ctl", socket, #"{"op":"get","endpoint":1,"cluster":"DoorLock","attribute":"LockState"}"#,
         ])
-        #expect(try CLIRunner.json(state)["value"] as? Int == 0)
-        let name = try CLIRunner.run([
+        #expect(try state.json()["value"] as? Int == 0)
+        let name = try ProcessRunner.runMatterEmu([
             "ctl", socket, #"{"op":"get","endpoint":0,"cluster":"BasicInformation","attribute":"NodeLabel"}"#,
         ])
-        #expect(try CLIRunner.json(name)["value"] as? String == "front door")
+        #expect(try name.json()["value"] as? String == "front door")
     }
 
     @Test func ctlWithoutASocketIsUnreachable() throws {
-        let result = try CLIRunner.run(["ctl", NSTemporaryDirectory() + "no-such-matter-emu.sock", #"{"op":"get"}"#])
+        let result = try ProcessRunner.runMatterEmu([
+            "ctl", NSTemporaryDirectory() + "no-such-matter-emu.sock", #"{"op":"get"}"#,
+        ])
         #expect(result.exitCode == 7)
     }
 }

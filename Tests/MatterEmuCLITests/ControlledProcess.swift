@@ -9,7 +9,7 @@ final class ControlledProcess {
     let directory: String
     let socket: String
     let pipe: String
-    private let process = Process()
+    private let process: RunningProcess
 
     /// Starts `matter-emu <arguments> --control <socket> --app-pipe <pipe> --json` and waits for its
     /// first line (printed once the socket and the pipe exist).
@@ -18,7 +18,8 @@ final class ControlledProcess {
     init(_ arguments: [String], stale: Bool = false) throws {
         temporary = try TemporaryDirectory(prefix: "matter-emu-cp")
         directory = temporary.path
-        socket = directory + "/c.sock"
+        let socket = directory + "/c.sock"
+        self.socket = socket
         pipe = directory + "/app.fifo"
         if stale {
             mkfifo(pipe, 0o600)
@@ -35,29 +36,20 @@ final class ControlledProcess {
             }
             close(fd)  // the file stays: a stale socket
         }
-        process.executableURL = CLIRunner.binary
-        process.arguments =
-            arguments + [
+        process = try RunningProcess(
+            [ProcessRunner.matterEmu.path] + arguments + [
                 arguments.first == "fleet" ? "--base-port" : "--secured-device-port", "0", "--no-advertise",
                 "--state-dir", directory, "--control", socket,
                 "--app-pipe", pipe, "--json",
-            ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = out.fileHandleForReading
-        while true {
-            let byte = reader.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
+            ])
+        guard process.stdoutLine(within: .seconds(60), where: { _ in true }) != nil else {
+            throw TestSupportError.timedOut("matter-emu \(arguments.joined(separator: " ")): \(process.stderr)")
         }
-        // The rest of stdout is drained so the device never blocks on a full pipe.
-        Thread.detachNewThread { while !reader.readData(ofLength: 4096).isEmpty {} }
     }
 
     /// Sends one request through `matter-emu ctl`: its exit code and JSON answer.
     func ctl(_ request: String) throws -> (exitCode: Int32, answer: [String: Any]) {
-        let result = try CLIRunner.run(["ctl", socket, request])
+        let result = try ProcessRunner.runMatterEmu(["ctl", socket, request])
         return (result.exitCode, try result.json())
     }
 
@@ -81,8 +73,5 @@ final class ControlledProcess {
         try eventuallyBlocking(within: .seconds(5), every: .milliseconds(50), condition)
     }
 
-    deinit {
-        process.interrupt()
-        process.waitUntilExit()
-    }
+    deinit { process.stop() }
 }

@@ -59,7 +59,7 @@ struct ControllerCommandGrammarTests {
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let state = try StateDirectory()
-        let result = try CLIRunner.run(arguments + ["--state-dir", state.path])
+        let result = try ProcessRunner.runMatterEmu(arguments + ["--state-dir", state.path])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -68,12 +68,12 @@ struct ControllerCommandGrammarTests {
     @Test("unknown nodes and groups are usage errors, in text and JSON")
     func unknownTargets() throws {
         let state = try StateDirectory()
-        let text = try CLIRunner.run(["onoff", "toggle", "kitchen", "--state-dir", state.path])
+        let text = try ProcessRunner.runMatterEmu(["onoff", "toggle", "kitchen", "--state-dir", state.path])
         #expect(text.exitCode == 2)
         #expect(text.stderr.contains("no node named \"kitchen\""))
-        let json = try CLIRunner.run(["describe", "9", "--state-dir", state.path, "--json"])
+        let json = try ProcessRunner.runMatterEmu(["describe", "9", "--state-dir", state.path, "--json"])
         #expect(json.exitCode == 2)
-        let error = try #require(try CLIRunner.json(json)["error"] as? [String: Any])
+        let error = try #require(try json.json()["error"] as? [String: Any])
         #expect(error["exitCode"] as? Int == 2)
         #expect((error["message"] as? String)?.contains("no node 9 in the store") == true)
     }
@@ -82,26 +82,26 @@ struct ControllerCommandGrammarTests {
     func storeCommands() throws {
         let state = try StateDirectory()
         let arguments = ["--state-dir", state.path]
-        let nodes = try CLIRunner.run(["nodes", "--json"] + arguments)
+        let nodes = try ProcessRunner.runMatterEmu(["nodes", "--json"] + arguments)
         #expect(nodes.exitCode == 0)
-        #expect((try CLIRunner.json(nodes)["nodes"] as? [Any])?.isEmpty == true)
-        #expect(try CLIRunner.run(["group", "create", "Lights"] + arguments).exitCode == 0)
-        let duplicate = try CLIRunner.run(["group", "create", "LIGHTS"] + arguments)
+        #expect((try nodes.json()["nodes"] as? [Any])?.isEmpty == true)
+        #expect(try ProcessRunner.runMatterEmu(["group", "create", "Lights"] + arguments).exitCode == 0)
+        let duplicate = try ProcessRunner.runMatterEmu(["group", "create", "LIGHTS"] + arguments)
         #expect(duplicate.exitCode == 2)
         #expect(duplicate.stderr.contains("already used"))
-        let list = try CLIRunner.run(["group", "list", "--json"] + arguments)
-        let groups = try #require(try CLIRunner.json(list)["groups"] as? [[String: Any]])
+        let list = try ProcessRunner.runMatterEmu(["group", "list", "--json"] + arguments)
+        let groups = try #require(try list.json()["groups"] as? [[String: Any]])
         #expect(groups.map { $0["group"] as? String } == ["Lights"])
-        let show = try CLIRunner.run(["group", "show", "lights"] + arguments)
+        let show = try ProcessRunner.runMatterEmu(["group", "show", "lights"] + arguments)
         #expect(show.stdout == "Lights: (no members)\n")
-        let empty = try CLIRunner.run(["onoff", "on", "lights"] + arguments)
+        let empty = try ProcessRunner.runMatterEmu(["onoff", "on", "lights"] + arguments)
         #expect(empty.exitCode == 2)
         #expect(empty.stderr.contains("has no members"))
-        #expect(try CLIRunner.run(["group", "delete", "lights"] + arguments).exitCode == 0)
-        #expect(try CLIRunner.run(["group", "show", "lights"] + arguments).exitCode == 2)
-        let rooms = try CLIRunner.run(["rooms", "--json"] + arguments)
+        #expect(try ProcessRunner.runMatterEmu(["group", "delete", "lights"] + arguments).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "show", "lights"] + arguments).exitCode == 2)
+        let rooms = try ProcessRunner.runMatterEmu(["rooms", "--json"] + arguments)
         #expect(rooms.exitCode == 0)
-        #expect((try CLIRunner.json(rooms)["rooms"] as? [Any])?.isEmpty == true)
+        #expect((try rooms.json()["rooms"] as? [Any])?.isEmpty == true)
     }
 
     @Test("a state directory that cannot be created is a storage error (exit 9)")
@@ -109,31 +109,31 @@ struct ControllerCommandGrammarTests {
         let state = try StateDirectory()
         let file = state.path + "/file"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-        let result = try CLIRunner.run(["nodes", "--state-dir", file + "/state"])
+        let result = try ProcessRunner.runMatterEmu(["nodes", "--state-dir", file + "/state"])
         #expect(result.exitCode == 9)
         #expect(result.stderr.contains("storage error"))
     }
 
     @Test("the controller commands are listed in the help, and each has its own help")
     func help() throws {
-        let top = try CLIRunner.run(["--help"])
+        let top = try ProcessRunner.runMatterEmu(["--help"])
         for command in [
             "pairing code", "onoff on", "levelcontrol move-to-level", "onoff read", "group create", "describe",
         ] {
             #expect(top.stdout.contains(command))
         }
-        let pairing = try CLIRunner.run(["pairing", "code", "--help"])
+        let pairing = try ProcessRunner.runMatterEmu(["pairing", "code", "--help"])
         #expect(pairing.exitCode == 0)
         #expect(pairing.stdout.contains("--paa-trust-store"))
         #expect(pairing.stdout.contains("--skip-attestation"))
-        let read = try CLIRunner.run(["onoff", "read", "--help"])
+        let read = try ProcessRunner.runMatterEmu(["onoff", "read", "--help"])
         #expect(read.stdout.contains("start-up-on-off"))
     }
 
     @Test("control characters in what is printed appear escaped, never raw")
     func controlCharactersEscaped() throws {
         let state = try StateDirectory()
-        let result = try CLIRunner.run(["group", "show", "evil\u{1B}[2Jname", "--state-dir", state.path])
+        let result = try ProcessRunner.runMatterEmu(["group", "show", "evil\u{1B}[2Jname", "--state-dir", state.path])
         #expect(result.exitCode == 2)
         #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
         #expect(result.stderr.contains("evil\\u{1B}[2Jname"), "\(result.stderr)")

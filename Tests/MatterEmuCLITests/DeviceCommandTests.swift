@@ -19,7 +19,7 @@ struct DeviceCommandTests {
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let result = try CLIRunner.run(arguments + ["--state-dir", directory, "--no-advertise"])
+        let result = try ProcessRunner.runMatterEmu(arguments + ["--state-dir", directory, "--no-advertise"])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
@@ -29,101 +29,77 @@ struct DeviceCommandTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let kvs = directory + "/shared.sqlite"
-        let (first, _, started) = try Self.startDevice(
-            ["--secured-device-port", "0", "--KVS", kvs], directory: directory)
-        defer {
-            first.terminate()
-            first.waitUntilExit()
-        }
+        let (first, started) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
+        defer { first.stop() }
         #expect(started["event"] as? String == "started")
         let before = try Data(contentsOf: URL(fileURLWithPath: kvs))
 
         for extra in [[], ["--factory-reset"]] {
-            let second = try CLIRunner.run(
+            let second = try ProcessRunner.runMatterEmu(
                 ["device", "--secured-device-port", "0", "--no-advertise", "--KVS", kvs] + extra)
             #expect(second.exitCode == 9, "\(second.stderr)")
             #expect(
-                second.stderr.contains("in use by another process (pid \(first.processIdentifier)"),
+                second.stderr.contains("in use by another process (pid \(first.pid)"),
                 "\(second.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: kvs)) == before)
         #expect(first.isRunning)
 
         // Once the first is gone, the file is free again.
-        first.terminate()
-        first.waitUntilExit()
-        let (again, _, _) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
+        first.stop()
+        let (again, _) = try Self.startDevice(["--secured-device-port", "0", "--KVS", kvs], directory: directory)
         #expect(again.isRunning)
-        again.terminate()
-        again.waitUntilExit()
-        #expect(again.terminationStatus == 0)
+        let ended = again.stop()
+        #expect(ended?.succeeded == true, "\(String(describing: ended))")
     }
 
     @Test func deviceStartsPrintsItsCodesAndStopsOnSIGTERM() throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         // The first line is the onboarding document.
-        let (process, _, document) = try Self.startDevice(
+        let (process, document) = try Self.startDevice(
             ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory)
-        process.terminate()
-        process.waitUntilExit()
+        let ended = process.stop()
         #expect(document["event"] as? String == "started")
         #expect((document["qrCode"] as? String)?.hasPrefix("MT:") == true)
         #expect(document["manualCode"] as? String == "34970112332")
         #expect(document["commissionable"] as? Bool == true)
-        #expect(process.terminationStatus == 0)
+        #expect(ended?.succeeded == true, "\(String(describing: ended))")
         #expect(FileManager.default.fileExists(atPath: directory + "/device-0.sqlite"))
     }
 
-    /// Starts `device --json` on a free port; returns the process, its stdout and the started document.
-    static func startDevice(_ arguments: [String], directory: String) throws -> (Process, Pipe, [String: Any]) {
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = ["device", "--no-advertise", "--state-dir", directory, "--json"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = readLine(out)
-        let document = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-        return (process, out, document)
+    /// Starts `device --json` on a free port; returns the process and the started document (its first
+    /// line; a hang guard of a minute).
+    static func startDevice(_ arguments: [String], directory: String) throws -> (RunningProcess, [String: Any]) {
+        let process = try RunningProcess(
+            [ProcessRunner.matterEmu.path, "device", "--no-advertise", "--state-dir", directory, "--json"] + arguments)
+        let line = try #require(process.stdoutLine(within: .seconds(60)) { _ in true }, "\(process.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return (process, document)
     }
 
     /// An on-off plug started in `directory/device` and commissioned as node 1 by address from the
-    /// state directory `directory/controller`: the device, its stdout, its port and that state directory.
-    static func commissionedPlug(in directory: String) throws -> (Process, Pipe, port: Int, state: String) {
-        let (device, out, started) = try startDevice(
+    /// state directory `directory/controller`: the device, its port and that state directory.
+    static func commissionedPlug(in directory: String) throws -> (RunningProcess, port: Int, state: String) {
+        let (device, started) = try startDevice(
             ["--type", "on-off-plug", "--secured-device-port", "0"], directory: directory + "/device")
         let port = try #require(started["port"] as? Int)
         let state = directory + "/controller"
-        let paired = try CLIRunner.run([
+        let paired = try ProcessRunner.runMatterEmu([
             "pairing", "already-discovered", "1", "20202021", "127.0.0.1", String(port), "--state-dir", state,
         ])
         #expect(paired.exitCode == 0, "\(paired.stderr)")
-        return (device, out, port, state)
-    }
-
-    static func readLine(_ pipe: Pipe) -> Data {
-        var line = Data()
-        while true {
-            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line.append(byte)
-        }
-        return line
+        return (device, port, state)
     }
 
     @Test("a port already in use is a usage error (exit 2) that says so")
     func portInUse() throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let (first, _, started) = try Self.startDevice(["--secured-device-port", "0"], directory: directory + "/a")
-        defer {
-            first.terminate()
-            first.waitUntilExit()
-        }
+        let (first, started) = try Self.startDevice(["--secured-device-port", "0"], directory: directory + "/a")
+        defer { first.stop() }
         let port = try #require(started["port"] as? Int)
-        let second = try CLIRunner.run([
+        let second = try ProcessRunner.runMatterEmu([
             "device", "--secured-device-port", String(port), "--no-advertise", "--state-dir", directory + "/b",
         ])
         #expect(second.exitCode == 2, "\(second.stderr)")
@@ -134,15 +110,13 @@ struct DeviceCommandTests {
     func jsonEventsAreFields() throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let (device, out, port, state) = try Self.commissionedPlug(in: directory)
-        let on = try CLIRunner.run(["onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state])
+        let (device, port, state) = try Self.commissionedPlug(in: directory)
+        let on = try ProcessRunner.runMatterEmu([
+            "onoff", "on", "1", "--address", "127.0.0.1:\(port)", "--state-dir", state,
+        ])
         #expect(on.exitCode == 0, "\(on.stderr)")
-        device.terminate()
-        let rest = out.fileHandleForReading.readDataToEndOfFile()
-        device.waitUntilExit()
-        let events = String(decoding: rest, as: UTF8.self).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        device.stop()
+        let events = device.jsonLines.dropFirst()  // after the started document
         let onOff = events.first { $0["event"] as? String == "attribute" && $0["attribute"] as? String == "OnOff" }
         #expect(onOff?["endpoint"] as? Int == 1)
         #expect(onOff?["cluster"] as? String == "OnOff")

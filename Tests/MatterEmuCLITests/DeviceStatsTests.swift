@@ -9,7 +9,7 @@ struct DeviceStatsTests {
     func aBadIntervalIsAUsageError(interval: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let result = try CLIRunner.run([
+        let result = try ProcessRunner.runMatterEmu([
             "device", "--stats-interval", interval, "--state-dir", directory,
             "--no-advertise",
         ])
@@ -20,34 +20,18 @@ struct DeviceStatsTests {
     @Test func statsLinesComeEveryIntervalAndOnceMoreOnSIGTERM() throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = [
-            "device", "--type", "on-off-light", "--secured-device-port", "0", "--no-advertise",
-            "--state-dir", directory, "--stats-interval", "0.1", "--json",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = out.fileHandleForReading
-        func nextLine() -> [String: Any]? {
-            var line = Data()
-            while true {
-                let byte = reader.readData(ofLength: 1)
-                if byte.isEmpty { return nil }
-                if byte == Data([0x0A]) { break }
-                line.append(byte)
-            }
-            return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
-        }
-        #expect(nextLine()?["event"] as? String == "started")
-        let periodic = try #require(nextLine())
-        process.terminate()
-        var last: [String: Any]?
-        while let line = nextLine() { last = line }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let process = try RunningProcess([
+            ProcessRunner.matterEmu.path, "device", "--type", "on-off-light", "--secured-device-port", "0",
+            "--no-advertise", "--state-dir", directory, "--stats-interval", "0.1", "--json",
+        ])
+        // The second line: the first one is the onboarding document.
+        process.stdoutLine(within: .seconds(60)) { _ in process.lines.count >= 2 }
+        let ended = process.stop()
+        let lines = process.jsonLines
+        #expect(ended?.succeeded == true, "\(String(describing: ended)): \(process.stderr)")
+        #expect(lines.first?["event"] as? String == "started")
+        let periodic = try #require(lines.dropFirst().first)
+        let last = lines.count > 2 ? lines.last : nil
         #expect(periodic["event"] as? String == "stats")
         #expect(periodic["final"] as? Bool == false)
         #expect((periodic["rssKB"] as? Int ?? 0) > 0)

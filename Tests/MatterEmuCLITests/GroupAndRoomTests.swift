@@ -16,27 +16,27 @@ struct GroupAndRoomTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let state = ["--state-dir", directory]
-        let created = try CLIRunner.run(["rooms", "create", "Kitchen"] + state)
+        let created = try ProcessRunner.runMatterEmu(["rooms", "create", "Kitchen"] + state)
         #expect(created.exitCode == 0, "\(created.stderr)")
         #expect(created.stdout.contains("room \"Kitchen\" created"))
-        let duplicate = try CLIRunner.run(["rooms", "create", "KITCHEN"] + state)
+        let duplicate = try ProcessRunner.runMatterEmu(["rooms", "create", "KITCHEN"] + state)
         #expect(duplicate.exitCode == 2)
         #expect(duplicate.stderr.contains("there is already a room named"), "\(duplicate.stderr)")
-        #expect(try CLIRunner.run(["rooms", "create", " "] + state).exitCode == 2)
+        #expect(try ProcessRunner.runMatterEmu(["rooms", "create", " "] + state).exitCode == 2)
 
-        let listed = try CLIRunner.json(try CLIRunner.run(["rooms", "--json"] + state))
+        let listed = try ProcessRunner.runMatterEmu(["rooms", "--json"] + state).json()
         let rooms = try #require(listed["rooms"] as? [[String: Any]])
         #expect(rooms.map { $0["room"] as? String } == ["Kitchen"])
         #expect((rooms.first?["nodes"] as? [Any])?.isEmpty == true)
-        #expect(try CLIRunner.run(["rooms"] + state).stdout.contains("Kitchen: (no nodes)"))
+        #expect(try ProcessRunner.runMatterEmu(["rooms"] + state).stdout.contains("Kitchen: (no nodes)"))
 
-        let deleted = try CLIRunner.run(["rooms", "delete", "kitchen", "--json"] + state)
+        let deleted = try ProcessRunner.runMatterEmu(["rooms", "delete", "kitchen", "--json"] + state)
         #expect(deleted.exitCode == 0, "\(deleted.stderr)")
-        #expect(try CLIRunner.json(deleted)["deleted"] as? Bool == true)
-        let again = try CLIRunner.run(["rooms", "delete", "kitchen"] + state)
+        #expect(try deleted.json()["deleted"] as? Bool == true)
+        let again = try ProcessRunner.runMatterEmu(["rooms", "delete", "kitchen"] + state)
         #expect(again.exitCode == 2)
         #expect(again.stderr.contains("there is no room named \"kitchen\""), "\(again.stderr)")
-        let empty = try CLIRunner.json(try CLIRunner.run(["rooms", "--json"] + state))
+        let empty = try ProcessRunner.runMatterEmu(["rooms", "--json"] + state).json()
         #expect((empty["rooms"] as? [Any])?.isEmpty == true)
     }
 
@@ -45,55 +45,50 @@ struct GroupAndRoomTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
         let state = directory + "/controller"
-        var devices: [Process] = []
-        defer {
-            for device in devices where device.isRunning {
-                device.terminate()
-                device.waitUntilExit()
-            }
-        }
+        var devices: [RunningProcess] = []
+        defer { for device in devices { device.stop() } }
         for (node, type) in [(1, "color-temperature-light"), (2, "door-lock")] {
-            let (device, _, started) = try DeviceCommandTests.startDevice(
+            let (device, started) = try DeviceCommandTests.startDevice(
                 ["--type", type, "--secured-device-port", "0"], directory: directory + "/\(type)")
             devices.append(device)
             let port = try #require(started["port"] as? Int)
-            let paired = try CLIRunner.run([
+            let paired = try ProcessRunner.runMatterEmu([
                 "pairing", "already-discovered", String(node), "20202021", "127.0.0.1", String(port), "--state-dir",
                 state,
             ])
             #expect(paired.exitCode == 0, "\(paired.stderr)")
         }
         let store = ["--state-dir", state]
-        #expect(try CLIRunner.run(["group", "create", "Mixed"] + store).exitCode == 0)
-        #expect(try CLIRunner.run(["group", "add", "Mixed", "1"] + store).exitCode == 0)
-        #expect(try CLIRunner.run(["group", "add", "Mixed", "2"] + store).exitCode == 0)
-        #expect(try CLIRunner.run(["group", "create", "Locks"] + store).exitCode == 0)
-        #expect(try CLIRunner.run(["group", "add", "Locks", "2"] + store).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "create", "Mixed"] + store).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "add", "Mixed", "1"] + store).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "add", "Mixed", "2"] + store).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "create", "Locks"] + store).exitCode == 0)
+        #expect(try ProcessRunner.runMatterEmu(["group", "add", "Locks", "2"] + store).exitCode == 0)
 
         // The lock has no OnOff cluster: skipped, said on stderr; the light ran it.
-        let on = try CLIRunner.run(["onoff", "on", "Mixed"] + store)
+        let on = try ProcessRunner.runMatterEmu(["onoff", "on", "Mixed"] + store)
         #expect(on.exitCode == 0, "\(on.stderr)")
         #expect(on.stderr.contains("skipped: node 2 endpoint 1"), "\(on.stderr)")
         #expect(on.stdout.contains("succeeded on 1 of 2 members (1 skipped)"), "\(on.stdout)")
-        let onJSON = try CLIRunner.json(try CLIRunner.run(["onoff", "toggle", "Mixed", "--json"] + store))
+        let onJSON = try ProcessRunner.runMatterEmu(["onoff", "toggle", "Mixed", "--json"] + store).json()
         #expect(onJSON["succeeded"] as? Int == 1)
         #expect(onJSON["skipped"] as? Int == 1)
         #expect(onJSON["failed"] as? Int == 0)
         let statuses = (onJSON["members"] as? [[String: Any]])?.map { $0["status"] as? String }
         #expect(statuses == ["success", "skipped"])
         // A lock command skips the light.
-        let lock = try CLIRunner.run(["doorlock", "lock-door", "Mixed"] + store)
+        let lock = try ProcessRunner.runMatterEmu(["doorlock", "lock-door", "Mixed"] + store)
         #expect(lock.exitCode == 0, "\(lock.stderr)")
         #expect(lock.stderr.contains("skipped: node 1 endpoint 1"), "\(lock.stderr)")
         // No member of the group can: a usage error, not a success.
-        let none = try CLIRunner.run(["onoff", "on", "Locks"] + store)
+        let none = try ProcessRunner.runMatterEmu(["onoff", "on", "Locks"] + store)
         #expect(none.exitCode == 2, "\(none.stderr)")
         #expect(none.stderr.contains("no member of group \"Locks\" can do"), "\(none.stderr)")
 
         // The parts: the light's with its colour-temperature range, the lock's with its commands.
-        let parts = try CLIRunner.run(["group", "parts", "Mixed", "--json"] + store)
+        let parts = try ProcessRunner.runMatterEmu(["group", "parts", "Mixed", "--json"] + store)
         #expect(parts.exitCode == 0, "\(parts.stderr)")
-        let document = try CLIRunner.json(parts)
+        let document = try parts.json()
         let list = try #require(document["parts"] as? [[String: Any]])
         #expect(list.map { $0["deviceType"] as? String } == ["ColorTemperatureLightDeviceType", "DoorLockDeviceType"])
         func trait(_ part: Int, _ name: String) -> [String: Any]? {
@@ -107,23 +102,20 @@ struct GroupAndRoomTests {
         #expect(color["colorTemperatureMireds"] == nil)  // dynamic state is not on a group part
         #expect(trait(0, "OnOffTrait")?["attributes"].map { ($0 as? [String: Any])?["onOff"] == nil } != false)
         #expect(trait(1, "DoorLockTrait")?["commands"] as? [String] == ["lockDoor", "unlockDoor"])
-        let text = try CLIRunner.run(["group", "parts", "Mixed"] + store)
+        let text = try ProcessRunner.runMatterEmu(["group", "parts", "Mixed"] + store)
         #expect(text.stdout.contains("group \"Mixed\": 2 parts"), "\(text.stdout)")
         #expect(text.stdout.contains("DoorLockTrait: commands lockDoor, unlockDoor"), "\(text.stdout)")
 
         // A member that neither answers nor fails: --timeout bounds group parts (exit 7).
-        kill(devices[1].processIdentifier, SIGSTOP)
-        let silent = try CLIRunner.run(["group", "parts", "Mixed", "--timeout", "2"] + store)
-        kill(devices[1].processIdentifier, SIGCONT)
+        devices[1].signal(SIGSTOP)
+        let silent = try ProcessRunner.runMatterEmu(["group", "parts", "Mixed", "--timeout", "2"] + store)
+        devices[1].signal(SIGCONT)
         #expect(silent.exitCode == 7, "\(silent.stderr)")
         #expect(silent.stderr.contains("gave no answer within --timeout 2 s"), "\(silent.stderr)")
 
         // Every member down: the command fails as unreachable.
-        for device in devices {
-            device.terminate()
-            device.waitUntilExit()
-        }
-        let down = try CLIRunner.run(["onoff", "on", "Mixed", "--timeout", "3"] + store)
+        for device in devices { device.stop() }
+        let down = try ProcessRunner.runMatterEmu(["onoff", "on", "Mixed", "--timeout", "3"] + store)
         #expect(down.exitCode == 7, "\(down.stderr)")
         #expect(down.stderr.contains("every member of group \"Mixed\" failed"), "\(down.stderr)")
     }

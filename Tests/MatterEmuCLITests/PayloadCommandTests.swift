@@ -41,9 +41,9 @@ struct PayloadCommandTests {
 
     @Test(arguments: qrVectors)
     func parsesQRVectorsToTheirFields(vector: QRVector) throws {
-        let result = try CLIRunner.run(["payload", "parse", vector.code, "--json"])
+        let result = try ProcessRunner.runMatterEmu(["payload", "parse", vector.code, "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let json = try CLIRunner.json(result)
+        let json = try result.json()
         #expect(json["format"] as? String == "qr")
         let payload = try #require((json["payloads"] as? [[String: Any]])?.first)
         #expect(payload["version"] as? Int == 0)
@@ -56,7 +56,9 @@ struct PayloadCommandTests {
     }
 
     @Test func qrOptionalSerialNumberIsPrinted() throws {
-        let result = try CLIRunner.run(["payload", "parse", "MT:-24J0AFN00KA064IJ3P0IXZB0DK5N1K8SQ1RYCU1-A40"])
+        let result = try ProcessRunner.runMatterEmu([
+            "payload", "parse", "MT:-24J0AFN00KA064IJ3P0IXZB0DK5N1K8SQ1RYCU1-A40",
+        ])
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("Serial number           1234567890"))
     }
@@ -97,9 +99,9 @@ struct PayloadCommandTests {
 
     @Test(arguments: manualVectors)
     func parsesManualVectorsToTheirFields(vector: ManualVector) throws {
-        let result = try CLIRunner.run(["payload", "parse", vector.code, "--json"])
+        let result = try ProcessRunner.runMatterEmu(["payload", "parse", vector.code, "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let payload = try #require((try CLIRunner.json(result)["payloads"] as? [[String: Any]])?.first)
+        let payload = try #require((try result.json()["payloads"] as? [[String: Any]])?.first)
         #expect(payload["shortDiscriminator"] as? Int == vector.shortDiscriminator)
         #expect(payload["passcode"] as? Int == vector.passcode)
         #expect(payload["vendorID"] as? Int == vector.vendorID)
@@ -109,7 +111,7 @@ struct PayloadCommandTests {
     }
 
     @Test func dashesAndSpacesInManualCodesAreIgnored() throws {
-        let result = try CLIRunner.run(["payload", "parse", "3497-011 2332"])
+        let result = try ProcessRunner.runMatterEmu(["payload", "parse", "3497-011 2332"])
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("Passcode                20202021"))
         #expect(result.stdout.contains("Short discriminator     15"))
@@ -124,7 +126,7 @@ struct PayloadCommandTests {
         ("hello", ""),
     ])
     func invalidCodesExitTwoWithAReason(code: String, reason: String) throws {
-        let result = try CLIRunner.run(["payload", "parse", code])
+        let result = try ProcessRunner.runMatterEmu(["payload", "parse", code])
         #expect(result.exitCode == 2)
         #expect(result.stderr.hasPrefix("error: "))
         #expect(result.stderr.contains(reason))
@@ -132,19 +134,19 @@ struct PayloadCommandTests {
     }
 
     @Test func generateMatchesTheSDKExampleCodes() throws {
-        let result = try CLIRunner.run([
+        let result = try ProcessRunner.runMatterEmu([
             "payload", "generate", "--passcode", "20202021", "--discriminator", "3840",
             "--vendor-id", "0xFFF1", "--product-id", "0x8001", "--json",
         ])
         #expect(result.exitCode == 0)
-        let json = try CLIRunner.json(result)
+        let json = try result.json()
         #expect(json["qrCode"] as? String == "MT:-24J0AFN00KA0648G00")
         #expect(json["manualCode"] as? String == "34970112332")
         #expect(json["manualCodeFormatted"] as? String == "3497-011-2332")
     }
 
     @Test func generateDrawsAQRCodeInHalfBlocks() throws {
-        let result = try CLIRunner.run(["payload", "generate"])
+        let result = try ProcessRunner.runMatterEmu(["payload", "generate"])
         #expect(result.exitCode == 0)
         let lines = result.stdout.split(separator: "\n").dropFirst(2)
         let art = lines.filter { line in line.allSatisfy { "█▀▄ ".contains($0) } }
@@ -156,17 +158,17 @@ struct PayloadCommandTests {
     }
 
     @Test func generateUserIntentFlowGivesALongManualCodeThatParsesBack() throws {
-        let generated = try CLIRunner.run([
+        let generated = try ProcessRunner.runMatterEmu([
             "payload", "generate", "--passcode", "34567890", "--discriminator", "2976",
             "--vendor-id", "9050", "--product-id", "65279", "--flow", "user-intent",
             "--discovery", "ble,on-network", "--json",
         ])
         #expect(generated.exitCode == 0)
-        let json = try CLIRunner.json(generated)
+        let json = try generated.json()
         let manual = try #require(json["manualCode"] as? String)
         #expect(manual.count == 21)
         let qr = try #require(json["qrCode"] as? String)
-        let parsed = try CLIRunner.json(try CLIRunner.run(["payload", "parse", qr, "--json"]))
+        let parsed = try ProcessRunner.runMatterEmu(["payload", "parse", qr, "--json"]).json()
         let payload = try #require((parsed["payloads"] as? [[String: Any]])?.first)
         #expect(payload["commissioningFlow"] as? String == "user-intent")
         #expect(payload["discoveryCapabilities"] as? [String] == ["ble", "on-network"])
@@ -183,7 +185,7 @@ struct PayloadCommandTests {
         (["--flow", "fast"], "unknown --flow"),
     ])
     func generateRejectsBadValues(arguments: [String], message: String) throws {
-        let result = try CLIRunner.run(["payload", "generate"] + arguments)
+        let result = try ProcessRunner.runMatterEmu(["payload", "generate"] + arguments)
         #expect(result.exitCode == 2)
         #expect(result.stderr.contains(message))
     }

@@ -14,21 +14,20 @@ struct UnreachableNodeTests {
     func silentAndClosed() throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let directory = temporary.path
-        let (device, _, port, state) = try DeviceCommandTests.commissionedPlug(in: directory)
+        let (device, port, state) = try DeviceCommandTests.commissionedPlug(in: directory)
         let address = ["--address", "127.0.0.1:\(port)", "--state-dir", state]
 
         // Stopped (SIGSTOP): the socket is open, nothing answers.
-        kill(device.processIdentifier, SIGSTOP)
-        let silent = try CLIRunner.run(["onoff", "on", "1", "--timeout", "2"] + address)
-        kill(device.processIdentifier, SIGCONT)
+        device.signal(SIGSTOP)
+        let silent = try ProcessRunner.runMatterEmu(["onoff", "on", "1", "--timeout", "2"] + address)
+        device.signal(SIGCONT)
         #expect(silent.exitCode == 7, "\(silent.stderr)")
         #expect(silent.stderr.contains("no answer within --timeout 2 s"), "\(silent.stderr)")
 
-        device.terminate()
-        device.waitUntilExit()
-        let closed = try CLIRunner.run(["onoff", "on", "1", "--json"] + address)
+        device.stop()
+        let closed = try ProcessRunner.runMatterEmu(["onoff", "on", "1", "--json"] + address)
         #expect(closed.exitCode == 7, "\(closed.stderr)")
-        let error = try #require(try CLIRunner.json(closed)["error"] as? [String: Any])
+        let error = try #require(try closed.json()["error"] as? [String: Any])
         #expect((error["message"] as? String)?.contains("the port is closed") == true, "\(closed.stderr)")
     }
 }

@@ -52,14 +52,17 @@ struct CrashSuiteTests {
         try await CrashWorkspace.limit.run {
             let workspace = try CrashWorkspace(node: 1)
             let device = try await workspace.startDevice(killAt: point.rawValue)
-            let paired = try await CLIRunner.run(workspace.pairing(port: device.port), limit: .seconds(180))
+            let paired = try await ProcessRunner.runMatterEmu(
+                workspace.pairing(port: device.port), limit: .seconds(180))
             #expect(paired.succeeded, "device \(point): commissioned: \(paired.stderr.suffix(600))")
             let acl =
                 #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
                 + #"{"privilege":3,"authMode":2,"subjects":[4660],"targets":null}]"#
-            let writer = try ChildProcess(
-                CLIRunner.binary,
-                ["accesscontrol", "write", "acl", acl, "1", "--timeout", "2", "--state-dir", workspace.stateDirectory])
+            let writer = try RunningProcess([
+                ProcessRunner.matterEmu.path, "accesscontrol", "write", "acl", acl, "1", "--timeout", "2",
+                "--state-dir",
+                workspace.stateDirectory,
+            ])
             let died = await device.process.exit(within: .seconds(20))
             #expect(
                 died?.isTestHookKill(at: point.rawValue, stderr: device.process.stderr) == true,
@@ -86,11 +89,11 @@ struct CrashSuiteTests {
         try await CrashWorkspace.limit.run {
             let workspace = try CrashWorkspace(node: 1)
             let device = try await workspace.startDevice()
-            let pairing = try await CLIRunner.run(
+            let pairing = try await ProcessRunner.runMatterEmu(
                 workspace.pairing(port: device.port) + ["--json"],
                 environment: ["MATTER_EMU_TEST_KILL_AT": point.description], limit: .seconds(60))
             #expect(
-                pairing.termination?.isTestHookKill(at: point.description, stderr: pairing.stderr) == true,
+                pairing.termination.isTestHookKill(at: point.description, stderr: pairing.stderr),
                 "controller \(point): died by SIGKILL at the point (\(String(describing: pairing.termination)))")
             let resume = try await workspace.ctl(["pairing", "resume", "--json"])
             #expect(
@@ -140,7 +143,7 @@ struct CrashSuiteTests {
     }
 
     /// The stages the commissioner reported done so far (its progress timeline on stderr: `  ok  <stage>`).
-    static func stagesDone(_ pairing: ChildProcess) -> Int {
+    static func stagesDone(_ pairing: RunningProcess) -> Int {
         pairing.stderr.split(separator: "\n").filter { $0.hasPrefix("  ok") }.count
     }
 }

@@ -45,19 +45,19 @@ struct CrashWorkspace {
     }
 
     /// Starts a commissioning of the device on `port` in the background (`killAt`: the test hook).
-    func startPairing(port: UInt16, killAt point: String? = nil) throws -> ChildProcess {
-        try ChildProcess(
-            CLIRunner.binary, pairing(port: port) + ["--json"],
+    func startPairing(port: UInt16, killAt point: String? = nil) throws -> RunningProcess {
+        try RunningProcess(
+            [ProcessRunner.matterEmu.path] + pairing(port: port) + ["--json"],
             environment: point.map { ["MATTER_EMU_TEST_KILL_AT": $0] } ?? [:])
     }
 
     /// Runs a controller command on this scenario's store to its end (a hang guard of three minutes).
-    func ctl(_ arguments: [String]) async throws -> CLIResult {
-        try await CLIRunner.run(arguments + ["--state-dir", stateDirectory], limit: .seconds(180))
+    func ctl(_ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.runMatterEmu(arguments + ["--state-dir", stateDirectory], limit: .seconds(180))
     }
 
     /// The node IDs `matter-emu nodes --json` lists (nil when the command fails).
-    func listedNodes() async throws -> (CLIResult, [UInt64]?) {
+    func listedNodes() async throws -> (ProcessResult, [UInt64]?) {
         let result = try await ctl(["nodes", "--json"])
         guard result.succeeded, let nodes = try? result.json()["nodes"] as? [[String: Any]] else {
             return (result, nil)
@@ -78,9 +78,8 @@ struct CrashWorkspace {
     func verify(_ label: String, devicePort port: UInt16) async throws {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             for file in [storePath, deviceStore] {
-                let check = try await CLIRunner.run(
-                    executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [file, "PRAGMA integrity_check"],
-                    limit: .seconds(60))
+                let check = try await ProcessRunner.run(
+                    ["/usr/bin/sqlite3", file, "PRAGMA integrity_check"], limit: .seconds(60))
                 #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(label): \(file)")
             }
         }
@@ -93,7 +92,7 @@ struct CrashWorkspace {
             outcome = "commissionable"
             let interrupted = try Controller.interruptedCommissionings(in: ControllerStore(path: storePath))
             #expect(interrupted.isEmpty, "\(label): no half-added node in the store (interrupted: \(interrupted))")
-            let again = try await CLIRunner.run(pairing(port: port) + ["--json"], limit: .seconds(180))
+            let again = try await ProcessRunner.runMatterEmu(pairing(port: port) + ["--json"], limit: .seconds(180))
             #expect(
                 again.succeeded,
                 "\(label): not commissioned, so commissionable again: a fresh commissioning succeeds: \(again.stderr.suffix(600))"

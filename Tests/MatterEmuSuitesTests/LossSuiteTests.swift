@@ -81,7 +81,7 @@ struct LossSuiteTests {
                 "--mrp-idle-interval", "100", "--mrp-active-interval", "100",
             ])
             defer { device.process.signal(SIGTERM) }
-            let pairing = try await CLIRunner.run(
+            let pairing = try await ProcessRunner.runMatterEmu(
                 ["pairing", "already-discovered", "1", "20202021", "::1", "\(device.port)", "--json"] + state,
                 limit: .seconds(300))
             result.restartsFromPASE = pairing.stderr.components(separatedBy: "again from PASE").count - 1
@@ -100,9 +100,10 @@ struct LossSuiteTests {
                 let on = command % 2 == 1
                 let clock = ContinuousClock()
                 let start = clock.now
-                let set = try await CLIRunner.run(["onoff", on ? "on" : "off", "1"] + state, limit: .seconds(120))
+                let set = try await ProcessRunner.runMatterEmu(
+                    ["onoff", on ? "on" : "off", "1"] + state, limit: .seconds(120))
                 let took = clock.now - start
-                let read = try await CLIRunner.run(
+                let read = try await ProcessRunner.runMatterEmu(
                     ["onoff", "read", "on-off", "1", "--json"] + state, limit: .seconds(120))
                 let value = read.succeeded ? (try? read.json()["value"]) as? Bool : nil
                 let ok = set.succeeded && value == on

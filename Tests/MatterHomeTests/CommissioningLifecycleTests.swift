@@ -66,66 +66,47 @@ struct CommissioningLifecycleTests {
         let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
         // Another process takes the lock the way a second Home would (flock on its own open of the
         // file) and holds it: one process, the shell that becomes `sleep`, so terminating it frees it.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
-        holder.arguments = [
-            "-c", "exec 9>>\"$0\"; /usr/bin/flock -x -n 9 || exit 1; echo locked; exec sleep 60", lockPath,
-        ]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        let line = output.fileHandleForReading.availableData
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("locked"))
+        let holder = try RunningProcess([
+            "/bin/sh", "-c", "exec 9>>\"$0\"; /usr/bin/flock -x -n 9 || exit 1; echo locked; exec sleep 60", lockPath,
+        ])
+        let line = await holder.stdoutLine(within: .seconds(30)) { _ in true }
+        #expect(line == "locked", "\(holder.stderr)")
         let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
         #expect(error?.category == .commissioning)
         #expect(error?.message.contains("another commissioning is in progress on this state directory") == true)
-        holder.terminate()
-        holder.waitUntilExit()
+        await holder.stop()
         // Prepared here: another process cannot take the lock.
         try await structure.prepareForMatterCommissioning()
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        probe.arguments = ["-x", "-n", lockPath, "true"]
-        try probe.run()
-        probe.waitUntilExit()
-        #expect(probe.terminationStatus != 0)
+        let probe = try await ProcessRunner.run(["/usr/bin/flock", "-x", "-n", lockPath, "true"], limit: .seconds(60))
+        #expect(probe.exitCode != 0)
         #expect(try structure.completeMatterCommissioning() == [])
         await home.close()
     }
 
     @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
     func cliPairingExcludesPrepare() async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("matter-emu")
         let home = try await bed.openHome()
         let structure = try #require(try await home.structures().first)
         // A socket where nothing answers: the CLI's PASE waits on it (MRP retransmissions).
         let silent = try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.silent"))
-        func pairing() throws -> (Process, Pipe) {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "pairing", "already-discovered", "9", "20202021", "127.0.0.1", String(silent.port), "--state-dir",
-                bed.stateDirectory,
-            ]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            return (process, errors)
+        func pairing() throws -> RunningProcess {
+            try RunningProcess([
+                ProcessRunner.matterEmu.path, "pairing", "already-discovered", "9", "20202021", "127.0.0.1",
+                String(silent.port), "--state-dir", bed.stateDirectory,
+            ])
         }
 
         // Prepared here: the CLI refuses to commission on this state directory (exit 6).
         try await structure.prepareForMatterCommissioning()
-        let (refused, refusedErrors) = try pairing()
-        refused.waitUntilExit()
-        let message = String(decoding: refusedErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(refused.terminationStatus == 6, "\(message)")
+        let refused = try pairing()
+        let refusal = await refused.exit(within: .seconds(120))
+        let message = refused.stderr
+        #expect(refusal?.exitCode == 6, "\(message)")
         #expect(message.contains("a Home API commissioning session holds this state directory (process \(getpid()))"))
         #expect(try structure.completeMatterCommissioning() == [])
 
         // The CLI commissioning (stuck in PASE): prepare is a typed error until it ends.
-        let (running, _) = try pairing()
+        let running = try pairing()
         var refusedPrepare: HomeError?
         for _ in 0..<100 where refusedPrepare == nil && running.isRunning {
             do throws(HomeError) {
@@ -136,8 +117,7 @@ struct CommissioningLifecycleTests {
                 refusedPrepare = error
             }
         }
-        running.terminate()
-        running.waitUntilExit()
+        await running.stop()
         #expect(refusedPrepare?.category == .commissioning)
         #expect(refusedPrepare?.message.contains("another commissioning is in progress") == true)
         try await structure.prepareForMatterCommissioning()

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// matter-emu's own commissioner against matter-emu devices on the virtual LAN (scripts/lan.sh, root;
@@ -60,7 +61,7 @@ struct CommissionerTests {
     func nothingStored() throws {
         let result = try ctl(["nodes", "--json"])
         #expect(result.exitCode == 0)
-        let nodes = try #require(result.json?["nodes"] as? [Any], "\(result.stdout)")
+        let nodes = try #require(try result.json()["nodes"] as? [Any], "\(result.stdout)")
         #expect(nodes.isEmpty, "\(result.stdout)")
     }
 
@@ -70,7 +71,7 @@ struct CommissionerTests {
     func commissionByQRCode() throws {
         let result = try ctl(["pairing", "code", "1", try device("light").qrCode, "--name", "light", "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["node"] as? Int == 1, "\(result.stdout)")
+        #expect(try result.json()["node"] as? Int == 1, "\(result.stdout)")
     }
 
     @Test("manual code: plug commissioned")
@@ -79,14 +80,14 @@ struct CommissionerTests {
             "pairing", "code", "2", try device("plug").manualCode, "--name", "plug", "--room", "kitchen", "--json",
         ])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["node"] as? Int == 2, "\(result.stdout)")
+        #expect(try result.json()["node"] as? Int == 2, "\(result.stdout)")
     }
 
     @Test("passcode + discriminator: colour-temperature light commissioned")
     func commissionByPasscode() throws {
         let result = try ctl(["pairing", "onnetwork-long", "3", "40404041", "2501", "--name", "ct", "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["node"] as? Int == 3, "\(result.stdout)")
+        #expect(try result.json()["node"] as? Int == 3, "\(result.stdout)")
     }
 
     @Test("direct address: light commissioned")
@@ -95,7 +96,7 @@ struct CommissionerTests {
             "pairing", "already-discovered", "4", "20202022", lan.ipv4(1), "5543", "--name", "direct", "--json",
         ])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["node"] as? Int == 4, "\(result.stdout)")
+        #expect(try result.json()["node"] as? Int == 4, "\(result.stdout)")
     }
 
     // MARK: - control, checked in the devices' own event lines
@@ -149,7 +150,7 @@ struct CommissionerTests {
         #expect(try ctl(["basicinformation", "write", "node-label", "hall", "light", "0"]).exitCode == 0)
         let read = try ctl(["basicinformation", "read", "node-label", "light", "0", "--json"])
         #expect(read.exitCode == 0)
-        #expect(read.json?["value"] as? String == "hall", "\(read.stdout)")
+        #expect(try read.json()["value"] as? String == "hall", "\(read.stdout)")
     }
 
     @Test("a group command reaches every member")
@@ -167,7 +168,7 @@ struct CommissionerTests {
     @Test("rooms lists kitchen")
     func rooms() throws {
         let result = try ctl(["rooms", "--json"])
-        let rooms = try #require(result.json?["rooms"] as? [[String: Any]], "\(result.stdout)")
+        let rooms = try #require(try result.json()["rooms"] as? [[String: Any]], "\(result.stdout)")
         let kitchen = try #require(rooms.first { $0["room"] as? String == "kitchen" }, "\(result.stdout)")
         #expect(kitchen["nodes"] as? [Int] == [2])
     }
@@ -193,7 +194,7 @@ struct CommissionerTests {
         try device("direct").process.stop()
         let result = try ctl(["onoff", "off", "lamps", "--timeout", "2", "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["failed"] as? Int == 1 && result.json?["succeeded"] as? Int == 1, "\(result.stdout)")
+        #expect(try result.json()["failed"] as? Int == 1 && result.json()["succeeded"] as? Int == 1, "\(result.stdout)")
     }
 
     @Test("a node that does not answer exits 7 (unreachable)")

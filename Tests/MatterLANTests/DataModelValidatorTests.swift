@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// The data-model conformance suite (docs/CONFORMANCE.md; run by scripts/test-dmv.sh on the virtual LAN of
@@ -19,7 +20,7 @@ struct DataModelValidatorTests {
     /// The device types of `matter-emu device --help` (its `--type TYPE` line), read only when this suite runs.
     static let deviceTypes: [String] = {
         guard LAN.isUp(for: suiteName),
-            let help = try? ProcessRunner.run([BuiltBinaries.matterEmu, "device", "--help"])
+            let help = try? ProcessRunner.run([BuiltBinaries.matterEmu, "device", "--help"], limit: .seconds(60))
         else { return [] }
         guard
             let line = (help.stdout + "\n" + help.stderr).split(separator: "\n").first(where: {
@@ -60,7 +61,7 @@ struct DataModelValidatorTests {
                 ]),
             timeout: 270)
         device.process.stop()
-        if !read.succeeded { print("  [\(type)] device output (last lines):\n\(Referee.tail(device.process.output))") }
+        if !read.succeeded { print("  [\(type)] device output (last lines):\n\(Referee.tail(device.process.stdout))") }
         let size = (try? FileManager.default.attributesOfItem(atPath: wildcardLog)[.size] as? Int) ?? 0
         try #require(size > 0, "\(type): the driver wrote no wildcard log")
         let infoVersion = environment["DMV_INFO_VERSION"] ?? "1.5"

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// A `matter-emu device ... --json` running in a LAN host: its onboarding line and its event lines.
 struct DeviceProcess {
@@ -18,12 +19,12 @@ struct DeviceProcess {
                 + (factoryReset ? ["--factory-reset"] : []),
             name: name, in: work)
         guard started != nil else {
-            throw LANError.unexpected("device \(name) did not start: \(process.errorOutput)")
+            throw LANError.unexpected("device \(name) did not start: \(process.stderr)")
         }
     }
 
     /// The `{"event":"started",...}` line (waits for it).
-    var started: [String: Any]? { process.waitForJSON(timeout: 20) { $0["event"] as? String == "started" } }
+    var started: [String: Any]? { process.jsonLine(within: .seconds(20)) { $0["event"] as? String == "started" } }
     var qrCode: String { started?["qrCode"] as? String ?? "" }
     var manualCode: String { started?["manualCode"] as? String ?? "" }
 

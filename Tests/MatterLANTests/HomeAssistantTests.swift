@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// Home Assistant's Matter Server (PyPI python-matter-server 7.0.1, the server Home Assistant's Matter
@@ -52,7 +53,7 @@ struct HomeAssistantTests {
         if !report.succeeded {
             let log = (try? String(contentsOfFile: work.path("server.log"), encoding: .utf8)) ?? ""
             print(
-                "  [ha] the server's output and log (last lines):\n\(Referee.tail(server.errorOutput))\n\(Referee.tail(log, 30))"
+                "  [ha] the server's output and log (last lines):\n\(Referee.tail(server.stderr))\n\(Referee.tail(log, 30))"
             )
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// What the hostile suite's serialized tests share: the device, the controller, the stats before and
 /// after the attack, the toggler's tally and the hostile peer's summary.
@@ -105,7 +106,7 @@ final class HostileFixture: @unchecked Sendable {
     func readOnOff() throws -> Bool? {
         let result = try ctl(["onoff", "read", "on-off", "1", "--json"] + target)
         guard result.exitCode == 0 else { return nil }
-        return result.json?["value"] as? Bool
+        return (try? result.json())?["value"] as? Bool
     }
 
     /// The figures for docs/RELIABILITY.md, on stdout.
@@ -152,7 +153,8 @@ extension LAN {
     /// for IPv4 and IPv6 on host 1, and drops on every interface of host 1, host 3 and the bridge.
     func networkLosses() throws -> Int64 {
         var total: Int64 = 0
-        let snmp = try ProcessRunner.run(["ip", "netns", "exec", host(1), "cat", "/proc/net/snmp", "/proc/net/snmp6"])
+        let snmp = try ProcessRunner.run(
+            ["ip", "netns", "exec", host(1), "cat", "/proc/net/snmp", "/proc/net/snmp6"], limit: .seconds(60))
         let lines = snmp.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         let udp = lines.filter { $0.first == "Udp:" }
         if udp.count >= 2, let column = udp[0].firstIndex(of: "InErrors"), column < udp[1].count {
@@ -164,7 +166,7 @@ extension LAN {
                 [
                     "ip", "netns", "exec", namespace, "sh", "-c",
                     "cat /sys/class/net/*/statistics/rx_dropped /sys/class/net/*/statistics/tx_dropped",
-                ])
+                ], limit: .seconds(60))
             total += drops.lines.compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
         }
         return total

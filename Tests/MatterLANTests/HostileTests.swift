@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// A hostile peer on the virtual LAN (scripts/lan.sh, root, prefix hp; run by scripts/test-hostile.sh).
@@ -57,7 +58,7 @@ struct HostileTests {
         fixture.losses = try lan.networkLosses() - lossesBefore
         Thread.sleep(forTimeInterval: 1.5)
         fixture.after = device.freshStats()
-        fixture.summary = hostile.json
+        fixture.summary = try? hostile.json()
         #expect(hostile.exitCode == 0, "\(hostile.stderr.suffix(500))")
         #expect(fixture.summary?["sent"] as? Int == Int(count), "\(hostile.stdout)")
         #expect(linkLocal != nil, "host 1 has no IPv6 link-local address (attacked over IPv4 only)")
@@ -125,7 +126,7 @@ struct HostileTests {
     @Test("after the attack: a second fabric joins through an enhanced window and controls the device")
     func secondFabric() throws {
         let window = try fixture.ctl(["pairing", "open-commissioning-window", "1", "--address", address, "--json"])
-        let manual = try #require(window.json?["manualCode"] as? String, "\(window.stderr)")
+        let manual = try #require(try window.json()["manualCode"] as? String, "\(window.stderr)")
         let second = try fixture.work().path("second")
         let pairing = try lan.run(
             lan.host(3),

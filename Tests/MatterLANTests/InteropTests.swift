@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// The connectedhomeip SDK's own Python controller (PyPI home-assistant-chip-core 2025.7.0, venv
@@ -39,7 +40,7 @@ struct InteropTests {
     /// Prints the end of a device's output when its driver run failed.
     private func explain(_ report: RefereeReport, _ process: RunningProcess) {
         if !report.succeeded {
-            print("  [\(process.name)] device output (last lines):\n\(Referee.tail(process.output, 30))")
+            print("  [\(process.name)] device output (last lines):\n\(Referee.tail(process.stdout, 30))")
         }
     }
 
@@ -96,9 +97,9 @@ struct InteropTests {
             ],
             name: "fleet", in: work)
         defer { fleet.stop() }
-        let listing = fleet.waitForJSON(timeout: 60) { $0["devices"] != nil }
+        let listing = fleet.jsonLine(within: .seconds(60)) { $0["devices"] != nil }
         let rows = try #require(
-            listing?["devices"] as? [[String: Any]], "the fleet did not start: \(fleet.errorOutput)")
+            listing?["devices"] as? [[String: Any]], "the fleet did not start: \(fleet.stderr)")
         // The QR code: its long discriminator is unique in the fleet (20 devices share a few short ones).
         let qrCode = try #require(rows.first { $0["index"] as? Int == 7 }?["qrCode"] as? String, "\(rows)")
         let report = try chipDriver(
@@ -106,7 +107,7 @@ struct InteropTests {
         explain(report, fleet)
         // Browsed until the commissioned device's record is gone (the hang guard only bounds the wait).
         var counts: [Int] = []
-        let nineteen = eventually(30) {
+        let nineteen = try eventuallyBlocking(within: .seconds(30), every: .seconds(1)) {
             let result = try lan.run(
                 lan.host(2),
                 [
@@ -114,7 +115,7 @@ struct InteropTests {
                     "--json",
                 ],
                 timeout: 30)
-            counts.append((result.json?["nodes"] as? [Any])?.count ?? 0)
+            counts.append(((try? result.json())?["nodes"] as? [Any])?.count ?? 0)
             return counts.last == 19
         }
         #expect(nineteen, "devices commissionable after one was commissioned, per browse: \(counts) (expected 19)")

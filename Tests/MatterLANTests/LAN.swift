@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// The virtual LAN of `scripts/lan.sh` that a wrapper script (scripts/lib/suite.sh) brought up for one
 /// suite, read from the environment it exports: `MATTER_LAN_SUITE` (which suite may use it),
@@ -46,17 +47,17 @@ struct LAN: Sendable {
     /// Runs `lan.sh ARGUMENTS` (down, avahi-stop HOST, avahi-start HOST, ...).
     @discardableResult
     func control(_ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
-        try ProcessRunner.run([script] + arguments, timeout: timeout)
+        try ProcessRunner.run([script] + arguments, limit: .seconds(timeout))
     }
 
     /// Runs `command` inside `host` to completion.
     func run(_ host: String, _ command: [String], timeout: Double = 60) throws -> ProcessResult {
-        try ProcessRunner.run(inHost(host, command), timeout: timeout)
+        try ProcessRunner.run(inHost(host, command), limit: .seconds(timeout))
     }
 
     /// Starts `command` inside `host` in the background.
     func start(_ host: String, _ command: [String], name: String, in work: WorkDirectory) throws -> RunningProcess {
-        try RunningProcess(inHost(host, command), name: name, in: work)
+        try RunningProcess(inHost(host, command), name: name, in: work, input: .pipe)
     }
 
     /// The PIDs lan.sh recorded for its hosts' holders, D-Bus and Avahi daemons.
@@ -70,9 +71,8 @@ struct LAN: Sendable {
 
     /// The IPv6 link-local address of `host`'s lan0, if it has one.
     func linkLocal(_ host: String) throws -> String? {
-        let result = try ProcessRunner.run([
-            "ip", "-n", host, "-6", "-o", "addr", "show", "dev", "lan0", "scope", "link",
-        ])
+        let result = try ProcessRunner.run(
+            ["ip", "-n", host, "-6", "-o", "addr", "show", "dev", "lan0", "scope", "link"], limit: .seconds(60))
         for word in result.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }) where word.hasPrefix("fe80:") {
             return String(word.split(separator: "/")[0])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// State the network suite's serialized tests share, in source order: the publishers A and B on
 /// host 1, their names, and every PID that must be gone after `lan.sh down`.
@@ -78,7 +79,7 @@ final class NetworkFixture: @unchecked Sendable {
             ["--discriminator", "1234", "--vendor", "65522", "--device-type", "266", "--cm", "0", "--probe"])
         guard a.waitUntilReady(), b.waitUntilReady() else {
             throw LANError.unexpected(
-                "publish on \(lan.host(1)) failed:\n\(a.process.output)\(a.process.errorOutput)\n\(b.process.output)\(b.process.errorOutput)"
+                "publish on \(lan.host(1)) failed:\n\(a.process.stdout)\(a.process.stderr)\n\(b.process.stdout)\(b.process.stderr)"
             )
         }
         lock.lock()

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// MatterDiscovery end to end over real Avahi daemons on three hosts of the virtual LAN (scripts/lan.sh,
@@ -57,7 +58,7 @@ struct NetworkTests {
         "root namespace: no daemon -> exit 3 with the one-line message",
         .enabled(if: !FileManager.default.fileExists(atPath: "/run/dbus/system_bus_socket")))
     func rootNamespaceHasNoDaemon() throws {
-        let result = try ProcessRunner.run([BuiltBinaries.probe, "check"], timeout: 10)
+        let result = try ProcessRunner.run([BuiltBinaries.probe, "check"], limit: .seconds(10))
         #expect(result.exitCode == 3)
         #expect(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == Self.noDaemon)
     }
@@ -215,7 +216,7 @@ struct NetworkTests {
                 "--timeout", "3", "--json",
             ])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let nodes = try #require(result.json?["nodes"] as? [[String: Any]], "\(result.stdout)")
+        let nodes = try #require(try result.json()["nodes"] as? [[String: Any]], "\(result.stdout)")
         let instances = nodes.compactMap { $0["instance"] as? String }
         #expect(instances.contains(a) && !instances.contains(b), "\(instances)")
         let node = try #require(nodes.first { $0["instance"] as? String == a })
@@ -234,7 +235,7 @@ struct NetworkTests {
                 "--json",
             ])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let nodes = try #require(result.json?["nodes"] as? [[String: Any]], "\(result.stdout)")
+        let nodes = try #require(try result.json()["nodes"] as? [[String: Any]], "\(result.stdout)")
         #expect(nodes.contains { $0["instance"] as? String == NetworkFixture.operationalName }, "\(result.stdout)")
     }
 
@@ -265,10 +266,15 @@ struct NetworkTests {
         // A few tries: `avahi-browse -t` stops at its first "all for now", which can beat a late answer.
         for subtype in ["_L3840", "_S15", "_V65521", "_T257", "_CM"] {
             #expect(
-                eventually(4) { try avahiLists(3, "\(subtype)._sub._matterc._udp", a) }, "\(a) missing under \(subtype)"
+                try eventuallyBlocking(within: .seconds(4), every: .seconds(1)) {
+                    try avahiLists(3, "\(subtype)._sub._matterc._udp", a)
+                }, "\(a) missing under \(subtype)"
             )
         }
-        #expect(eventually(4) { try avahiLists(3, "_L1234._sub._matterc._udp", b) }, "\(b) missing under _L1234")
+        #expect(
+            try eventuallyBlocking(within: .seconds(4), every: .seconds(1)) {
+                try avahiLists(3, "_L1234._sub._matterc._udp", b)
+            }, "\(b) missing under _L1234")
         #expect(try !avahiLists(3, "_CM._sub._matterc._udp", b), "\(b) (CM=0) listed under _CM")
     }
 
@@ -276,7 +282,7 @@ struct NetworkTests {
     func avahiOperationalSubtype() throws {
         _ = try fixture.nodes()
         #expect(
-            eventually(4) {
+            try eventuallyBlocking(within: .seconds(4), every: .seconds(1)) {
                 try avahiLists(
                     3, "_I\(NetworkFixture.compressedFabricID)._sub._matter._tcp", NetworkFixture.operationalName)
             })
@@ -317,7 +323,7 @@ struct NetworkTests {
         defer { _ = d.quit() }
         try #require(d.waitUntilReady())
         let renamed = d.currentName()
-        #expect(Self.isInstanceName(renamed) && renamed != a, "\(d.process.output)")
+        #expect(Self.isInstanceName(renamed) && renamed != a, "\(d.process.stdout)")
     }
 
     @Test("collision: the raw owner kept its name")
@@ -338,7 +344,7 @@ struct NetworkTests {
         defer { _ = e.quit() }
         try #require(e.waitUntilReady())
         // Whichever lost the tie-break has renamed once the loser's new name passed its probe.
-        e.process.waitForLine(timeout: 10) { $0.hasPrefix("conflict-checked ") }
+        e.process.stdoutLine(within: .seconds(10)) { $0.hasPrefix("conflict-checked ") }
         Thread.sleep(forTimeInterval: 2)
         let nameF = f.currentName()
         let nameE = e.currentName()
@@ -354,7 +360,10 @@ struct NetworkTests {
     func updateTXT() throws {
         let (a, name) = (try fixture.nodes().a, try fixture.names().a)
         try #require(a.command("sii 7000", confirmation: "updated sii 7000"), "probe did not confirm sii 7000")
-        #expect(eventually(15) { try avahiResolved(2, name)?.txt.contains("SII=7000") == true })
+        #expect(
+            try eventuallyBlocking(within: .seconds(15), every: .seconds(1)) {
+                try avahiResolved(2, name)?.txt.contains("SII=7000") == true
+            })
     }
 
     @Test("update: the TXT change kept the instance name")
@@ -366,14 +375,17 @@ struct NetworkTests {
     func updateCommissioningModeBrowse() throws {
         let (a, name) = (try fixture.nodes().a, try fixture.names().a)
         try #require(a.command("cm 0", confirmation: "updated cm 0"), "probe did not confirm cm 0")
-        #expect(eventually(15) { try absent(2, name, ["commissionable", "--cm-open", "--timeout", "2"]) })
+        #expect(
+            try eventuallyBlocking(within: .seconds(15), every: .seconds(1)) {
+                try absent(2, name, ["commissionable", "--cm-open", "--timeout", "2"])
+            })
     }
 
     @Test("update: TXT now says CM=0")
     func updateCommissioningModeTXT() throws {
         let name = try fixture.names().a
         #expect(
-            eventually(15) {
+            try eventuallyBlocking(within: .seconds(15), every: .seconds(1)) {
                 try browse(2, ["commissionable", "--instance", name, "--limit", "1", "--timeout", "5"]).node(name)?
                     .fields["CM"] == "0"
             })
@@ -385,7 +397,10 @@ struct NetworkTests {
     func withdrawCommissionable() throws {
         let (a, name) = (try fixture.nodes().a, try fixture.names().a)
         try #require(a.command("withdraw", confirmation: "withdrawn"), "probe did not confirm withdraw")
-        #expect(eventually(15) { try absent(2, name, ["commissionable", "--timeout", "2"]) })
+        #expect(
+            try eventuallyBlocking(within: .seconds(15), every: .seconds(1)) {
+                try absent(2, name, ["commissionable", "--timeout", "2"])
+            })
     }
 
     @Test("withdraw: the operational service stays")
@@ -402,7 +417,10 @@ struct NetworkTests {
         fixture.remember(lan.daemonPIDs())
         let stop = try lan.control(["avahi-stop", lan.host(1)])
         try #require(stop.exitCode == 0, "avahi-stop: \(stop.stderr)")
-        #expect(eventually(15) { try absent(3, NetworkFixture.operationalName, ["operational", "--timeout", "2"]) })
+        #expect(
+            try eventuallyBlocking(within: .seconds(15), every: .seconds(1)) {
+                try absent(3, NetworkFixture.operationalName, ["operational", "--timeout", "2"])
+            })
     }
 
     @Test("daemon stop: a new client gets the typed error at once (D-Bus up, no daemon)")
@@ -478,7 +496,7 @@ struct NetworkTests {
 
     @Test("down: no PREFIX-* network namespace left")
     func teardownNamespaces() throws {
-        let namespaces = try ProcessRunner.run(["ip", "netns", "list"]).stdout
+        let namespaces = try ProcessRunner.run(["ip", "netns", "list"], limit: .seconds(60)).stdout
         #expect(!namespaces.split(separator: "\n").contains { $0.hasPrefix("\(lan.prefix)-") }, "\(namespaces)")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// One node line of `matter-dnssd-probe browse`: `KIND NAME host=H port=P KEY=VALUE... addresses=A,B`.
 struct ProbeNode: Equatable {
@@ -55,7 +56,9 @@ struct ProbePublisher {
     let process: RunningProcess
 
     /// Waits for `ready` (every record established, raw records' probes passed).
-    func waitUntilReady(timeout: Double = 30) -> Bool { process.waitForLine(timeout: timeout) { $0 == "ready" } != nil }
+    func waitUntilReady(timeout: Double = 30) -> Bool {
+        process.stdoutLine(within: .seconds(timeout)) { $0 == "ready" } != nil
+    }
 
     /// The name of the first `established KIND NAME ...` line.
     func established(_ kind: String) -> String? {
@@ -70,8 +73,9 @@ struct ProbePublisher {
         let before = process.lines.count
         process.send("names")
         guard
-            process.waitForLine(
-                timeout: 10, { _ in process.lines.count > before && process.lines.last == "names done" }) != nil
+            process.stdoutLine(
+                within: .seconds(10), where: { _ in process.lines.count > before && process.lines.last == "names done" }
+            ) != nil
         else { return nil }
         return process.lines.dropFirst(before).last { $0.hasPrefix("name ") }.map { word($0, 1) }
     }
@@ -79,14 +83,14 @@ struct ProbePublisher {
     /// Sends `command` and waits for the line `confirmation`.
     func command(_ command: String, confirmation: String, timeout: Double = 20) -> Bool {
         process.send(command)
-        return process.waitForLine(timeout: timeout) { $0 == confirmation } != nil
+        return process.stdoutLine(within: .seconds(timeout)) { $0 == confirmation } != nil
     }
 
     /// `quit`, then `bye` within the hang guard.
     func quit(timeout: Double = 30) -> Bool {
         process.send("quit")
-        let said = process.waitForLine(timeout: timeout) { $0 == "bye" } != nil
-        process.waitForExit(timeout: 10)
+        let said = process.stdoutLine(within: .seconds(timeout)) { $0 == "bye" } != nil
+        if process.exit(within: .seconds(10)) == nil { process.signal(SIGKILL) }
         return said
     }
 

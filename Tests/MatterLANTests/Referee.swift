@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 /// A Python referee driver of scripts/interop (chip_driver.py, chip_events.py, dm_check.py, ha_driver.py):
@@ -25,7 +26,7 @@ enum Referee {
     static func run(
         _ tag: String, _ command: [String], timeout: Double, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> RefereeReport {
-        let result = try ProcessRunner.run(command, timeout: timeout)
+        let result = try ProcessRunner.run(command, limit: .seconds(timeout))
         let report = RefereeReport(result)
         report.record(tag, sourceLocation: sourceLocation)
         return report

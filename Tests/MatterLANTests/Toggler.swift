@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 
 /// Toggles node 1 and reads the state back, over and over on its own thread, until stopped: what a
 /// controller does to a device under attack.
@@ -78,7 +79,9 @@ final class Toggler: @unchecked Sendable {
             } else {
                 record {
                     $0.failed += 1
-                    $0.errors.append("toggle exit \(result?.exitCode ?? -1): \(result?.stderr.suffix(200) ?? "")")
+                    $0.errors.append(
+                        result.map { "toggle exit \($0.exitCode): \($0.stderr.suffix(200))" }
+                            ?? "toggle: matter-emu did not start")
                 }
                 if let state = try? fixture.readOnOff() { expected = state }
             }

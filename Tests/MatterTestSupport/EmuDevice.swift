@@ -4,11 +4,11 @@ import Foundation
 /// onboarding document (`{"event":"started",...,"port":N}`), whose port it reports.
 public final class EmuDevice: Sendable {
     /// The process (its stdout: JSON lines; its stderr: logs and the test hook's line).
-    public let process: ChildProcess
+    public let process: RunningProcess
     /// The UDP port it serves.
     public let port: UInt16
 
-    private init(process: ChildProcess, port: UInt16) {
+    private init(process: RunningProcess, port: UInt16) {
         self.process = process
         self.port = port
     }
@@ -18,10 +18,10 @@ public final class EmuDevice: Sendable {
     public static func start(
         _ arguments: [String], environment: [String: String] = [:], limit: Duration = .seconds(60)
     ) async throws -> EmuDevice {
-        let process = try ChildProcess(CLIRunner.binary, ["device"] + arguments + ["--json"], environment: environment)
-        let line = await process.stdoutLine(within: limit) { $0.contains(#""event":"started""#) }
-        guard let line,
-            let document = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let process = try RunningProcess(
+            [ProcessRunner.matterEmu.path, "device"] + arguments + ["--json"], environment: environment)
+        let document = await process.jsonLine(within: limit) { $0["event"] as? String == "started" }
+        guard let document,
             let port = (document["port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) })
         else {
             process.signal()

@@ -30,12 +30,18 @@ public enum TestSupportError: Error, CustomStringConvertible {
     case notJSONObject(String)
     /// A process did not do what was waited for in time (a hang guard, not a timing check).
     case timedOut(String)
+    /// A process to run was given no executable.
+    case emptyCommand
+    /// A process could not be started.
+    case spawnFailed(String)
 
     public var description: String {
         switch self {
         case .missingFile(let name): "missing test file \(name)"
         case .notJSONObject(let text): "stdout is not a JSON object: \(text.prefix(400))"
         case .timedOut(let what): "timed out: \(what)"
+        case .emptyCommand: "no command to run"
+        case .spawnFailed(let what): "could not start a process: \(what)"
         }
     }
 }
