@@ -16,7 +16,7 @@ import Testing
 struct CLIEndToEndTests {
     typealias Result = ProcessResult
 
-    /// Runs the binary (the fake devices keep serving on their queues); a hang guard of three minutes.
+    /// Runs the binary (the virtual devices keep serving on their queues); a hang guard of three minutes.
     static func run(_ arguments: [String]) async throws -> Result {
         try await ProcessRunner.runMatterEmu(arguments, limit: .seconds(180))
     }

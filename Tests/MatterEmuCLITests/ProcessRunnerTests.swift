@@ -17,6 +17,14 @@ struct ProcessRunnerTests {
         #expect(try ProcessRunner.run(["true"]).succeeded)
     }
 
+    @Test("a line sent to a child that has ended is dropped; the test process is not killed by SIGPIPE")
+    func sendAfterExit() throws {
+        let child = try RunningProcess(["true"], input: .pipe)
+        #expect(child.exit(within: .seconds(30))?.bySignal == false)
+        for _ in 0..<3 { child.send(String(repeating: "x", count: 100_000)) }
+        #expect(child.termination?.bySignal == false)
+    }
+
     @Test("environment: is added to the inherited environment")
     func environmentIsAdded() async throws {
         let result = try await ProcessRunner.run(

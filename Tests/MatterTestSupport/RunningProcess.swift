@@ -66,6 +66,9 @@ public final class RunningProcess: Sendable {
 
         var pipeDescriptors: [Int32] = [-1, -1]
         if input == .pipe {
+            // A write to a child that has ended fails with EPIPE (send(_:) then stops) instead of
+            // killing the test process with SIGPIPE. Children get the default disposition back.
+            _ = Glibc.signal(SIGPIPE, SIG_IGN)
             guard pipe(&pipeDescriptors) == 0 else { throw Self.error("pipe", errno) }
             _ = fcntl(pipeDescriptors[1], F_SETFD, FD_CLOEXEC)
         }
