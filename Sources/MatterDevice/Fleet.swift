@@ -6,6 +6,7 @@ import MatterDataModel
 public import MatterDiscovery
 import MatterOnboarding
 import MatterStorage
+import MatterTransport
 
 /// Many virtual devices in one process: each with its own UDP port, discriminator, passcode, DAC and
 /// namespace in one shared state file; ports, discriminators and passcodes are allocated so that no
@@ -64,10 +65,36 @@ public final class Fleet: Sendable {
         return UInt16((Int(base) + offset) % 4096)
     }
 
+    /// File descriptors the process keeps beside its devices' sockets: standard streams, the state
+    /// file (SQLite's database, WAL and shared-memory files, the lock file), the Avahi client's
+    /// D-Bus connection, libdispatch's epoll and event descriptors, the control socket and its
+    /// connections, the app pipe, and files read while running.
+    public static let descriptorReserve = 64
+
+    /// The open file descriptors a fleet with groups of `counts` devices needs: one UDP socket per
+    /// device, and ``descriptorReserve`` more (saturating, so an absurd count is refused, not wrapped).
+    public static func descriptorsNeeded(devices counts: [Int]) -> Int {
+        var total = descriptorReserve
+        for count in counts {
+            let (sum, overflow) = total.addingReportingOverflow(max(0, count))
+            total = overflow ? Int.max : sum
+        }
+        return total
+    }
+
     /// Starts every device; stops those already started if one fails.
+    ///
+    /// First makes room for every device's socket: raises the soft `RLIMIT_NOFILE` limit to the hard
+    /// one, or throws ``DeviceError/descriptorLimit(_:)`` before anything starts when the hard limit
+    /// is below ``descriptorsNeeded(devices:)``.
     public static func start(_ configuration: Configuration, dnssd: (any DNSSDAdvertiser)? = nil)
         async throws(DeviceError) -> Fleet
     {
+        do {
+            try DescriptorLimit.ensure(room: descriptorsNeeded(devices: configuration.groups.map(\.count)))
+        } catch {
+            throw .descriptorLimit(error)
+        }
         let authority = try loadAuthority(configuration.pkiDirectory)
         let cdKey: P256PrivateKey
         do {

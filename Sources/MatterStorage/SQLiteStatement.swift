@@ -1,7 +1,8 @@
 internal import CSQLite
 
-/// The one owner of a prepared `sqlite3_stmt*`, finalized in `deinit`. It keeps its connection alive,
-/// and every SQLite call on the statement happens in one of its methods.
+/// The user of a prepared `sqlite3_stmt*` for one run, checked out of its connection's statement
+/// cache and handed back (reset, unbound) in `deinit`. It keeps its connection alive, and every
+/// SQLite call on the statement happens in one of its methods.
 final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: SQLiteHandle
@@ -13,14 +14,14 @@ final class SQLiteStatement {
     var operation: String { explicitOperation ?? SQLiteStatement.describe(sql, path: connection.path) }
 
     init(connection: SQLiteHandle, sql: String, operation: String?) throws(StorageError) {
-        self.handle = try connection.prepare(
+        self.handle = try connection.checkOut(
             sql, operation: operation ?? SQLiteStatement.describe(sql, path: connection.path))
         self.connection = connection
         self.sql = sql
         self.explicitOperation = operation
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { connection.checkIn(handle, sql: sql) }
 
     /// Binds `values` to parameters 1...n. Text and blobs are copied by SQLite.
     func bind(_ values: [SQLiteValue]) throws(StorageError) {

@@ -208,7 +208,7 @@ extension DeviceError: ExitCodeProviding {
         switch self {
         case .invalidConfiguration: .usage
         case .storage: .storage
-        case .attestation, .startup: .failure
+        case .attestation, .startup, .descriptorLimit: .failure
         }
     }
 }

@@ -38,6 +38,9 @@ struct FleetCommand: CLICommand {
         (QR codes) of the first 4096 devices all differ. With the default base 3840: 3840, 0, 256,
         512, ..., 3584, then 3841, 1, 257, ...
 
+        Each device's socket is an open file: the fleet first raises its soft RLIMIT_NOFILE limit to the
+        hard one, and exits 1 before starting any device when the hard limit is below the count + 64.
+
         --control PATH: one socket for the fleet; every request names its device, "device": 3 (index) or
         "device": "Kitchen 2" (node label), and {"op":"devices"} lists them (docs/CONTROL.md).
         """
