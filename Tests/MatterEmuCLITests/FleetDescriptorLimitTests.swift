@@ -15,11 +15,11 @@ struct FleetDescriptorLimitTests {
     static let soft = 128
 
     /// `matter-emu fleet --count 150` after `ulimit <limit>` in a shell.
-    static func fleet(_ limit: String, directory: String) throws -> ChildProcess {
-        try ChildProcess(
-            URL(fileURLWithPath: "/bin/sh"),
+    static func fleet(_ limit: String, directory: String) throws -> RunningProcess {
+        try RunningProcess(
             [
-                "-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLIRunner.binary.path, "fleet", "--count",
+                "/bin/sh", "-c", "ulimit \(limit) && exec \"$0\" \"$@\"", ProcessRunner.matterEmu.path, "fleet",
+                "--count",
                 String(count), "--type", "on-off-light", "--base-port", "0", "--no-advertise", "--state-dir",
                 directory, "--json",
             ])
@@ -33,7 +33,7 @@ struct FleetDescriptorLimitTests {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
         let child = try Self.fleet("-Sn \(Self.soft)", directory: temporary.path)
         let line = await child.stdoutLine(within: .seconds(120)) { $0.hasPrefix("{") }
-        await child.stop()
+        _ = await child.stop()
         let document = try #require(
             line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
             "stdout: \(child.stdout)\nstderr: \(child.stderr)")
