@@ -29,6 +29,20 @@ extension InteractionClient {
         try send(request, on: exchange)
         var assembler = ReportAssembler()
         var subscriptionID: UInt32?
+        // Reports that came for this subscription before this task took in its SubscribeResponse are
+        // handled now that it is known, or refused if it never was.
+        defer {
+            if let subscriptionID {
+                let key = SubscriptionKey(session: session, id: subscriptionID)
+                for early in establishing.removeValue(forKey: key) ?? [] {
+                    if subscriptions[key] != nil {
+                        handleUnsolicited(early.message, on: early.exchange, node: node)
+                    } else {
+                        respond(.invalidSubscription, on: early.exchange)
+                    }
+                }
+            }
+        }
         while true {
             let message = try await receive(node, exchange)
             if message.opcode == InteractionOpcode.subscribeResponse.rawValue {
@@ -50,7 +64,10 @@ extension InteractionClient {
                 throw unexpected(message, expected: "ReportData or SubscribeResponse")
             }
             let report = try ReportDataMessage(decoding: message.payload)
-            subscriptionID = subscriptionID ?? report.subscriptionID
+            if subscriptionID == nil, let id = report.subscriptionID {
+                subscriptionID = id
+                establishing[SubscriptionKey(session: session, id: id)] = []
+            }
             assembler.add(report)
             try send(StatusResponseMessage(status: .success), on: exchange)
         }

@@ -54,6 +54,11 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     let configuration: Configuration
     let log = Logger(label: "interaction-client")
     var subscriptions: [SubscriptionKey: Subscription] = [:]
+    /// Subscriptions whose priming report has come but whose SubscribeResponse the subscribing task has
+    /// not yet taken in, with the reports that arrived for them meanwhile: the server may send its first
+    /// report right after SubscribeResponse, and both datagrams may be read in one wake-up, before that
+    /// task runs. Those reports wait here (unanswered) and are handled once the subscription is known.
+    var establishing: [SubscriptionKey: [(message: ReceivedMessage, exchange: Exchange)]] = [:]
     /// Chunked subscription reports still arriving, by exchange: what came so far.
     var partialReports: [ObjectIdentifier: (key: SubscriptionKey, assembler: ReportAssembler)] = [:]
     /// The client's timer on the node's scheduler (subscriptions whose server went silent).
@@ -155,12 +160,16 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
         guard let report = try? ReportDataMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }
-        guard let id = report.subscriptionID,
-            let subscription = subscriptions[SubscriptionKey(session: message.session, id: id)]
-        else { return respond(.invalidSubscription, on: exchange) }
-        receiveChunk(
-            report, assembler: ReportAssembler(), subscription: subscription,
-            key: SubscriptionKey(session: message.session, id: id), exchange: exchange)
+        guard let id = report.subscriptionID else { return respond(.invalidSubscription, on: exchange) }
+        let key = SubscriptionKey(session: message.session, id: id)
+        guard let subscription = subscriptions[key] else {
+            if establishing[key] != nil {
+                establishing[key]?.append((message, exchange))
+                return
+            }
+            return respond(.invalidSubscription, on: exchange)
+        }
+        receiveChunk(report, assembler: ReportAssembler(), subscription: subscription, key: key, exchange: exchange)
     }
 
     private func receiveChunk(
