@@ -82,6 +82,31 @@ struct SubscriptionTests {
         await h.stop()
     }
 
+    @Test("a report that comes in the same read as SubscribeResponse, before the subscriber has taken it in, is kept")
+    func reportRightAfterSubscribeResponse() async throws {
+        let clock = ManualClock()
+        let h = await Harness.make(clock: clock)
+        let collector = ReportCollector()
+        // Log indexes: 0 SubscribeRequest, 1 the priming report, 2 its StatusResponse, 3 SubscribeResponse.
+        h.network.holdDeliveries(to: h.controller.port, fromIndex: 3)
+        async let subscribed = subscribe(h, collector, min: 0, max: 60)
+        for _ in 0..<500 where h.network.log.count < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(h.network.log.count == 4, "SubscribeResponse sent")
+        // The server reports a change at once (MinInterval 0); the controller is still busy, so the
+        // report is read in the same turn as SubscribeResponse.
+        await h.onDevice { model in model.set(ConcreteAttributePath(1, .onOff, .OnOff.onOff), .bool(true)) }
+        await h.server.serviceTimers()
+        for _ in 0..<500 where h.network.log.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        h.network.releaseDeliveries(to: h.controller.port)
+        let subscription = try await subscribed
+        await h.settle()
+        #expect(collector.all.map(\.subscriptionID) == [subscription.id])
+        #expect(collector.all.first?.result.report(for: onOffPath)?.value == .bool(true))
+        #expect(collector.ended.isEmpty)
+        #expect(await h.server.subscriptionSummaries().map(\.id) == [subscription.id])
+        await h.stop()
+    }
+
     @Test func keepSubscriptionsFalseReplacesThePeersOlderOnes() async throws {
         let clock = ManualClock()
         let h = await Harness.make(clock: clock)

@@ -22,6 +22,9 @@ public final class InMemoryNetwork: Sendable {
         var held: (InMemoryEndpoint, Datagram)?
         var log: [Record] = []
         var interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?
+        /// Ports whose deliveries are held (``holdDeliveries(to:fromIndex:)``): from which log index,
+        /// and what came since.
+        var holds: [UInt16: (fromIndex: Int, datagrams: [Datagram])] = [:]
     }
 
     private let state: Mutex<State>
@@ -40,6 +43,22 @@ public final class InMemoryNetwork: Sendable {
     /// (return new bytes) or drop it (return nil). A man in the middle for negative tests.
     public func setInterceptor(_ interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?) {
         state.withLock { $0.interceptor = interceptor }
+    }
+
+    /// Holds the datagrams for `port` whose log index is `fromIndex` or later, until
+    /// ``releaseDeliveries(to:)`` hands them over in one turn of the receiver's queue: what a socket
+    /// read loop does with datagrams that queued up while its process was busy.
+    public func holdDeliveries(to port: UInt16, fromIndex: Int) {
+        state.withLock { $0.holds[port] = (fromIndex, []) }
+    }
+
+    /// Delivers what ``holdDeliveries(to:fromIndex:)`` held, in order and in one turn; later
+    /// datagrams go through as usual.
+    public func releaseDeliveries(to port: UInt16) {
+        let (endpoint, held) = state.withLock { state in
+            (state.endpoints[port], state.holds.removeValue(forKey: port)?.datagrams ?? [])
+        }
+        endpoint?.deliver(held)
     }
 
     /// Every datagram sent so far (before faults), in order.
@@ -70,6 +89,10 @@ public final class InMemoryNetwork: Sendable {
             }
             guard let target = state.endpoints[destination.port] else { return [] }
             let datagram = Datagram(bytes: bytes, source: source, localAddress: destination.ip, interfaceIndex: 1)
+            if let hold = state.holds[destination.port], state.log.count - 1 >= hold.fromIndex {
+                state.holds[destination.port]?.datagrams.append(datagram)
+                return []
+            }
             var out: [(InMemoryEndpoint, Datagram)] = []
             switch FaultInjection.fate(state.faults, &state.random) {
             case .drop: return []
@@ -121,5 +144,14 @@ public final class InMemoryEndpoint: DatagramTransport, @unchecked Sendable {
 
     func deliver(_ datagram: Datagram) {
         queue.async { [self] in handler.withLock { $0 }?(datagram) }
+    }
+
+    /// Delivers `datagrams` one after the other in one turn of the queue.
+    func deliver(_ datagrams: [Datagram]) {
+        guard !datagrams.isEmpty else { return }
+        queue.async { [self] in
+            let handler = handler.withLock { $0 }
+            for datagram in datagrams { handler?(datagram) }
+        }
     }
 }
