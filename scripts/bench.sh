@@ -295,8 +295,10 @@ why() {
             "and the node's queue is a thread wake-up (perf: about 40 % of the time in the kernel: UDP, futex," \
             "epoll). The device no longer writes OnOff to SQLite before it answers (attribute values are written" \
             "behind, coalesced: docs/RELIABILITY.md). What remains is the executor hops and one syscall per" \
-            "datagram: batched socket calls (recvmmsg/sendmmsg) and the controller on the node's queue come with" \
-            "the node runtime (one context and one scheduler per node)." ;;
+            "datagram (a wake-up reads up to 64 datagrams, one recvmsg each). The node runtime (one context and" \
+            "one scheduler per node) left this figure where it was (old and new builds side by side on one" \
+            "machine); batched socket calls (recvmmsg/sendmmsg) and the controller's callers on the node's" \
+            "queue are what is left to try." ;;
     lan-fleet-advertised-1000)
         echo "avahi-daemon on the fleet's host sets this pace, not the fleet (its start-up is in the raw lines):" \
             "it is CPU-bound for the whole run (about 30 s of CPU for 1,000 services). perf on it puts about" \
