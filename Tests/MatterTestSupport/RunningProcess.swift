@@ -192,45 +192,43 @@ public final class RunningProcess: Sendable {
     /// Waits (at most `limit`) for a finished stdout line that `matches`; the first such line (nil if
     /// none came, or the process ended without one).
     public func stdoutLine(within limit: Duration, where matches: (String) -> Bool) async -> String? {
-        var found: String?
-        _ = await eventually(within: limit) {
-            let ended = !isRunning
-            found = lines.first(where: matches)
-            return found != nil || ended
-        }
-        return found
+        await first(within: limit, of: { lines }, where: matches)
     }
 
     /// Blocks (at most `limit`) until a finished stdout line `matches`; the first such line.
     @discardableResult
     public func stdoutLine(within limit: Duration, where matches: (String) -> Bool) -> String? {
-        var found: String?
-        _ = eventuallyBlocking(within: limit) {
-            let ended = !isRunning
-            found = lines.first(where: matches)
-            return found != nil || ended
-        }
-        return found
+        first(within: limit, of: { lines }, where: matches)
     }
 
     /// Waits (at most `limit`) for a JSON stdout line that `matches`; the first such object.
     public func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) async -> [String: Any]? {
-        var found: [String: Any]?
-        _ = await eventually(within: limit) {
-            let ended = !isRunning
-            found = jsonLines.first(where: matches)
-            return found != nil || ended
-        }
-        return found
+        await first(within: limit, of: { jsonLines }, where: matches)
     }
 
     /// Blocks (at most `limit`) until a JSON stdout line `matches`; the first such object.
     @discardableResult
     public func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) -> [String: Any]? {
-        var found: [String: Any]?
+        first(within: limit, of: { jsonLines }, where: matches)
+    }
+
+    /// The first of `candidates()` that `matches`, polled until one does, the process ends or `limit`.
+    private func first<T>(within limit: Duration, of candidates: () -> [T], where matches: (T) -> Bool) async -> T? {
+        var found: T?
+        _ = await eventually(within: limit) {
+            let ended = !isRunning
+            found = candidates().first(where: matches)
+            return found != nil || ended
+        }
+        return found
+    }
+
+    /// ``first(within:of:where:)``, blocking.
+    private func first<T>(within limit: Duration, of candidates: () -> [T], where matches: (T) -> Bool) -> T? {
+        var found: T?
         _ = eventuallyBlocking(within: limit) {
             let ended = !isRunning
-            found = jsonLines.first(where: matches)
+            found = candidates().first(where: matches)
             return found != nil || ended
         }
         return found
