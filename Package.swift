@@ -43,6 +43,10 @@ let package = Package(
             name: "MatterDataModel",
             dependencies: ["MatterCore", "MatterTLV", "MatterClusters", "MatterInteraction", "MatterTransport"]),
 
+        // The data-model generator: model/matter-VERSION.json -> Sources/MatterClusters/Generated
+        // (scripts/model/generate.sh). Foundation only; not part of the product.
+        .executableTarget(name: "matter-model-gen", path: "Sources/MatterModelGen"),
+
         // Test tool for scripts/test-network.sh: publishes and browses through MatterDiscovery.
         .executableTarget(
             name: "matter-dnssd-probe", dependencies: ["MatterCore", "MatterDiscovery"],

@@ -19,12 +19,31 @@ public struct AttributeSchema: Hashable, Sendable {
     public let requiresTimedWrite: Bool
     /// Not mandatory (optional or feature-dependent).
     public let isOptional: Bool
+    /// Readable only by the fabric that wrote it (access `S`).
+    public let isFabricSensitive: Bool
+    /// The specification's name of the value's type when it is named: `StartUpOnOffEnum`, `percent`.
+    public let typeName: String?
+    public let quality: AttributeQuality
+    /// When the attribute is part of the cluster.
+    public let conformance: Conformance
+    /// The value's range (numbers) or entry count (lists).
+    public let constraint: ValueConstraint?
+    /// The specification's default, where it gives a plain value.
+    public let defaultValue: ModelDefault?
 
     public init(
         _ id: AttributeID, _ name: String, _ type: ClusterDataType, nullable: Bool = false,
         read: Privilege = .view, write: Privilege? = nil, fabricScoped: Bool = false,
-        timed: Bool = false, optional: Bool = false
+        fabricSensitive: Bool = false, timed: Bool = false, optional: Bool = false, typeName: String? = nil,
+        quality: AttributeQuality = [], conformance: Conformance? = nil, constraint: ValueConstraint? = nil,
+        defaultValue: ModelDefault? = nil
     ) {
+        self.isFabricSensitive = fabricSensitive
+        self.typeName = typeName
+        self.quality = quality
+        self.conformance = conformance ?? (optional ? .optional : .mandatory)
+        self.constraint = constraint
+        self.defaultValue = defaultValue
         self.id = id
         self.name = name
         self.type = type

@@ -99,11 +99,21 @@ public struct FieldSchema: Hashable, Sendable {
     public let isOptional: Bool
     /// May be `null`.
     public let isNullable: Bool
+    /// The specification's name of the value's type when it is named: `EffectIdentifierEnum`.
+    public let typeName: String?
+    /// When the field is present.
+    public let conformance: Conformance
+    /// The value's range (numbers) or entry count (lists).
+    public let constraint: ValueConstraint?
 
     public init(
         _ tag: UInt8, _ name: String, _ type: ClusterDataType, optional: Bool = false,
-        nullable: Bool = false
+        nullable: Bool = false, typeName: String? = nil, conformance: Conformance? = nil,
+        constraint: ValueConstraint? = nil
     ) {
+        self.typeName = typeName
+        self.conformance = conformance ?? (optional ? .optional : .mandatory)
+        self.constraint = constraint
         self.tag = tag
         self.name = name
         self.type = type

@@ -9,13 +9,6 @@ public struct ClusterRegistry: Sendable {
         self.clusters = clusters.sorted { $0.id < $1.id }
     }
 
-    /// The clusters of `clusters.md`.
-    public static let standard = ClusterRegistry([
-        .identify, .groups, .onOff, .levelControl, .descriptor, .accessControl, .basicInformation,
-        .generalCommissioning, .networkCommissioning, .generalDiagnostics, .administratorCommissioning,
-        .operationalCredentials, .groupKeyManagement, .scenesManagement, .doorLock, .colorControl,
-    ])
-
     /// The schema of cluster `id`.
     public func cluster(_ id: ClusterID) -> ClusterSchema? { clusters.first { $0.id == id } }
 

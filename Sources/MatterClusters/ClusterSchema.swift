@@ -8,12 +8,18 @@ public struct ClusterSchema: Hashable, Sendable {
         /// The spec's short code, e.g. `LT`.
         public let code: String
         public let name: String
+        /// When the feature may or must be enabled.
+        public let conformance: Conformance
 
-        public init(_ bit: Int, _ code: String, _ name: String) {
+        public init(_ bit: Int, _ code: String, _ name: String, conformance: Conformance = .optional) {
             self.bit = bit
             self.code = code
             self.name = name
+            self.conformance = conformance
         }
+
+        /// The feature's bit in the FeatureMap.
+        public var mask: UInt32 { bit >= 0 && bit < 32 ? UInt32(1) << UInt32(bit) : 0 }
     }
 
     public let id: ClusterID
@@ -21,6 +27,10 @@ public struct ClusterSchema: Hashable, Sendable {
     public let name: String
     /// The ClusterRevision this project implements.
     public let revision: UInt16
+    /// On the root node, on any endpoint, or an application's.
+    public let classification: ClusterClassification
+    /// The base cluster a derived one is flattened over (`ModeBase` for the mode clusters), if any.
+    public let base: String?
     public let features: [Feature]
     /// Cluster-specific attributes, without the globals (see ``allAttributes``).
     public let attributes: [AttributeSchema]
@@ -29,21 +39,45 @@ public struct ClusterSchema: Hashable, Sendable {
     /// Responses the server generates.
     public let responses: [CommandSchema]
     public let events: [EventSchema]
+    /// The cluster's named enumerations.
+    public let enums: [EnumSchema]
+    /// The cluster's named bitmaps.
+    public let bitmaps: [BitmapSchema]
+    /// The cluster's named structures.
+    public let structs: [StructSchema]
 
     public init(
-        _ id: ClusterID, _ name: String, revision: UInt16, features: [Feature] = [],
-        attributes: [AttributeSchema], commands: [CommandSchema] = [], responses: [CommandSchema] = [],
-        events: [EventSchema] = []
+        _ id: ClusterID, _ name: String, revision: UInt16, classification: ClusterClassification = .application,
+        base: String? = nil, features: [Feature] = [], attributes: [AttributeSchema], commands: [CommandSchema] = [],
+        responses: [CommandSchema] = [], events: [EventSchema] = [], enums: [EnumSchema] = [],
+        bitmaps: [BitmapSchema] = [], structs: [StructSchema] = []
     ) {
         self.id = id
         self.name = name
         self.revision = revision
+        self.classification = classification
+        self.base = base
         self.features = features
         self.attributes = attributes
         self.commands = commands
         self.responses = responses
         self.events = events
+        self.enums = enums
+        self.bitmaps = bitmaps
+        self.structs = structs
     }
+
+    /// The feature with this code (`LT`) or name (`Lighting`).
+    public func feature(named name: String) -> Feature? {
+        let key = SchemaNames.normalized(name)
+        return features.first { SchemaNames.normalized($0.code) == key || SchemaNames.normalized($0.name) == key }
+    }
+
+    /// The enumeration named `name`.
+    public func enumeration(named name: String) -> EnumSchema? { enums.first { $0.name == name } }
+
+    /// The bitmap named `name`.
+    public func bitmap(named name: String) -> BitmapSchema? { bitmaps.first { $0.name == name } }
 
     /// chip-tool's name: `levelcontrol`.
     public var cliName: String { SchemaNames.clusterName(name) }

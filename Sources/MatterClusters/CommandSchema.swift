@@ -24,11 +24,15 @@ public struct CommandSchema: Hashable, Sendable {
     public let requiresTimedInvoke: Bool
     /// Needs an accessing fabric (access `F`).
     public let isFabricScoped: Bool
+    /// When the command is part of the cluster.
+    public let conformance: Conformance
 
     public init(
         _ id: CommandID, _ name: String, _ fields: [FieldSchema] = [], response: Response = .status,
-        privilege: Privilege = .operate, timed: Bool = false, fabricScoped: Bool = false
+        privilege: Privilege = .operate, timed: Bool = false, fabricScoped: Bool = false,
+        conformance: Conformance = .mandatory
     ) {
+        self.conformance = conformance
         self.id = id
         self.name = name
         self.fields = fields
@@ -103,11 +107,14 @@ public struct EventSchema: Hashable, Sendable {
     public let readPrivilege: Privilege
     /// Carries a FabricIndex (tag 0xFE) and is visible only to that fabric.
     public let isFabricSensitive: Bool
+    /// When the event is part of the cluster.
+    public let conformance: Conformance
 
     public init(
         _ id: EventID, _ name: String, _ priority: Priority, _ fields: [FieldSchema] = [],
-        read: Privilege = .view, fabricSensitive: Bool = false
+        read: Privilege = .view, fabricSensitive: Bool = false, conformance: Conformance = .mandatory
     ) {
+        self.conformance = conformance
         self.id = id
         self.name = name
         self.priority = priority

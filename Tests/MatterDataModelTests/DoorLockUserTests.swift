@@ -49,7 +49,7 @@ struct DoorLockUserTests {
         #expect(bench.value(1, .doorLock, A.minPINCodeLength) == .unsigned(4))
         #expect(bench.value(1, .doorLock, A.maxPINCodeLength) == .unsigned(8))
         #expect(bench.value(1, .doorLock, A.credentialRulesSupport) == .unsigned(1))
-        #expect(bench.value(1, .doorLock, A.requirePINforRemoteOperation) == .bool(false))
+        #expect(bench.value(1, .doorLock, A.requirePINForRemoteOperation) == .bool(false))
         #expect(bench.value(1, .doorLock, A.userCodeTemporaryDisableTime) == .unsigned(10))
         #expect(bench.value(1, .doorLock, A.autoRelockTime) == .unsigned(0))
     }
@@ -161,7 +161,7 @@ struct DoorLockUserTests {
 
         // Without a PIN: fine until RequirePINforRemoteOperation is set.
         #expect(bench.status(1, .doorLock, C.lockDoor) == .success)
-        #expect(bench.write(1, .doorLock, A.requirePINforRemoteOperation, .bool(true)) == .success)
+        #expect(bench.write(1, .doorLock, A.requirePINForRemoteOperation, .bool(true)) == .success)
         #expect(bench.status(1, .doorLock, C.unlockDoor) == .failure)
         #expect(bench.status(1, .doorLock, C.unlockDoor, [0: .bytes(Array("1234".utf8))]) == .success)
 
@@ -176,7 +176,7 @@ struct DoorLockUserTests {
         let denied = TLVElement(try #require(bench.model.eventRecords(from: 0).dropFirst(count).first?.data))
         #expect(denied[context: 2]?.value == .unsigned(2))
         let rebooted = try bench.reboot(.doorLock)
-        #expect(rebooted.value(1, .doorLock, A.requirePINforRemoteOperation) == .bool(true))
+        #expect(rebooted.value(1, .doorLock, A.requirePINForRemoteOperation) == .bool(true))
     }
 
     @Test("WrongCodeEntryLimit wrong PINs lock remote operation out for UserCodeTemporaryDisableTime, with an alarm")

@@ -95,7 +95,12 @@ public final class BasicInformationServer: ClusterServer {
         return Self.attributeInfos(.basicInformation, ids)
     }
 
-    override public var events: [EventInfo] { ClusterSchema.basicInformation.events.map(EventInfo.init) }
+    /// StartUp, ShutDown and Leave; ReachableChanged (optional) belongs to bridged devices.
+    override public var events: [EventInfo] {
+        typealias E = EventID.BasicInformation
+        let emitted: Set<EventID> = [E.startUp, E.shutDown, E.leave]
+        return ClusterSchema.basicInformation.events.filter { emitted.contains($0.id) }.map(EventInfo.init)
+    }
 
     override public func start() {
         if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel) { nodeLabel = label }

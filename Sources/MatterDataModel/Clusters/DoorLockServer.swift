@@ -78,7 +78,7 @@ public final class DoorLockServer: ClusterServer {
     /// AutoRelockTime, seconds (0: off).
     public internal(set) var autoRelockTime: UInt32 = 0
     /// RequirePINforRemoteOperation.
-    public internal(set) var requirePINforRemoteOperation = false
+    public internal(set) var requirePINForRemoteOperation = false
     /// SendPINOverTheAir.
     public internal(set) var sendPINOverTheAir = false
 
@@ -108,17 +108,35 @@ public final class DoorLockServer: ClusterServer {
                 A.numberOfYearDaySchedulesSupportedPerUser, A.maxPINCodeLength, A.minPINCodeLength,
                 A.credentialRulesSupport, A.numberOfCredentialsSupportedPerUser, A.autoRelockTime, A.operatingMode,
                 A.supportedOperatingModes, A.wrongCodeEntryLimit, A.userCodeTemporaryDisableTime,
-                A.sendPINOverTheAir, A.requirePINforRemoteOperation,
+                A.sendPINOverTheAir, A.requirePINForRemoteOperation,
             ])
     }
 
-    override public var acceptedCommands: [CommandInfo] {
-        Self.commandInfos(.doorLock, ClusterSchema.doorLock.commands.map(\.id))
+    /// The requests this server handles (the model has more: Aliro, unbolting, timeouts).
+    static let implementedCommands: [CommandID] = {
+        typealias C = CommandID.DoorLock
+        return [
+            C.lockDoor, C.unlockDoor, C.setWeekDaySchedule, C.getWeekDaySchedule, C.clearWeekDaySchedule,
+            C.setYearDaySchedule, C.getYearDaySchedule, C.clearYearDaySchedule, C.setUser, C.getUser, C.clearUser,
+            C.setCredential, C.getCredentialStatus, C.clearCredential,
+        ]
+    }()
+
+    override public var acceptedCommands: [CommandInfo] { Self.commandInfos(.doorLock, Self.implementedCommands) }
+
+    override public var generatedCommands: [CommandID] {
+        typealias C = CommandID.DoorLock
+        return [
+            C.getWeekDayScheduleResponse, C.getYearDayScheduleResponse, C.getUserResponse, C.setCredentialResponse,
+            C.getCredentialStatusResponse,
+        ]
     }
 
-    override public var generatedCommands: [CommandID] { ClusterSchema.doorLock.responses.map(\.id) }
-
-    override public var events: [EventInfo] { ClusterSchema.doorLock.events.map(EventInfo.init) }
+    override public var events: [EventInfo] {
+        typealias E = EventID.DoorLock
+        let emitted: Set<EventID> = [E.doorLockAlarm, E.lockOperation, E.lockOperationError, E.lockUserChange]
+        return ClusterSchema.doorLock.events.filter { emitted.contains($0.id) }.map(EventInfo.init)
+    }
 
     // MARK: - Lifecycle
 
@@ -141,7 +159,7 @@ public final class DoorLockServer: ClusterServer {
         if case .unsigned(let raw)? = loadPersisted(A.autoRelockTime), let time = UInt32(exactly: raw) {
             autoRelockTime = time
         }
-        if case .bool(let flag)? = loadPersisted(A.requirePINforRemoteOperation) { requirePINforRemoteOperation = flag }
+        if case .bool(let flag)? = loadPersisted(A.requirePINForRemoteOperation) { requirePINForRemoteOperation = flag }
         if case .bool(let flag)? = loadPersisted(A.sendPINOverTheAir) { sendPINOverTheAir = flag }
         if let stored = loadPersisted(named: Self.tableKey),
             let loaded = DoorLockUserTable(tlv: stored, limits: table.limits)
@@ -191,7 +209,7 @@ public final class DoorLockServer: ClusterServer {
         case A.wrongCodeEntryLimit: return .unsigned(UInt64(wrongCodeEntryLimit))
         case A.userCodeTemporaryDisableTime: return .unsigned(UInt64(userCodeTemporaryDisableTime))
         case A.sendPINOverTheAir: return .bool(sendPINOverTheAir)
-        case A.requirePINforRemoteOperation: return .bool(requirePINforRemoteOperation)
+        case A.requirePINForRemoteOperation: return .bool(requirePINForRemoteOperation)
         default: throw StatusIB(.unsupportedAttribute)
         }
     }
@@ -226,10 +244,10 @@ public final class DoorLockServer: ClusterServer {
             guard time != autoRelockTime else { return }
             autoRelockTime = time
             persist(attribute, .unsigned(UInt64(time)))
-        case A.requirePINforRemoteOperation:
+        case A.requirePINForRemoteOperation:
             let flag = try value.bool()
-            guard flag != requirePINforRemoteOperation else { return }
-            requirePINforRemoteOperation = flag
+            guard flag != requirePINForRemoteOperation else { return }
+            requirePINForRemoteOperation = flag
             persist(attribute, .bool(flag))
         case A.sendPINOverTheAir:
             let flag = try value.bool()
@@ -299,7 +317,7 @@ public final class DoorLockServer: ClusterServer {
             wrongCodeEntries = 0
             user = match.credential.user
             credential = match.index
-        } else if requirePINforRemoteOperation {
+        } else if requirePINForRemoteOperation {
             wrongCodeEntered()
             throw refuse(.invalidCredential)
         }
