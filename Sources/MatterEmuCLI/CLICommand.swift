@@ -2,7 +2,7 @@ import MatterCore
 
 /// One leaf command of `matter-emu` (e.g. `payload parse`). The type describes its arguments for
 /// parsing and help; `init(arguments:context:)` validates them (usage errors, exit 2) before `run()`.
-protocol CLICommand {
+protocol CLICommand: RunnableCommand {
     /// Words after `matter-emu`, e.g. `["payload", "parse"]`.
     static var path: [String] { get }
     static var summary: String { get }
@@ -12,7 +12,6 @@ protocol CLICommand {
     static var discussion: String { get }
 
     init(arguments: ParsedArguments, context: CLIContext) throws
-    func run() async throws -> ExitCode
 }
 
 extension CLICommand {

@@ -3,7 +3,7 @@ import MatterCore
 /// Finds the command named by the leading words of the command line, parses its arguments, runs it
 /// and maps every error to its exit code and one clear line (or a JSON error document with `--json`).
 struct CommandLineTool {
-    let commands: [any CLICommand.Type]
+    let commands: [CommandSpec]
     let output = OutputSink()
 
     func run(_ argv: [String]) async -> ExitCode {
@@ -36,7 +36,7 @@ struct CommandLineTool {
                 let name = words.joined(separator: " ")
                 return report(UsageError("'\(name)' needs one of the commands above", command: name), json: wantsJSON)
             }
-            return report(UsageError("unknown command '\(words.joined(separator: " "))'"), json: wantsJSON)
+            return report(unknownCommand(words), json: wantsJSON)
         }
         do {
             let tokens = Array(argv.dropFirst(command.path.count))
@@ -55,14 +55,30 @@ struct CommandLineTool {
             }
             try checkArity(arguments, command)
             let context = CLIContext(json: arguments.has("json"), output: output)
-            let instance = try command.init(arguments: arguments, context: context)
+            let instance = try command.make(arguments, context)
             return try await instance.run()
         } catch {
             return report(error, json: wantsJSON)
         }
     }
 
-    private func checkArity(_ arguments: ParsedArguments, _ command: any CLICommand.Type) throws(UsageError) {
+    /// The usage error for words that name no command: the known part, the first wrong word and the known
+    /// words nearest to it (`onoff tggle` → toggle; `onof` → onoff).
+    private func unknownCommand(_ words: [String]) -> UsageError {
+        var known = 0
+        while known < words.count, commands.contains(where: { $0.path.starts(with: words.prefix(known + 1)) }) {
+            known += 1
+        }
+        let prefix = Array(words.prefix(known))
+        let wrong = words.count > known ? words[known] : ""
+        let next = Set(commands.filter { $0.path.starts(with: prefix) && $0.path.count > known }.map { $0.path[known] })
+        let near = ModelCommands.nearest(wrong, among: next.sorted())
+        let name = (prefix + [wrong]).joined(separator: " ")
+        let hint = near.isEmpty ? "" : " (nearest: \(near.joined(separator: ", ")))"
+        return UsageError("unknown command '\(name)'\(hint)", command: prefix.joined(separator: " "))
+    }
+
+    private func checkArity(_ arguments: ParsedArguments, _ command: CommandSpec) throws(UsageError) {
         let required = command.positionals.filter { !$0.optional }.count
         let given = arguments.positionals.count
         if given < required {

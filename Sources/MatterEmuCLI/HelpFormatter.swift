@@ -1,6 +1,9 @@
+import MatterClusters
+import MatterCore
+
 /// Renders `--help` text for the tool and for each command.
 enum HelpFormatter {
-    static func commandHelp(_ command: any CLICommand.Type) -> String {
+    static func commandHelp(_ command: CommandSpec) -> String {
         var lines: [String] = []
         let positionals = command.positionals.map { $0.optional ? "[<\($0.name)>]" : "<\($0.name)>" }
         lines.append(
@@ -25,7 +28,7 @@ enum HelpFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func groupHelp(prefix: [String], commands: [any CLICommand.Type]) -> String {
+    static func groupHelp(prefix: [String], commands: [CommandSpec]) -> String {
         var lines: [String] = []
         if prefix.isEmpty {
             lines.append("matter-emu: emulated Matter devices and a Matter commissioner over UDP")
@@ -36,7 +39,15 @@ enum HelpFormatter {
         }
         lines.append("")
         lines.append("commands:")
-        for c in commands { lines.append(row(c.pathString, c.summary)) }
+        var shownGroups: Set<String> = []
+        for c in commands {
+            // At the top, the commands of a cluster are one line: `onoff ...`.
+            if prefix.isEmpty, let group = c.group {
+                if shownGroups.insert(group).inserted { lines.append(row("\(group) ...", Self.groupSummary(group))) }
+                continue
+            }
+            lines.append(row(c.pathString, c.summary))
+        }
         lines.append("")
         lines.append("Every command takes --json and --help. 'matter-emu <command> --help' shows its options.")
         if prefix.isEmpty { lines.append("'matter-emu --version' (with --json too) prints the version.") }
@@ -46,6 +57,13 @@ enum HelpFormatter {
             for code in ExitCode.allCases { lines.append(row(String(code.rawValue), code.meaning)) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The line a cluster's group gets at the top level: `the OnOff cluster (0x0006)`.
+    static func groupSummary(_ group: String) -> String {
+        guard let cluster = ClusterRegistry.standard.cluster(named: group) else { return "commands of \(group)" }
+        return
+            "the \(cluster.name) cluster (\(ModelCommands.hex(cluster.id.rawValue))): read, write, subscribe, events, commands"
     }
 
     private static func row(_ left: String, _ right: String) -> String {

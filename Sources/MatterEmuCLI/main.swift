@@ -3,16 +3,17 @@
 #endif
 
 /// Every command of the tool; the longest matching path wins.
-let allCommands: [any CLICommand.Type] =
-    [
+let allCommands: [CommandSpec] =
+    ([
         PayloadParseCommand.self,
         PayloadGenerateCommand.self,
         DiscoverCommand.self,
         DeviceCommand.self,
         FleetCommand.self,
         CtlCommand.self,
-        // Commissioner and controller commands (docs/CLI.md).
-    ] + ControllerCommands.all
+    ] as [any CLICommand.Type]).map { CommandSpec($0) } + ModelCommands.all
+    // Commissioner and controller commands (docs/CLI.md), then every cluster of the model.
+    + ControllerCommands.all
 
 let code = await CommandLineTool(commands: allCommands).run(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

@@ -99,6 +99,51 @@ struct CLIEndToEndTests {
         await device.stop()
     }
 
+    /// Clusters the CLI has no hand-written code for, through the commands made from the generated model.
+    @Test("every cluster of the model in chip-tool's grammar: read, write and invoke without hand-written commands")
+    func clustersFromTheModel() async throws {
+        let device = try await self.device("lamp")
+        #expect(try await pair(device, node: 5).exitCode == 0)
+
+        // GeneralDiagnostics lives on endpoint 0, which is the default for the node's clusters.
+        let upTime = try await Self.run(["generaldiagnostics", "read", "up-time", "5", "--json"] + state)
+        #expect(upTime.exitCode == 0, "\(upTime.stderr)")
+        let document = try Self.json(upTime)
+        #expect(document["endpoint"] as? Int == 0)
+        #expect(document["value"] as? Int != nil)
+
+        let label = try await Self.run(["basicinformation", "write", "node-label", "Hall lamp", "5"] + state)
+        #expect(label.exitCode == 0, "\(label.stderr)")
+        #expect(await device.deviceValue(0, .basicInformation, .BasicInformation.nodeLabel) == .utf8("Hall lamp"))
+        // The model's constraint (NodeLabel: at most 32 bytes) is checked before anything is sent.
+        let long = try await Self.run(
+            ["basicinformation", "write", "node-label", String(repeating: "x", count: 33), "5"] + state)
+        #expect(long.exitCode == 2)
+
+        // A request with a field, answered with a status; then one answered with a response command.
+        let identify = try await Self.run(["identify", "identify", "30", "5"] + state)
+        #expect(identify.exitCode == 0, "\(identify.stderr)")
+        let identifyTime = await device.deviceValue(1, .identify, .Identify.identifyTime)
+        #expect(identifyTime.map { $0 != .unsigned(0) } == true, "\(String(describing: identifyTime))")
+        let snapshot = try await Self.run(["generaldiagnostics", "time-snapshot", "5", "--json"] + state)
+        #expect(snapshot.exitCode == 0, "\(snapshot.stderr)")
+        let response = try Self.json(snapshot)
+        #expect(response["response"] as? String == "TimeSnapshotResponse")
+        let fields = try #require(response["fields"] as? [String: Any])
+        #expect(fields["systemTimeMs"] as? Int != nil)
+
+        // A cluster the device does not have answers UNSUPPORTED_CLUSTER: exit 8.
+        let thermostat = try await Self.run(["thermostat", "read", "local-temperature", "5"] + state)
+        #expect(thermostat.exitCode == 8)
+        // Unknown words are usage errors that name the nearest known ones.
+        let typo = try await Self.run(["identify", "identfy", "30", "5"] + state)
+        #expect(typo.exitCode == 2)
+        #expect(typo.stderr.contains("nearest: identify"))
+        let missing = try await Self.run(["identify", "identify", "5"] + state)
+        #expect(missing.exitCode == 2)
+        await device.stop()
+    }
+
     @Test("a wrong passcode exits 4 with one clear line and stores nothing")
     func wrongPasscode() async throws {
         let device = try await self.device("lamp")

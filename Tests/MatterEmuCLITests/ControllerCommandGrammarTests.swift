@@ -117,11 +117,19 @@ struct ControllerCommandGrammarTests {
     @Test("the controller commands are listed in the help, and each has its own help")
     func help() throws {
         let top = try ProcessRunner.runMatterEmu(["--help"])
+        // At the top, each cluster of the model is one line; its own help lists its commands.
         for command in [
-            "pairing code", "onoff on", "levelcontrol move-to-level", "onoff read", "group create", "describe",
+            "pairing code", "onoff ...", "levelcontrol ...", "thermostat ...", "group create", "describe",
+            "model cluster",
         ] {
-            #expect(top.stdout.contains(command))
+            #expect(top.stdout.contains(command), "\(command)")
         }
+        let onOff = try ProcessRunner.runMatterEmu(["onoff", "--help"])
+        for command in ["onoff on", "onoff read", "onoff on-with-timed-off", "onoff subscribe-event"] {
+            #expect(onOff.stdout.contains(command), "\(command)")
+        }
+        let level = try ProcessRunner.runMatterEmu(["levelcontrol", "--help"])
+        #expect(level.stdout.contains("levelcontrol move-to-level "))
         let pairing = try ProcessRunner.runMatterEmu(["pairing", "code", "--help"])
         #expect(pairing.exitCode == 0)
         #expect(pairing.stdout.contains("--paa-trust-store"))

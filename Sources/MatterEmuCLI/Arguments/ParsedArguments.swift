@@ -69,6 +69,13 @@ struct ParsedArguments {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// The same options with other positionals (a default filled in).
+    func replacingPositionals(_ positionals: [String]) -> ParsedArguments {
+        var copy = self
+        copy.positionals = positionals
+        return copy
+    }
+
     /// The last value given for `name`, or nil.
     func value(_ name: String) -> String? { values[name]?.last }
 

@@ -5,33 +5,23 @@ import MatterInteraction
 import MatterStorage
 import MatterTLV
 
-/// A cluster of the registry for which `<cluster> read|write|subscribe` exist (chip-tool's grammar).
-protocol ClusterCommandFamily {
-    static var schema: ClusterSchema { get }
-}
-
-/// The generic attribute commands of every cluster in `ClusterRegistry.standard`.
+/// The generic commands of every cluster of the model (chip-tool's grammar): `<cluster> read`, `write`,
+/// `subscribe`, `read-event`, `subscribe-event` and one command per request the cluster accepts.
 enum ClusterAttributeCommands {
-    static var all: [any CLICommand.Type] { families.flatMap { family in family.commands } }
-
-    private static var families: [any ClusterCommandFamily.Type] {
-        [
-            IdentifyFamily.self, GroupsFamily.self, OnOffFamily.self, LevelControlFamily.self, DescriptorFamily.self,
-            AccessControlFamily.self, BasicInformationFamily.self, GeneralCommissioningFamily.self,
-            NetworkCommissioningFamily.self, GeneralDiagnosticsFamily.self, AdministratorCommissioningFamily.self,
-            OperationalCredentialsFamily.self, GroupKeyManagementFamily.self, DoorLockFamily.self,
-            ColorControlFamily.self,
-        ]
+    /// Every cluster's commands, except where a hand-written command has the same words.
+    static func all(except taken: Set<[String]>) -> [CommandSpec] {
+        ClusterRegistry.standard.clusters.flatMap { schema in
+            ([
+                ClusterReadCommand.spec(schema), ClusterWriteCommand.spec(schema), ClusterSubscribeCommand.spec(schema),
+                ClusterReadEventCommand.spec(schema), ClusterSubscribeEventCommand.spec(schema),
+            ] + ClusterInvokeCommand.specs(schema)).filter { !taken.contains($0.path) }
+        }
     }
 
-    /// Clusters that live on the root endpoint: their commands default to endpoint 0.
-    static let rootClusters: Set<ClusterID> = [
-        .accessControl, .basicInformation, .generalCommissioning, .networkCommissioning, .generalDiagnostics,
-        .administratorCommissioning, .operationalCredentials, .groupKeyManagement,
-    ]
-
+    /// Clusters of the node (Basic Information, Access Control, the commissioning and diagnostics clusters)
+    /// live on the root endpoint: their commands default to endpoint 0.
     static func defaultEndpoint(_ cluster: ClusterID) -> EndpointID {
-        rootClusters.contains(cluster) ? .root : EndpointID(1)
+        ClusterRegistry.standard.cluster(cluster)?.classification == .node ? .root : EndpointID(1)
     }
 
     /// The attribute named `text` (name or number); unknown numbers are allowed with no schema.
@@ -45,7 +35,9 @@ enum ClusterAttributeCommands {
             if let number = ControllerContext.number(text), let id = UInt32(exactly: number) {
                 return (AttributeID(id), nil)
             }
-            throw UsageError("\(error) (see 'matter-emu \(schema.cliName) read --help')", command: command)
+            let near = ModelCommands.nearest(text, among: schema.allAttributes.map(\.cliName))
+            let hint = near.isEmpty ? "" : " (nearest: \(near.joined(separator: ", ")))"
+            throw UsageError("\(error)\(hint)", command: command)
         }
     }
 
@@ -62,72 +54,53 @@ enum ClusterAttributeCommands {
     }
 }
 
-extension ClusterCommandFamily {
-    static var commands: [any CLICommand.Type] {
-        [
-            ClusterReadCommand<Self>.self, ClusterWriteCommand<Self>.self, ClusterSubscribeCommand<Self>.self,
-            ClusterReadEventCommand<Self>.self, ClusterSubscribeEventCommand<Self>.self,
-        ]
-    }
-}
-
-enum IdentifyFamily: ClusterCommandFamily { static var schema: ClusterSchema { .identify } }
-enum GroupsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .groups } }
-enum OnOffFamily: ClusterCommandFamily { static var schema: ClusterSchema { .onOff } }
-enum LevelControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .levelControl } }
-enum DescriptorFamily: ClusterCommandFamily { static var schema: ClusterSchema { .descriptor } }
-enum AccessControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .accessControl } }
-enum BasicInformationFamily: ClusterCommandFamily { static var schema: ClusterSchema { .basicInformation } }
-enum GeneralCommissioningFamily: ClusterCommandFamily { static var schema: ClusterSchema { .generalCommissioning } }
-enum NetworkCommissioningFamily: ClusterCommandFamily { static var schema: ClusterSchema { .networkCommissioning } }
-enum GeneralDiagnosticsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .generalDiagnostics } }
-enum AdministratorCommissioningFamily: ClusterCommandFamily {
-    static var schema: ClusterSchema { .administratorCommissioning }
-}
-enum OperationalCredentialsFamily: ClusterCommandFamily { static var schema: ClusterSchema { .operationalCredentials } }
-enum GroupKeyManagementFamily: ClusterCommandFamily { static var schema: ClusterSchema { .groupKeyManagement } }
-enum DoorLockFamily: ClusterCommandFamily { static var schema: ClusterSchema { .doorLock } }
-enum ColorControlFamily: ClusterCommandFamily { static var schema: ClusterSchema { .colorControl } }
-
 /// `matter-emu <cluster> read <attribute> <node> [<endpoint>]`.
-struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
-    static var path: [String] { [Family.schema.cliName, "read"] }
-    static var summary: String { "read an attribute of the \(Family.schema.name) cluster" }
-    static var options: [OptionSpec] { ControllerOptions.network }
-    static var positionals: [PositionalSpec] {
-        [
-            .required(
-                "attribute",
-                "attribute name (\(Family.schema.attribute(AttributeID(0))?.cliName ?? "e.g. cluster-revision")) or ID"),
-            .required("node", "node ID or name"),
-            .optional(
-                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
-        ]
-    }
-    static var discussion: String {
-        "attributes: \(ClusterAttributeCommands.attributeList(Family.schema))\n\n"
-            + "A null value prints null; an attribute the node does not have ends with exit code 8."
+struct ClusterReadCommand: RunnableCommand {
+    static func spec(_ schema: ClusterSchema) -> CommandSpec {
+        var path: [String] { [schema.cliName, "read"] }
+        var summary: String { "read an attribute of the \(schema.name) cluster" }
+        var options: [OptionSpec] { ControllerOptions.network }
+        var positionals: [PositionalSpec] {
+            [
+                .required(
+                    "attribute",
+                    "attribute name (\(schema.attribute(AttributeID(0))?.cliName ?? "e.g. cluster-revision")) or ID"),
+                .required("node", "node ID or name"),
+                .optional(
+                    "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(schema.id).rawValue))"),
+            ]
+        }
+        var discussion: String {
+            "attributes: \(ClusterAttributeCommands.attributeList(schema))\n\n"
+                + "A null value prints null; an attribute the node does not have ends with exit code 8."
+        }
+        return CommandSpec(
+            path: path, summary: summary, options: options, positionals: positionals,
+            discussion: discussion, group: schema.cliName
+        ) { try Self(arguments: $0, context: $1, schema: schema) }
     }
 
+    let schema: ClusterSchema
     let context: ControllerContext
     let output: CLIContext
     let attribute: (id: AttributeID, schema: AttributeSchema?)
     let node: String
     let endpoint: EndpointID
 
-    init(arguments: ParsedArguments, context: CLIContext) throws {
-        self.context = try ControllerContext(arguments, command: Self.pathString)
+    init(arguments: ParsedArguments, context: CLIContext, schema: ClusterSchema) throws {
+        self.schema = schema
+        self.context = try ControllerContext(arguments, command: Self.spec(schema).pathString)
         output = context
         attribute = try ClusterAttributeCommands.attribute(
-            arguments.positionals[0], in: Family.schema, command: Self.pathString)
+            arguments.positionals[0], in: schema, command: Self.spec(schema).pathString)
         node = arguments.positionals[1]
         endpoint = try ClusterAttributeCommands.endpoint(
-            arguments, index: 2, cluster: Family.schema.id, command: Self.pathString)
+            arguments, index: 2, cluster: schema.id, command: Self.spec(schema).pathString)
     }
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let cluster = Family.schema.id
+        let cluster = schema.id
         let attributeID = attribute.id
         let endpoint = endpoint
         let value = try await context.withController(boundedByTimeout: true) { controller in
@@ -141,14 +114,14 @@ struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
             throw ControllerError.status(
                 StatusIB(status),
                 context:
-                    "node \(stored.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name) is not supported"
+                    "node \(stored.nodeID.rawValue) endpoint \(endpoint.rawValue) \(schema.cliName) \(name) is not supported"
             )
         case .value(let tlv):
             if output.json {
                 output.output.printJSON(
                     .object([
                         ("node", stored.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
-                        ("cluster", .string(Family.schema.cliName)), ("attribute", .string(name)),
+                        ("cluster", .string(schema.cliName)), ("attribute", .string(name)),
                         ("value", TLVJSON.json(tlv, as: attribute.schema?.type)),
                     ]))
             } else {
@@ -161,26 +134,33 @@ struct ClusterReadCommand<Family: ClusterCommandFamily>: CLICommand {
 }
 
 /// `matter-emu <cluster> write <attribute> <value> <node> [<endpoint>]`.
-struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
-    static var path: [String] { [Family.schema.cliName, "write"] }
-    static var summary: String { "write an attribute of the \(Family.schema.name) cluster" }
-    static var options: [OptionSpec] { ControllerOptions.network }
-    static var positionals: [PositionalSpec] {
-        [
-            .required("attribute", "attribute name or ID"),
-            .required(
-                "value",
-                "the value: a number (or 0x hex), true/false, text, hex:0011, null, or JSON for lists and structs"),
-            .required("node", "node ID or name"),
-            .optional(
-                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
-        ]
-    }
-    static var discussion: String {
-        let writable = Family.schema.attributes.filter(\.isWritable).map(\.cliName)
-        return "writable attributes: " + (writable.isEmpty ? "(none)" : writable.joined(separator: ", "))
+struct ClusterWriteCommand: RunnableCommand {
+    static func spec(_ schema: ClusterSchema) -> CommandSpec {
+        var path: [String] { [schema.cliName, "write"] }
+        var summary: String { "write an attribute of the \(schema.name) cluster" }
+        var options: [OptionSpec] { ControllerOptions.network }
+        var positionals: [PositionalSpec] {
+            [
+                .required("attribute", "attribute name or ID"),
+                .required(
+                    "value",
+                    "the value: a number (or 0x hex), true/false, text, hex:0011, null, or JSON for lists and structs"),
+                .required("node", "node ID or name"),
+                .optional(
+                    "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(schema.id).rawValue))"),
+            ]
+        }
+        var discussion: String {
+            let writable = schema.attributes.filter(\.isWritable).map(\.cliName)
+            return "writable attributes: " + (writable.isEmpty ? "(none)" : writable.joined(separator: ", "))
+        }
+        return CommandSpec(
+            path: path, summary: summary, options: options, positionals: positionals,
+            discussion: discussion, group: schema.cliName
+        ) { try Self(arguments: $0, context: $1, schema: schema) }
     }
 
+    let schema: ClusterSchema
     let context: ControllerContext
     let output: CLIContext
     let attribute: AttributeSchema
@@ -188,31 +168,32 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
     let node: String
     let endpoint: EndpointID
 
-    init(arguments: ParsedArguments, context: CLIContext) throws {
-        self.context = try ControllerContext(arguments, command: Self.pathString)
+    init(arguments: ParsedArguments, context: CLIContext, schema: ClusterSchema) throws {
+        self.schema = schema
+        self.context = try ControllerContext(arguments, command: Self.spec(schema).pathString)
         output = context
-        let (_, schema) = try ClusterAttributeCommands.attribute(
-            arguments.positionals[0], in: Family.schema, command: Self.pathString)
-        guard let schema else {
+        let command = Self.spec(schema).pathString
+        let (_, found) = try ClusterAttributeCommands.attribute(
+            arguments.positionals[0], in: schema, command: command)
+        guard let found else {
             throw UsageError(
                 "attribute \(arguments.positionals[0]) has no schema here: its type is unknown, so it cannot be written",
-                command: Self.pathString)
+                command: command)
         }
-        guard schema.isWritable else {
-            throw UsageError("\(Family.schema.cliName) \(schema.cliName) is read-only", command: Self.pathString)
+        guard found.isWritable else {
+            throw UsageError("\(schema.cliName) \(found.cliName) is read-only", command: command)
         }
-        attribute = schema
-        do { value = try schema.encode(cliValue: arguments.positionals[1]) } catch {
-            throw UsageError("\(error)", command: Self.pathString)
+        attribute = found
+        do { value = try found.encode(cliValue: arguments.positionals[1]) } catch {
+            throw UsageError("\(error)", command: command)
         }
         node = arguments.positionals[2]
-        endpoint = try ClusterAttributeCommands.endpoint(
-            arguments, index: 3, cluster: Family.schema.id, command: Self.pathString)
+        endpoint = try ClusterAttributeCommands.endpoint(arguments, index: 3, cluster: schema.id, command: command)
     }
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let (cluster, attributeID, value, endpoint) = (Family.schema.id, attribute.id, value, endpoint)
+        let (cluster, attributeID, value, endpoint) = (schema.id, attribute.id, value, endpoint)
         try await context.withController(boundedByTimeout: true) { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
             try await controller.writeAttribute(
@@ -222,12 +203,12 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
             output.output.printJSON(
                 .object([
                     ("node", stored.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
-                    ("cluster", .string(Family.schema.cliName)), ("attribute", .string(attribute.cliName)),
+                    ("cluster", .string(schema.cliName)), ("attribute", .string(attribute.cliName)),
                     ("value", TLVJSON.json(value, as: attribute.type)), ("status", .string("success")),
                 ]))
         } else {
             output.output.print(
-                "node \(nodeLabel(stored)) endpoint \(endpoint.rawValue): \(Family.schema.cliName) \(attribute.cliName) = \(attribute.format(value))"
+                "node \(nodeLabel(stored)) endpoint \(endpoint.rawValue): \(schema.cliName) \(attribute.cliName) = \(attribute.format(value))"
             )
         }
         return .success
@@ -235,30 +216,37 @@ struct ClusterWriteCommand<Family: ClusterCommandFamily>: CLICommand {
 }
 
 /// `matter-emu <cluster> subscribe <attribute> <min-interval> <max-interval> <node> [<endpoint>]`.
-struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
-    static var path: [String] { [Family.schema.cliName, "subscribe"] }
-    static var summary: String { "subscribe to an attribute of the \(Family.schema.name) cluster" }
-    static var options: [OptionSpec] {
-        ControllerOptions.network + [
-            .value("count", "N", "stop after N reports (after the priming one)"),
-            .value("duration", "SECONDS", "stop after this long"),
-        ]
-    }
-    static var positionals: [PositionalSpec] {
-        [
-            .required("attribute", "attribute name or ID"),
-            .required("min-interval", "minimum seconds between reports"),
-            .required("max-interval", "maximum seconds between reports (keep-alive)"),
-            .required("node", "node ID or name"),
-            .optional(
-                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
-        ]
-    }
-    static var discussion: String {
-        "Prints the current value, then one line per change (JSON lines with --json), until --count or\n"
-            + "--duration is reached, the subscription is lost (exit 7), or the process is interrupted."
+struct ClusterSubscribeCommand: RunnableCommand {
+    static func spec(_ schema: ClusterSchema) -> CommandSpec {
+        var path: [String] { [schema.cliName, "subscribe"] }
+        var summary: String { "subscribe to an attribute of the \(schema.name) cluster" }
+        var options: [OptionSpec] {
+            ControllerOptions.network + [
+                .value("count", "N", "stop after N reports (after the priming one)"),
+                .value("duration", "SECONDS", "stop after this long"),
+            ]
+        }
+        var positionals: [PositionalSpec] {
+            [
+                .required("attribute", "attribute name or ID"),
+                .required("min-interval", "minimum seconds between reports"),
+                .required("max-interval", "maximum seconds between reports (keep-alive)"),
+                .required("node", "node ID or name"),
+                .optional(
+                    "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(schema.id).rawValue))"),
+            ]
+        }
+        var discussion: String {
+            "Prints the current value, then one line per change (JSON lines with --json), until --count or\n"
+                + "--duration is reached, the subscription is lost (exit 7), or the process is interrupted."
+        }
+        return CommandSpec(
+            path: path, summary: summary, options: options, positionals: positionals,
+            discussion: discussion, group: schema.cliName
+        ) { try Self(arguments: $0, context: $1, schema: schema) }
     }
 
+    let schema: ClusterSchema
     let context: ControllerContext
     let output: CLIContext
     let attribute: (id: AttributeID, schema: AttributeSchema?)
@@ -269,12 +257,13 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
     let count: Int?
     let duration: Duration?
 
-    init(arguments: ParsedArguments, context: CLIContext) throws {
-        let command = Self.pathString
+    init(arguments: ParsedArguments, context: CLIContext, schema: ClusterSchema) throws {
+        self.schema = schema
+        let command = Self.spec(schema).pathString
         self.context = try ControllerContext(arguments, command: command)
         output = context
         attribute = try ClusterAttributeCommands.attribute(
-            arguments.positionals[0], in: Family.schema, command: command)
+            arguments.positionals[0], in: schema, command: command)
         minInterval = try ParsedArguments.parseUnsigned(
             arguments.positionals[1], what: "<min-interval>", command: command)
         maxInterval = try ParsedArguments.parseUnsigned(
@@ -284,14 +273,14 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
         }
         node = arguments.positionals[3]
         endpoint = try ClusterAttributeCommands.endpoint(
-            arguments, index: 4, cluster: Family.schema.id, command: command)
+            arguments, index: 4, cluster: schema.id, command: command)
         count = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
         duration = try arguments.unsigned("duration", as: UInt32.self).map { .seconds(Int($0)) }
     }
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let path = ConcreteAttributePath(endpoint: endpoint, cluster: Family.schema.id, attribute: attribute.id)
+        let path = ConcreteAttributePath(endpoint: endpoint, cluster: schema.id, attribute: attribute.id)
         let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self)
         try await context.withController { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
@@ -338,12 +327,12 @@ struct ClusterSubscribeCommand<Family: ClusterCommandFamily>: CLICommand {
         case .failure(let status):
             throw ControllerError.status(
                 status,
-                context: "node \(node.nodeID.rawValue) endpoint \(endpoint.rawValue) \(Family.schema.cliName) \(name)")
+                context: "node \(node.nodeID.rawValue) endpoint \(endpoint.rawValue) \(schema.cliName) \(name)")
         case .success(let value):
             if output.json {
                 let line: JSONValue = .object([
                     ("node", node.nodeID.json), ("endpoint", .uint(UInt64(endpoint.rawValue))),
-                    ("cluster", .string(Family.schema.cliName)), ("attribute", .string(name)),
+                    ("cluster", .string(schema.cliName)), ("attribute", .string(name)),
                     ("value", TLVJSON.json(value, as: attribute.schema?.type)),
                 ])
                 output.output.print(line.serialized(pretty: false))

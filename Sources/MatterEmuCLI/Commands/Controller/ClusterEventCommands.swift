@@ -75,24 +75,31 @@ extension Array {
 }
 
 /// `matter-emu <cluster> read-event <event> <node> [<endpoint>]`.
-struct ClusterReadEventCommand<Family: ClusterCommandFamily>: CLICommand {
-    static var path: [String] { [Family.schema.cliName, "read-event"] }
-    static var summary: String { "read events of the \(Family.schema.name) cluster" }
-    static var options: [OptionSpec] { ControllerOptions.network + [ClusterEventCommands.eventMinOption] }
-    static var positionals: [PositionalSpec] {
-        [
-            .required("event", "event name or ID"),
-            .required("node", "node ID or name"),
-            .optional(
-                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
-        ]
-    }
-    static var discussion: String {
-        "events: \(ClusterEventCommands.eventList(Family.schema))\n\n"
-            + "Prints one line per event the node still holds (JSON lines with --json): event number, priority,\n"
-            + "timestamp and fields. An event the node does not have ends with exit code 8."
+struct ClusterReadEventCommand: RunnableCommand {
+    static func spec(_ schema: ClusterSchema) -> CommandSpec {
+        var path: [String] { [schema.cliName, "read-event"] }
+        var summary: String { "read events of the \(schema.name) cluster" }
+        var options: [OptionSpec] { ControllerOptions.network + [ClusterEventCommands.eventMinOption] }
+        var positionals: [PositionalSpec] {
+            [
+                .required("event", "event name or ID"),
+                .required("node", "node ID or name"),
+                .optional(
+                    "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(schema.id).rawValue))"),
+            ]
+        }
+        var discussion: String {
+            "events: \(ClusterEventCommands.eventList(schema))\n\n"
+                + "Prints one line per event the node still holds (JSON lines with --json): event number, priority,\n"
+                + "timestamp and fields. An event the node does not have ends with exit code 8."
+        }
+        return CommandSpec(
+            path: path, summary: summary, options: options, positionals: positionals,
+            discussion: discussion, group: schema.cliName
+        ) { try Self(arguments: $0, context: $1, schema: schema) }
     }
 
+    let schema: ClusterSchema
     let context: ControllerContext
     let output: CLIContext
     let event: EventID
@@ -100,19 +107,21 @@ struct ClusterReadEventCommand<Family: ClusterCommandFamily>: CLICommand {
     let endpoint: EndpointID
     let eventMin: UInt64?
 
-    init(arguments: ParsedArguments, context: CLIContext) throws {
-        self.context = try ControllerContext(arguments, command: Self.pathString)
+    init(arguments: ParsedArguments, context: CLIContext, schema: ClusterSchema) throws {
+        self.schema = schema
+        self.context = try ControllerContext(arguments, command: Self.spec(schema).pathString)
         output = context
-        event = try ClusterEventCommands.event(arguments.positionals[0], in: Family.schema, command: Self.pathString)
+        event = try ClusterEventCommands.event(
+            arguments.positionals[0], in: schema, command: Self.spec(schema).pathString)
         node = arguments.positionals[1]
         endpoint = try ClusterAttributeCommands.endpoint(
-            arguments, index: 2, cluster: Family.schema.id, command: Self.pathString)
+            arguments, index: 2, cluster: schema.id, command: Self.spec(schema).pathString)
         eventMin = try arguments.unsigned("event-min", as: UInt64.self)
     }
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let path = EventPathIB(endpoint: endpoint, cluster: Family.schema.id, event: event)
+        let path = EventPathIB(endpoint: endpoint, cluster: schema.id, event: event)
         let eventMin = eventMin
         let result = try await context.withController(boundedByTimeout: true) { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)
@@ -124,32 +133,39 @@ struct ClusterReadEventCommand<Family: ClusterCommandFamily>: CLICommand {
 }
 
 /// `matter-emu <cluster> subscribe-event <event> <min-interval> <max-interval> <node> [<endpoint>]`.
-struct ClusterSubscribeEventCommand<Family: ClusterCommandFamily>: CLICommand {
-    static var path: [String] { [Family.schema.cliName, "subscribe-event"] }
-    static var summary: String { "subscribe to events of the \(Family.schema.name) cluster" }
-    static var options: [OptionSpec] {
-        ControllerOptions.network + [
-            ClusterEventCommands.eventMinOption,
-            .value("count", "N", "stop after N events (after those of the priming report)"),
-            .value("duration", "SECONDS", "stop after this long"),
-        ]
-    }
-    static var positionals: [PositionalSpec] {
-        [
-            .required("event", "event name or ID"),
-            .required("min-interval", "minimum seconds between reports"),
-            .required("max-interval", "maximum seconds between reports (keep-alive)"),
-            .required("node", "node ID or name"),
-            .optional(
-                "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(Family.schema.id).rawValue))"),
-        ]
-    }
-    static var discussion: String {
-        "events: \(ClusterEventCommands.eventList(Family.schema))\n\n"
-            + "Prints the events the node holds, then one line per new event (JSON lines with --json), until\n"
-            + "--count or --duration is reached, the subscription is lost (exit 7), or the process is interrupted."
+struct ClusterSubscribeEventCommand: RunnableCommand {
+    static func spec(_ schema: ClusterSchema) -> CommandSpec {
+        var path: [String] { [schema.cliName, "subscribe-event"] }
+        var summary: String { "subscribe to events of the \(schema.name) cluster" }
+        var options: [OptionSpec] {
+            ControllerOptions.network + [
+                ClusterEventCommands.eventMinOption,
+                .value("count", "N", "stop after N events (after those of the priming report)"),
+                .value("duration", "SECONDS", "stop after this long"),
+            ]
+        }
+        var positionals: [PositionalSpec] {
+            [
+                .required("event", "event name or ID"),
+                .required("min-interval", "minimum seconds between reports"),
+                .required("max-interval", "maximum seconds between reports (keep-alive)"),
+                .required("node", "node ID or name"),
+                .optional(
+                    "endpoint", "endpoint (default \(ClusterAttributeCommands.defaultEndpoint(schema.id).rawValue))"),
+            ]
+        }
+        var discussion: String {
+            "events: \(ClusterEventCommands.eventList(schema))\n\n"
+                + "Prints the events the node holds, then one line per new event (JSON lines with --json), until\n"
+                + "--count or --duration is reached, the subscription is lost (exit 7), or the process is interrupted."
+        }
+        return CommandSpec(
+            path: path, summary: summary, options: options, positionals: positionals,
+            discussion: discussion, group: schema.cliName
+        ) { try Self(arguments: $0, context: $1, schema: schema) }
     }
 
+    let schema: ClusterSchema
     let context: ControllerContext
     let output: CLIContext
     let event: EventID
@@ -161,11 +177,12 @@ struct ClusterSubscribeEventCommand<Family: ClusterCommandFamily>: CLICommand {
     let count: Int?
     let duration: Duration?
 
-    init(arguments: ParsedArguments, context: CLIContext) throws {
-        let command = Self.pathString
+    init(arguments: ParsedArguments, context: CLIContext, schema: ClusterSchema) throws {
+        self.schema = schema
+        let command = Self.spec(schema).pathString
         self.context = try ControllerContext(arguments, command: command)
         output = context
-        event = try ClusterEventCommands.event(arguments.positionals[0], in: Family.schema, command: command)
+        event = try ClusterEventCommands.event(arguments.positionals[0], in: schema, command: command)
         minInterval = try ParsedArguments.parseUnsigned(
             arguments.positionals[1], what: "<min-interval>", command: command)
         maxInterval = try ParsedArguments.parseUnsigned(
@@ -175,7 +192,7 @@ struct ClusterSubscribeEventCommand<Family: ClusterCommandFamily>: CLICommand {
         }
         node = arguments.positionals[3]
         endpoint = try ClusterAttributeCommands.endpoint(
-            arguments, index: 4, cluster: Family.schema.id, command: command)
+            arguments, index: 4, cluster: schema.id, command: command)
         eventMin = try arguments.unsigned("event-min", as: UInt64.self)
         count = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
         duration = try arguments.unsigned("duration", as: UInt32.self).map { .seconds(Int($0)) }
@@ -183,7 +200,7 @@ struct ClusterSubscribeEventCommand<Family: ClusterCommandFamily>: CLICommand {
 
     func run() async throws -> ExitCode {
         let stored = try context.node(node, in: try context.openStore())
-        let path = EventPathIB(endpoint: endpoint, cluster: Family.schema.id, event: event)
+        let path = EventPathIB(endpoint: endpoint, cluster: schema.id, event: event)
         let (stream, continuation) = AsyncStream.makeStream(of: EventStreamItem.self)
         try await context.withController { controller in
             await context.applyAddress(to: controller, node: stored.nodeID)

@@ -1,7 +1,9 @@
+import MatterClusters
+
 /// The commissioner and controller commands (docs/CLI.md), for `allCommands`.
 enum ControllerCommands {
-    static var all: [any CLICommand.Type] {
-        [
+    static var all: [CommandSpec] {
+        let written: [any CLICommand.Type] = [
             PairingCodeCommand.self, PairingOnNetworkCommand.self, PairingOnNetworkLongCommand.self,
             PairingAlreadyDiscoveredCommand.self, PairingOpenCommissioningWindowCommand.self,
             PairingUnpairCommand.self, UnpairCommand.self, PairingResumeCommand.self,
@@ -12,6 +14,13 @@ enum ControllerCommands {
             RoomsCreateCommand.self, RoomsDeleteCommand.self,
             GroupCreateCommand.self, GroupDeleteCommand.self, GroupAddCommand.self, GroupRemoveCommand.self,
             GroupListCommand.self, GroupShowCommand.self, GroupPartsCommand.self, AnyReadEventByIDCommand.self,
-        ] + ClusterAttributeCommands.all
+        ]
+        // A hand-written command of a cluster (`onoff toggle`, which also takes groups) is shown with that
+        // cluster's generic ones and takes the place of the generic command with the same words.
+        let clusterNames = Set(ClusterRegistry.standard.clusters.map(\.cliName))
+        let specs = written.map { command in
+            CommandSpec(command, group: clusterNames.contains(command.path[0]) ? command.path[0] : nil)
+        }
+        return specs + ClusterAttributeCommands.all(except: Set(specs.map(\.path)))
     }
 }
