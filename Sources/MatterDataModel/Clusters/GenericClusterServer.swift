@@ -1,0 +1,236 @@
+public import MatterClusters
+public import MatterCore
+public import MatterInteraction
+public import MatterTLV
+
+/// Any cluster of the generated model on an endpoint, with a feature set: it serves every attribute the
+/// conformance makes mandatory for those features (and the optional ones asked for) with its default or a given
+/// value, persists the non-volatile ones, checks writes against the model's type, range, length and
+/// enumeration (CONSTRAINT_ERROR, INVALID_DATA_TYPE; the engine has already checked privilege and timing),
+/// reports changes, and accepts the commands the conformance makes mandatory. A command is answered
+/// UNSUPPORTED_COMMAND unless a behaviour is registered for it (``handle(_:_:)``): a cluster's behaviour
+/// (a covering's motion, a thermostat's room) is a file over this server and the generated schema.
+///
+/// ```swift
+/// let server = try GenericClusterServer(.temperatureMeasurement, values: [
+///     AttributeID.TemperatureMeasurement.measuredValue: .signed(2150),
+/// ])
+/// ```
+public final class GenericClusterServer: ClusterServer {
+    /// Why a server could not be made: a feature the cluster does not have, an attribute or command it does
+    /// not have or that its conformance forbids with these features, a value that does not fit.
+    public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What a command's behaviour does with its fields: nothing to answer (SUCCESS), a response, or a status.
+    public typealias Behaviour = (GenericClusterServer, CommandFields, InteractionContext) throws(StatusIB) ->
+        CommandResponse?
+
+    public let schema: ClusterSchema
+    /// The enabled feature codes.
+    public let features: Set<String>
+    private let served: [AttributeSchema]
+    private let commandSchemas: [CommandSchema]
+    private var values: [AttributeID: TLVValue] = [:]
+    private var behaviours: [CommandID: Behaviour] = [:]
+
+    /// `features`: feature codes (`LT`) or names (`Lighting`); `optionalAttributes` and `optionalCommands`:
+    /// elements the conformance allows but does not require; `values`: initial values instead of the defaults.
+    public init(
+        _ schema: ClusterSchema, features: [String] = [], optionalAttributes: [AttributeID] = [],
+        optionalCommands: [CommandID] = [], values: [AttributeID: TLVValue] = [:]
+    ) throws(ConfigurationError) {
+        var codes: Set<String> = []
+        var map: UInt32 = 0
+        for name in features {
+            guard let feature = schema.feature(named: name) else {
+                throw ConfigurationError(description: "\(schema.name) has no feature '\(name)'")
+            }
+            codes.insert(feature.code)
+            map |= feature.mask
+        }
+        for feature in schema.features where codes.contains(feature.code) {
+            guard feature.conformance.presence(features: codes) != .disallowed else {
+                throw ConfigurationError(
+                    description: "\(schema.name): feature \(feature.code) is not allowed with these")
+            }
+        }
+        self.schema = schema
+        self.features = codes
+        let names = Set(schema.attributes.map(\.name))
+        // A name in a conformance is a feature code, or another element of the cluster (present when it is
+        // mandatory or asked for); anything else (a device condition) is unknown.
+        let asked = Set(optionalAttributes)
+        func isTrue(_ name: String) -> Bool? {
+            if codes.contains(name) { return true }
+            if schema.features.contains(where: { $0.code == name }) { return false }
+            if names.contains(name) {
+                return schema.attributes.first { $0.name == name }.map { asked.contains($0.id) }
+            }
+            return nil
+        }
+        var served: [AttributeSchema] = []
+        for attribute in schema.attributes {
+            switch attribute.conformance.presence(isTrue) {
+            case .mandatory: served.append(attribute)
+            case .optional where asked.contains(attribute.id): served.append(attribute)
+            case .disallowed where asked.contains(attribute.id):
+                throw ConfigurationError(
+                    description: "\(schema.name).\(attribute.name) is not allowed with features \(codes.sorted())")
+            default: break
+            }
+        }
+        for id in asked where !schema.attributes.contains(where: { $0.id == id }) {
+            throw ConfigurationError(description: "\(schema.name) has no attribute \(id)")
+        }
+        let askedCommands = Set(optionalCommands)
+        var commands: [CommandSchema] = []
+        for command in schema.commands {
+            switch command.conformance.presence(isTrue) {
+            case .mandatory: commands.append(command)
+            case .optional where askedCommands.contains(command.id): commands.append(command)
+            default: break
+            }
+        }
+        for id in askedCommands where !commands.contains(where: { $0.id == id }) {
+            throw ConfigurationError(description: "\(schema.name) has no command \(id) allowed with these features")
+        }
+        self.served = served
+        self.commandSchemas = commands
+        for attribute in served { self.values[attribute.id] = ClusterValueCheck.initialValue(of: attribute) }
+        for (id, value) in values {
+            guard let attribute = served.first(where: { $0.id == id }) else {
+                throw ConfigurationError(description: "\(schema.name) serves no attribute \(id) here")
+            }
+            do {
+                try Self.check(value, attribute, in: schema)
+            } catch {
+                throw ConfigurationError(description: "\(schema.name).\(attribute.name): \(error)")
+            }
+            self.values[id] = value
+        }
+        super.init(id: schema.id, revision: schema.revision, featureMap: map)
+    }
+
+    /// Makes `command` do `behaviour` (it must be one of the accepted commands).
+    public func handle(_ command: CommandID, _ behaviour: @escaping Behaviour) {
+        behaviours[command] = behaviour
+    }
+
+    /// The current value of `attribute`, if served.
+    public func value(_ attribute: AttributeID) -> TLVValue? { values[attribute] }
+
+    /// Sets a served attribute from the node's side (a sensor's reading, a behaviour's state): checked
+    /// against the model, persisted if non-volatile, reported if changed.
+    public func set(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        guard let schema = served.first(where: { $0.id == attribute }) else { throw StatusIB(.unsupportedAttribute) }
+        do {
+            try Self.check(value, schema, in: self.schema)
+        } catch {
+            throw StatusIB(error.isConstraint ? .constraintError : .invalidDataType)
+        }
+        guard values[attribute] != value else { return }
+        values[attribute] = value
+        if schema.quality.contains(.nonVolatile) { persist(attribute, value) }
+        attributeChanged(attribute, quiet: schema.quality.contains(.changesOmitted))
+    }
+
+    static func check(_ value: TLVValue, _ attribute: AttributeSchema, in cluster: ClusterSchema)
+        throws(ClusterValueCheck.Failure)
+    {
+        try ClusterValueCheck.check(
+            value, type: attribute.type, nullable: attribute.isNullable, constraint: attribute.constraint,
+            enumeration: attribute.typeName.flatMap { cluster.enumeration(named: $0) }, path: attribute.name)
+    }
+
+    // MARK: - ClusterServer
+
+    override public var attributes: [AttributeInfo] { served.map(AttributeInfo.init) }
+
+    override public var acceptedCommands: [CommandInfo] { commandSchemas.map(CommandInfo.init) }
+
+    override public var generatedCommands: [CommandID] {
+        var ids: [CommandID] = []
+        for command in commandSchemas {
+            if case .command(let id) = command.response, !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    override public var events: [EventInfo] {
+        schema.events.filter { $0.conformance.presence(features: features) == .mandatory }.map(EventInfo.init)
+    }
+
+    override public func fabricRemoved(_ fabricIndex: UInt8) {
+        for attribute in served where attribute.isFabricScoped {
+            guard case .array(let entries)? = values[attribute.id] else { continue }
+            try? set(attribute.id, .array(entries.filter { Self.fabric(of: $0) != fabricIndex }))
+        }
+    }
+
+    override public func start() {
+        for attribute in served where attribute.quality.contains(.nonVolatile) {
+            if let stored = loadPersisted(attribute.id), (try? Self.check(stored, attribute, in: schema)) != nil {
+                values[attribute.id] = stored
+            }
+        }
+    }
+
+    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+        guard let value = values[attribute] else { throw StatusIB(.unsupportedAttribute) }
+        // A fabric-filtered read of a fabric-scoped list shows the accessing fabric's entries only.
+        if context.isFabricFiltered, case .array(let entries) = value,
+            served.first(where: { $0.id == attribute })?.isFabricScoped == true
+        {
+            return .array(entries.filter { Self.fabric(of: $0) == context.subject.fabricIndex })
+        }
+        return value
+    }
+
+    /// The FabricIndex (tag 0xFE) of a fabric-scoped entry.
+    static func fabric(of entry: TLVElement) -> UInt8? {
+        guard case .structure(let members) = entry.value,
+            case .unsigned(let index)? = members.first(where: { $0.tag == .context(0xFE) })?.value
+        else { return nil }
+        return UInt8(exactly: index)
+    }
+
+    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+        throws(StatusIB)
+    {
+        guard let schema = served.first(where: { $0.id == attribute }) else { throw StatusIB(.unsupportedAttribute) }
+        switch write {
+        case .replace(.array(let written)) where schema.isFabricScoped:
+            // A fabric-scoped list: the accessing fabric's entries are replaced, the others' kept.
+            guard case .array(let current)? = values[attribute] else { throw StatusIB(.invalidDataType) }
+            let fabric = context.subject.fabricIndex
+            try set(attribute, .array(current.filter { Self.fabric(of: $0) != fabric } + written))
+        case .replace(let value):
+            try set(attribute, value)
+        case .append(let entry):
+            guard case .array(var entries)? = values[attribute], schema.type.isList else {
+                throw StatusIB(.invalidDataType)
+            }
+            entries.append(TLVElement(entry))
+            try set(attribute, .array(entries))
+        }
+    }
+
+    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+        try set(attribute, value)
+    }
+
+    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+        throws(StatusIB) -> CommandResponse?
+    {
+        guard let behaviour = behaviours[command] else { throw StatusIB(.unsupportedCommand) }
+        return try behaviour(self, fields, context)
+    }
+}
+
+extension ClusterValueCheck.Failure {
+    var isConstraint: Bool {
+        if case .constraint = self { true } else { false }
+    }
+}
