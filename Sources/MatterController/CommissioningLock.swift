@@ -38,6 +38,9 @@ final class CommissioningLock: Sendable {
         descriptor.withLock { fd in
             guard fd >= 0 else { return }
             if let path { unlink(path) }
+            // Unlock, not only close: a child process between fork and exec shares the open file
+            // description and would keep the lock until it execs.
+            _ = flock(fd, LOCK_UN)
             close(fd)
             fd = -1
         }

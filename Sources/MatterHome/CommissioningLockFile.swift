@@ -10,7 +10,7 @@ import Synchronization
 /// `pairing` commands hold it shared while they commission (they may run side by side, but not while
 /// a home has prepared, and a home cannot prepare while one runs). The kernel drops it when the
 /// process dies. While held exclusively, the file holds the owner's process ID, for the message others
-/// get.
+/// get. Released with an explicit unlock, not by closing alone (see ``release()``).
 package final class CommissioningLockFile: Sendable {
     private let descriptor: Mutex<Int32>
 
@@ -76,6 +76,10 @@ package final class CommissioningLockFile: Sendable {
         descriptor.withLock { fd in
             guard fd >= 0 else { return }
             _ = ftruncate(fd, 0)
+            // Unlock before closing: a child process started between fork and exec shares this open
+            // file description (and so the lock) until it execs; closing only our descriptor would
+            // leave the lock held by the child, and our own next prepare refused.
+            _ = flock(fd, LOCK_UN)
             close(fd)
             fd = -1
         }

@@ -9,6 +9,8 @@ import Synchronization
 /// refused with a message saying who has it. The kernel drops the lock when the process ends, even by
 /// SIGKILL. Inside one process, claims of the same file share one lock (a fleet's devices share its
 /// file; a device stopped and started again claims it again); the lock goes when the last is released.
+/// Release unlocks explicitly (`LOCK_UN`) before closing: a child process started between fork and
+/// exec shares the open file description, and closing alone would leave the lock held by it.
 ///
 /// The lock file stays on disk (as SQLite's `-wal` and `-shm` do): unlinking it on release would let
 /// a process that opened the old file and one that created a new one both hold "the" lock.
@@ -53,7 +55,7 @@ public final class StoreOwnership: Sendable {
                 claims[key] = claim
                 return StoreOwnership(key: key)
             }
-            guard lockExclusively(descriptor) else {
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 let other = readHolder(descriptor)
                 close(descriptor)
@@ -69,28 +71,6 @@ public final class StoreOwnership: Sendable {
             claims[key] = Claim(descriptor: descriptor, count: 1)
             return StoreOwnership(key: key)
         }
-    }
-
-    /// Takes the lock without blocking on a real holder. A lock file that names no holder, or this
-    /// process, is held only for a moment: by a child process between fork and exec, which shares
-    /// the descriptor of a claim this process just released (it closes at exec: O_CLOEXEC), or by
-    /// another process between its lock and writing its name. Such a lock is tried again for up
-    /// to a second; one that names another process is refused at once.
-    private static func lockExclusively(_ descriptor: Int32) -> Bool {
-        let ownPrefix = "pid \(getpid()):"
-        for _ in 0..<100 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-            let code = errno
-            guard code == EWOULDBLOCK else { return false }
-            let holder = readHolder(descriptor)
-            guard holder == "another process" || holder.hasPrefix(ownPrefix) else {
-                errno = code
-                return false
-            }
-            usleep(10_000)
-        }
-        errno = EWOULDBLOCK
-        return false
     }
 
     /// The holder a lock file names, or "another process" when it names none.
@@ -122,7 +102,11 @@ public final class StoreOwnership: Sendable {
             }
             claims[key] = nil
             _ = ftruncate(claim.descriptor, 0)
-            close(claim.descriptor)  // closing the last descriptor of the lock releases it
+            // Unlock explicitly, then close: a child process started between fork and exec shares
+            // this open file description, and closing alone would leave the lock held by the child
+            // (until it execs) against this process's own next claim and everyone else's.
+            _ = flock(claim.descriptor, LOCK_UN)
+            close(claim.descriptor)
         }
     }
 
