@@ -112,6 +112,32 @@ struct CommissioningLifecycleTests {
         await home.close()
     }
 
+    @Test(
+        "a symbolic link or a hard link at the commissioning lock: prepare is a storage error, the other file untouched"
+    )
+    func lockFileThroughALink() async throws {
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
+        let elsewhere = try TemporaryDirectory()
+        let victim = try elsewhere.victim("victim.txt")
+        let before = try FileSnapshot(victim)
+        for makeLink in [
+            { try FileManager.default.createSymbolicLink(atPath: lockPath, withDestinationPath: victim) },
+            { try FileManager.default.linkItem(atPath: victim, toPath: lockPath) },
+        ] {
+            try makeLink()
+            let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
+            #expect(error?.category == .storage)
+            #expect(error?.message.contains(lockPath) == true, "\(String(describing: error))")
+            try FileManager.default.removeItem(atPath: lockPath)
+        }
+        #expect(try FileSnapshot(victim) == before)
+        try await structure.prepareForMatterCommissioning()
+        #expect(try structure.completeMatterCommissioning() == [])
+        await home.close()
+    }
+
     @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
     func cliPairingExcludesPrepare() async throws {
         let home = try await bed.openHome()

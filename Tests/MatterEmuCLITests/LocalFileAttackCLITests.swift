@@ -1,0 +1,45 @@
+import Foundation
+import MatterStorage
+import MatterTestSupport
+import Testing
+
+/// Issue 35 causes 1, 2, 3 and 8 through the command line: each refusal exits 9 naming the path,
+/// and the file that was not ours, or was damaged, is left exactly as it was.
+@Suite("matter-emu: links, foreign and damaged state files")
+struct LocalFileAttackCLITests {
+    static func device(_ kvs: String, _ directory: String) throws -> ProcessResult {
+        try ProcessRunner.runMatterEmu(
+            ["device", "--secured-device-port", "0", "--no-advertise", "--state-dir", directory, "--KVS", kvs],
+            limit: .seconds(60))
+    }
+
+    @Test("a symbolic link at <KVS>.lock: the device exits 9 and the link's target is neither written nor emptied")
+    func deviceLockSymlink() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let victim = try temporary.victim("victim.txt")
+        let before = try FileSnapshot(victim)
+        let kvs = temporary.file("device.sqlite")
+        let link = try temporary.symlink("device.sqlite.lock", to: victim)
+        let result = try Self.device(kvs, temporary.path)
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("\(link) is a symbolic link"), "\(result.stderr)")
+        #expect(try FileSnapshot(victim) == before)
+    }
+
+    @Test("a symbolic link at the Home API's commissioning lock: pairing exits 9, the target untouched")
+    func pairingLockSymlink() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let victim = try temporary.victim("victim.txt")
+        let before = try FileSnapshot(victim)
+        let state = temporary.file("state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        let lock = state + "/controller.sqlite.home-commissioning.lock"
+        try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: victim)
+        let result = try ProcessRunner.runMatterEmu([
+            "pairing", "already-discovered", "9", "20202021", "127.0.0.1", "9", "--state-dir", state,
+        ])
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("\(lock) is a symbolic link"), "\(result.stderr)")
+        #expect(try FileSnapshot(victim) == before)
+    }
+}
