@@ -42,4 +42,30 @@ struct LocalFileAttackCLITests {
         #expect(result.stderr.contains("\(lock) is a symbolic link"), "\(result.stderr)")
         #expect(try FileSnapshot(victim) == before)
     }
+
+    @Test("--KVS a symbolic link to another file: exit 9, that file's mode (0644) and contents unchanged")
+    func kvsSymlink() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let victim = try temporary.victim("notes.txt")
+        let before = try FileSnapshot(victim)
+        let link = try temporary.symlink("device.sqlite", to: victim)
+        let result = try Self.device(link, temporary.path)
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("\(link) is a symbolic link"), "\(result.stderr)")
+        #expect(try FileSnapshot(victim) == before)
+    }
+
+    @Test("controller.sqlite hard-linked to another file: nodes exits 9, the file's mode and contents unchanged")
+    func controllerStoreHardLink() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let victim = try temporary.victim("notes.txt")
+        let before = try FileSnapshot(victim)
+        let state = temporary.file("state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        try FileManager.default.linkItem(atPath: victim, toPath: state + "/controller.sqlite")
+        let result = try ProcessRunner.runMatterEmu(["nodes", "--state-dir", state])
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("\(state)/controller.sqlite has 2 hard links"), "\(result.stderr)")
+        #expect(try FileSnapshot(victim) == before)
+    }
 }

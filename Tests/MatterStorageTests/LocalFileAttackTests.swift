@@ -37,4 +37,42 @@ struct LocalFileAttackTests {
         #expect(error == .refusedFile(path: link, reason: OwnedFileError.hardLinked(path: link, links: 2).description))
         #expect(try FileSnapshot(victim) == before)
     }
+
+    @Test("a store path that is a symbolic link to another file is refused without changing its mode or contents")
+    func storeSymlink() throws {
+        let directory = try TemporaryDirectory()
+        let victim = try directory.victim("notes.txt")
+        let before = try FileSnapshot(victim)
+        let link = try directory.symlink("controller.sqlite", to: victim)
+        for open in [{ _ = try KeyValueStore(path: link) }, { _ = try ControllerStore(path: link) }] {
+            let error = #expect(throws: StorageError.self) { try open() }
+            guard case .refusedFile(let path, _) = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                continue
+            }
+            #expect(path == link)
+        }
+        #expect(try FileSnapshot(victim) == before)
+        #expect(!FileManager.default.fileExists(atPath: victim + "-wal"))
+    }
+
+    @Test("a store with a second hard link is refused under either name, unchanged (mode 0644 stays)")
+    func storeHardLink() throws {
+        let directory = try TemporaryDirectory()
+        let original = directory.file("a.sqlite")
+        do { _ = try KeyValueStore(path: original).set("k", to: [1], namespace: "n") }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: original)
+        let before = try FileSnapshot(original)
+        let link = try directory.hardLink("b.sqlite", to: original)
+        for path in [original, link] {
+            let error = #expect(throws: StorageError.self) { try KeyValueStore(path: path) }
+            guard case .refusedFile(let refused, let reason) = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                continue
+            }
+            #expect(refused == path)
+            #expect(reason.contains("2 hard links"))
+        }
+        #expect(try FileSnapshot(original) == before)
+    }
 }
