@@ -40,6 +40,7 @@ public final class StoreOwnership: Sendable {
         let lockPath = path + ".lock"
         let file: OwnedFile
         do throws(OwnedFileError) {
+            _ = try OwnedFile.inspect(path)
             file = try OwnedFile.open(lockPath, access: .readWrite, create: true, mode: StorageFile.fileMode)
         } catch {
             throw StorageError(error)

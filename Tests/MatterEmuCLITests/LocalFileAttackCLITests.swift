@@ -68,4 +68,23 @@ struct LocalFileAttackCLITests {
         #expect(result.stderr.contains("\(state)/controller.sqlite has 2 hard links"), "\(result.stderr)")
         #expect(try FileSnapshot(victim) == before)
     }
+
+    @Test("a running device's state file through a symbolic link or a hard link: the second device exits 9")
+    func oneOwnerThroughLinks() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let kvs = temporary.file("a.sqlite")
+        let (first, started) = try DeviceCommandTests.startDevice(
+            ["--secured-device-port", "0", "--KVS", kvs], directory: temporary.path)
+        defer { first.stop() }
+        #expect(started["event"] as? String == "started")
+        let symlink = try temporary.symlink("b.sqlite", to: kvs)
+        let viaSymlink = try Self.device(symlink, temporary.path)
+        #expect(viaSymlink.exitCode == 9, "\(viaSymlink.stderr)")
+        #expect(viaSymlink.stderr.contains("\(symlink) is a symbolic link"), "\(viaSymlink.stderr)")
+        let hardLink = try temporary.hardLink("c.sqlite", to: kvs)
+        let viaHardLink = try Self.device(hardLink, temporary.path)
+        #expect(viaHardLink.exitCode == 9, "\(viaHardLink.stderr)")
+        #expect(viaHardLink.stderr.contains("has 2 hard links"), "\(viaHardLink.stderr)")
+        #expect(first.isRunning)
+    }
 }

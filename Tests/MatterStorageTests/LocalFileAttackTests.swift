@@ -75,4 +75,24 @@ struct LocalFileAttackTests {
         }
         #expect(try FileSnapshot(original) == before)
     }
+
+    @Test("one owner per store file: a second claim through a symbolic link or a hard link is refused")
+    func oneOwnerPerFile() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("a.sqlite")
+        do { _ = try KeyValueStore(path: store) }
+        let ownership = try StoreOwnership.claim(path: store, holder: "first")
+        defer { ownership.release() }
+        let symlink = try directory.symlink("b.sqlite", to: store)
+        #expect(
+            throws: StorageError.refusedFile(
+                path: symlink, reason: OwnedFileError.symbolicLink(path: symlink).description)
+        ) {
+            try StoreOwnership.claim(path: symlink, holder: "second")
+        }
+        let hardLink = try directory.hardLink("c.sqlite", to: store)
+        #expect(throws: StorageError.self) { try StoreOwnership.claim(path: hardLink, holder: "third") }
+        #expect(throws: StorageError.self) { try KeyValueStore(path: hardLink) }
+        #expect(throws: StorageError.self) { try KeyValueStore(path: symlink) }
+    }
 }
