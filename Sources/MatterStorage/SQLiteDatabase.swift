@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Opening a file creates its missing parent directories with mode 0700 and the file with mode 0600
 /// (an existing file is set to 0600 once it opened as a sound store), because stores hold private
-/// keys.
+/// keys. The file is checked with `PRAGMA quick_check` at open.
 ///
 /// Crash consistency: the file is in WAL mode with `synchronous=NORMAL`. A commit appends its pages and
 /// a commit frame to the `-wal` file; a process killed at any instant (kill -9) leaves either the whole
@@ -34,8 +34,9 @@ public final class SQLiteDatabase: Sendable {
     ///   trying again (three more times) and then failing with SQLITE_BUSY.
     /// - Throws: `StorageError.fileSystem` when the directory or file cannot be created,
     ///   `refusedFile` for a symbolic link, a file with several hard links or not a regular file,
-    ///   and `StorageError.sqlite` when SQLite cannot open it (SQLITE_NOTADB for a file that is not a
-    ///   SQLite database). A refused file is not changed (no mode, no write).
+    ///   `storeDamaged` for a file that is not a SQLite database or fails `PRAGMA quick_check`, and
+    ///   `StorageError.sqlite` when SQLite cannot open it otherwise. A refused or damaged file is
+    ///   not changed (no mode, no write).
     public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(StorageError) {
         let prepared = try StorageFile.prepare(path: path)
         try self.init(path: path, busyTimeout: busyTimeout, inMemory: false)

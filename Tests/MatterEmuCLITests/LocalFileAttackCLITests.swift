@@ -87,4 +87,45 @@ struct LocalFileAttackCLITests {
         #expect(viaHardLink.stderr.contains("has 2 hard links"), "\(viaHardLink.stderr)")
         #expect(first.isRunning)
     }
+
+    @Test("a damaged device store: exit 9 'store damaged' naming it, the file unchanged, also with --factory-reset")
+    func damagedDeviceStore() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let kvs = temporary.file("device.sqlite")
+        do {
+            let store = try KeyValueStore(path: kvs)
+            try store.write { tx in
+                for index in 0..<100 {
+                    try tx.set("key-\(index)", to: [UInt8](repeating: 7, count: 1000), namespace: "n")
+                }
+            }
+        }  // closed: the WAL is checkpointed into the file
+        #expect(!FileManager.default.fileExists(atPath: kvs + "-wal"))
+        try damage(kvs, at: 40_960, count: 4096)
+        let before = try FileSnapshot(kvs)
+        for extra in [[], ["--factory-reset"]] {
+            // A device that started would run until the limit: the assertion on the exit code catches it.
+            let result = try ProcessRunner.runMatterEmu(
+                ["device", "--secured-device-port", "0", "--no-advertise", "--state-dir", temporary.path, "--KVS", kvs]
+                    + extra, limit: .seconds(60))
+            #expect(result.exitCode == 9, "\(result.stderr)")
+            #expect(result.stderr.contains("store damaged: \(kvs)"), "\(result.stderr)")
+        }
+        #expect(try FileSnapshot(kvs) == before)
+    }
+
+    @Test("a controller store that is not a database: pairing exits 9 before anything is written into it")
+    func damagedControllerStore() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let state = temporary.file("state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        let store = try temporary.victim("state/controller.sqlite", text: String(repeating: "garbage ", count: 1000))
+        let before = try FileSnapshot(store)
+        let result = try ProcessRunner.runMatterEmu([
+            "pairing", "already-discovered", "9", "20202021", "127.0.0.1", "9", "--state-dir", state,
+        ])
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("store damaged: \(store) is not a SQLite database"), "\(result.stderr)")
+        #expect(try FileSnapshot(store) == before)
+    }
 }

@@ -76,6 +76,23 @@ struct LocalFileAttackTests {
         #expect(try FileSnapshot(original) == before)
     }
 
+    @Test("a regular file that is not a database is refused as damaged, its mode (0644) and contents unchanged")
+    func notADatabaseKeepsItsMode() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.victim(
+            "controller.sqlite", text: String(repeating: "these are not the tables you are looking for\n", count: 100))
+        let before = try FileSnapshot(path)
+        let error = #expect(throws: StorageError.self) { try ControllerStore(path: path) }
+        guard case .storeDamaged(let damaged, let code, _) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(damaged == path)
+        #expect(code & 0xFF == 26)
+        #expect(error?.description.contains("store damaged: \(path) is not a SQLite database") == true)
+        #expect(try FileSnapshot(path) == before)
+    }
+
     @Test("one owner per store file: a second claim through a symbolic link or a hard link is refused")
     func oneOwnerPerFile() throws {
         let directory = try TemporaryDirectory()
@@ -94,5 +111,71 @@ struct LocalFileAttackTests {
         #expect(throws: StorageError.self) { try StoreOwnership.claim(path: hardLink, holder: "third") }
         #expect(throws: StorageError.self) { try KeyValueStore(path: hardLink) }
         #expect(throws: StorageError.self) { try KeyValueStore(path: symlink) }
+    }
+}
+
+/// Issue 35, cause 8: a damaged store is refused whole at open (`PRAGMA quick_check`, and every SQLite
+/// corruption code as `storeDamaged` naming the path), and nothing is written into it.
+@Suite("Damaged stores")
+struct DamagedStoreTests {
+    /// A store with a few hundred kilobytes in it, closed (its WAL checkpointed into the file).
+    static func filledStore(_ path: String, controller: Bool) throws {
+        if controller {
+            let store = try ControllerStore(path: path)
+            try store.createFabric(sampleFabric())
+        }
+        let store = try KeyValueStore(path: path)
+        try store.write { tx in
+            for index in 0..<300 { try tx.set("key-\(index)", to: [UInt8](repeating: 7, count: 1000), namespace: "n") }
+        }
+    }
+
+    @Test("a page overwritten in the middle: the device store is refused at open, naming the path, unchanged")
+    func damagedPage() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("device.sqlite")
+        try Self.filledStore(path, controller: false)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        try damage(path, at: 40_960, count: 4096)
+        let before = try FileSnapshot(path)
+        let error = #expect(throws: StorageError.self) { try KeyValueStore(path: path) }
+        guard case .storeDamaged(let damaged, _, let detail) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(damaged == path)
+        #expect(!detail.isEmpty)
+        #expect(error?.description.contains("store damaged: \(path)") == true)
+        #expect(try FileSnapshot(path) == before)
+    }
+
+    @Test("a damaged controller store is refused before a fabric could be written into it")
+    func damagedControllerStore() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("controller.sqlite")
+        try Self.filledStore(path, controller: true)
+        try damage(path, at: 8192, count: 4096)
+        let before = try FileSnapshot(path)
+        let error = #expect(throws: StorageError.self) {
+            let store = try ControllerStore(path: path)
+            _ = try store.createFabricIfAbsent(sampleFabric(fabricID: 2))
+        }
+        #expect({ if case .storeDamaged = error { true } else { false } }(), "\(String(describing: error))")
+        #expect(try FileSnapshot(path) == before)
+    }
+
+    @Test("every corruption code is storeDamaged naming the path; other codes stay SQLite errors")
+    func corruptionCodes() {
+        // SQLITE_CORRUPT, _VTAB, _SEQUENCE, _INDEX; SQLITE_NOTADB.
+        for code: Int32 in [11, 267, 523, 779, 26] {
+            let error = StorageError.fromSQLite(code: code, message: "m", operation: "reading /x/s.db", path: "/x/s.db")
+            #expect(error == .storeDamaged(path: "/x/s.db", code: code, detail: "m, while reading /x/s.db"))
+            #expect(error.description.hasPrefix("store damaged: /x/s.db"))
+            #expect(error.sqlitePrimaryCode == code & 0xFF)
+        }
+        for code: Int32 in [5, 13, 10, 14] {
+            let error = StorageError.fromSQLite(code: code, message: "m", operation: "o", path: "/x/s.db")
+            #expect(error == .sqlite(code: code, message: "m", operation: "o"))
+        }
     }
 }
