@@ -12,35 +12,40 @@ import Synchronization
 /// share one store). A store in memory has no file beside it and needs no lock.
 final class CommissioningLock: Sendable {
     private let path: String?
-    private let descriptor: Mutex<Int32>
+    private let file: OwnedFile?
 
-    private init(path: String?, descriptor: Int32) {
+    private init(path: String?, file: OwnedFile?) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
+        self.file = file
     }
 
     /// Takes the lock of `nodeID`'s record in the store file at `storePath`; nil when a live
-    /// commissioning holds it. A lock file that cannot be opened (a read-only directory) is no lock.
+    /// commissioning holds it. A lock file that cannot be opened (a read-only directory) is no lock;
+    /// one that is refused (a symbolic link, several hard links: ``OwnedFile``) is not followed and
+    /// counts as held, so its record is left alone.
     static func acquire(storePath: String, nodeID: UInt64) -> CommissioningLock? {
-        guard storePath != ":memory:", !storePath.isEmpty else { return CommissioningLock(path: nil, descriptor: -1) }
+        guard storePath != ":memory:", !storePath.isEmpty else { return CommissioningLock(path: nil, file: nil) }
         let path = storePath + ".commissioning-" + Hex.encodeNodeID(nodeID) + ".lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return CommissioningLock(path: nil, descriptor: -1) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+        let file: OwnedFile
+        do {
+            file = try OwnedFile.open(path, access: .readWrite, create: true, mode: 0o600)
+        } catch {
+            if case .system = error { return CommissioningLock(path: nil, file: nil) }
             return nil
         }
-        return CommissioningLock(path: path, descriptor: fd)
+        guard file.tryLock(exclusive: true) == 0 else {
+            file.close()
+            return nil
+        }
+        return CommissioningLock(path: path, file: file)
     }
 
-    /// Removes the lock file and releases the lock (idempotent).
+    /// Removes the lock file and releases the lock (idempotent): unlocks explicitly before closing,
+    /// since a child process between fork and exec shares the open file description.
     func release() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            if let path { unlink(path) }
-            close(fd)
-            fd = -1
-        }
+        guard let file, file.descriptor >= 0 else { return }
+        if let path { unlink(path) }
+        file.close()
     }
 
     deinit { release() }

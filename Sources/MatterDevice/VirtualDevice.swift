@@ -139,8 +139,10 @@ public final class VirtualDevice: Sendable {
     func advertise(_ root: RootNode) {
         guard let advertiser else { return }
         var records: [DeviceAdvertiser.Key: DeviceAdvertiser.Record] = [:]
+        // The ticket is taken here, on the node's queue, in the order of the state changes.
+        let wish = advertiser.nextWish()
         guard !gate.isOffline else {  // offline: every record withdrawn
-            Task { await advertiser.want(records) }
+            Task { await advertiser.want(records, wish: wish) }
             return
         }
         let local = configuration.mrp
@@ -164,7 +166,7 @@ public final class VirtualDevice: Sendable {
                     compressedFabricID: fabric.compressedFabricID, nodeID: fabric.nodeID, port: port,
                     sessionParameters: mrp))
         }
-        Task { await advertiser.want(records) }
+        Task { await advertiser.want(records, wish: wish) }
     }
 }
 

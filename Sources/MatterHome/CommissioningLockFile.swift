@@ -1,3 +1,4 @@
+import MatterCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,75 +11,77 @@ import Synchronization
 /// `pairing` commands hold it shared while they commission (they may run side by side, but not while
 /// a home has prepared, and a home cannot prepare while one runs). The kernel drops it when the
 /// process dies. While held exclusively, the file holds the owner's process ID, for the message others
-/// get.
+/// get. The file is opened as an ``OwnedFile`` (a symbolic link or a hard-linked file there is
+/// refused, never written through) and released with an explicit unlock, not by closing alone.
 package final class CommissioningLockFile: Sendable {
-    private let descriptor: Mutex<Int32>
+    private let file: OwnedFile
 
-    private init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+    private init(file: OwnedFile) { self.file = file }
 
     /// The lock file of the state directory whose store is at `storePath`.
     package static func path(storePath: String) -> String { storePath + ".home-commissioning.lock" }
 
     /// Takes the lock at `path` shared (a CLI commissioning).
     /// - Throws: `commissioning` while a home holds it exclusively, `storage` when the file cannot be
-    ///   opened.
+    ///   opened or is refused.
     package static func acquireShared(path: String) throws(HomeError) -> CommissioningLockFile {
-        let fd = try open(path)
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else {
-            let holder = holder(fd)
-            close(fd)
+        let file = try open(path)
+        guard file.tryLock(exclusive: false) == 0 else {
+            let holder = holder(file)
+            file.close()
             throw HomeError(
                 .commissioning,
                 "a Home API commissioning session holds this state directory (process \(holder)): "
                     + "wait for it to complete or cancel it")
         }
-        return CommissioningLockFile(descriptor: fd)
+        return CommissioningLockFile(file: file)
     }
 
-    private static func open(_ path: String) throws(HomeError) -> Int32 {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw HomeError(.storage, "cannot open the commissioning lock \(path): \(reason)")
+    private static func open(_ path: String) throws(HomeError) -> OwnedFile {
+        do {
+            return try OwnedFile.open(path, access: .readWrite, create: true, mode: 0o600)
+        } catch {
+            throw HomeError(.storage, "cannot open the commissioning lock: \(error)")
         }
-        return fd
+    }
+
+    /// Whether `bytes` is what this lock file holds: nothing, or a process ID.
+    private static func isRecord(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// The process ID the exclusive holder wrote, or a description of who else it may be.
-    private static func holder(_ fd: Int32) -> String {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "unknown: a matter-emu pairing?"
+    private static func holder(_ file: OwnedFile) -> String {
+        let bytes = file.read(upTo: 32)
+        return !bytes.isEmpty && isRecord(bytes)
+            ? String(decoding: bytes, as: UTF8.self) : "unknown: a matter-emu pairing?"
     }
 
     /// Takes the lock at `path`.
     /// - Throws: `commissioning` when another commissioning holds it, `storage` when the file cannot
-    ///   be opened.
+    ///   be opened or is refused.
     static func acquire(path: String) throws(HomeError) -> CommissioningLockFile {
-        let fd = try open(path)
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = holder(fd)
-            close(fd)
+        let file = try open(path)
+        guard file.tryLock(exclusive: true) == 0 else {
+            let holder = holder(file)
+            file.close()
             throw HomeError(
                 .commissioning,
                 "another commissioning is in progress on this state directory (process \(holder)); "
                     + "wait for it to complete or cancel it")
         }
-        let pid = Array("\(getpid())".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        return CommissioningLockFile(descriptor: fd)
+        file.replaceContents(with: Array("\(getpid())".utf8), ifOurs: isRecord)
+        return CommissioningLockFile(file: file)
     }
 
-    /// Releases the lock (idempotent). The file stays: removing it could let two processes lock
-    /// different files of the same name.
+    /// Releases the lock (idempotent): empties the file it wrote, then unlocks and closes (a child
+    /// process between fork and exec shares the open file description and would otherwise keep the
+    /// lock). The file stays: removing it could let two processes lock different files of the same name.
     package func release() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            _ = ftruncate(fd, 0)
-            close(fd)
-            fd = -1
-        }
+        guard file.descriptor >= 0 else { return }
+        let pid = Array("\(getpid())".utf8)
+        file.replaceContents(with: []) { $0 == pid }
+        file.close()
     }
 
     deinit { release() }

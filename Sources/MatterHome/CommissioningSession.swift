@@ -165,14 +165,24 @@ final class CommissioningSession: Sendable {
     /// Returns at once; the clean-up (waiting for the commissioning to stop, removing what it left)
     /// runs on its own and holds the state directory's lock until it is done.
     func cancel(token: Int? = nil) {
+        // The clean-up is registered in the same critical section that ends the session, before the
+        // waiting caller is resumed: a caller that goes on to prepare again finds it and waits for it.
         let (flight, lock) = state.withLock { s -> (InFlight?, CommissioningLockFile?) in
             if let token, s.inFlight?.token != token { return (nil, nil) }
-            defer {
-                s.inFlight = nil
-                s.lock = nil
-                s.commissioned = []
+            let flight = s.inFlight
+            let lock = s.lock
+            s.inFlight = nil
+            s.lock = nil
+            s.commissioned = []
+            if let flight {
+                let previous = s.cleanup
+                s.cleanup = Task {
+                    await previous?.value
+                    if case .success(let result) = await flight.work.value { await flight.undo(result) }
+                    lock?.release()
+                }
             }
-            return (s.inFlight, s.lock)
+            return (flight, lock)
         }
         guard let flight else {
             lock?.release()
@@ -181,14 +191,6 @@ final class CommissioningSession: Sendable {
         flight.waiter?.resume(returning: .failure(Self.cancelled))
         // The controller stops before its next stage and undoes what it did on the device.
         flight.work.cancel()
-        state.withLock { s in
-            let previous = s.cleanup
-            s.cleanup = Task {
-                await previous?.value
-                if case .success(let result) = await flight.work.value { await flight.undo(result) }
-                lock?.release()
-            }
-        }
     }
 
     /// Cancels anything in flight and waits for its clean-up (the home is closing).

@@ -1,3 +1,4 @@
+import MatterCore
 import Synchronization
 
 /// One connection to a SQLite file, safe to share between threads and tasks.
@@ -12,7 +13,8 @@ import Synchronization
 /// with a busy timeout and a few retries), while readers proceed in parallel thanks to WAL mode.
 ///
 /// Opening a file creates its missing parent directories with mode 0700 and the file with mode 0600
-/// (an existing file is set to 0600), because stores hold private keys.
+/// (an existing file is set to 0600 once it opened as a sound store), because stores hold private
+/// keys. The file is checked with `PRAGMA quick_check` at open.
 ///
 /// Crash consistency: the file is in WAL mode with `synchronous=NORMAL`. A commit appends its pages and
 /// a commit frame to the `-wal` file; a process killed at any instant (kill -9) leaves either the whole
@@ -30,12 +32,24 @@ public final class SQLiteDatabase: Sendable {
     ///
     /// - Parameter busyTimeout: how long a write waits for another connection's write lock before
     ///   trying again (three more times) and then failing with SQLITE_BUSY.
-    /// - Throws: `StorageError.fileSystem` when the directory or file cannot be created, and
-    ///   `StorageError.sqlite` when SQLite cannot open it (SQLITE_NOTADB for a file that is not a
-    ///   SQLite database).
+    /// - Throws: `StorageError.fileSystem` when the directory or file cannot be created,
+    ///   `refusedFile` for a symbolic link, a file with several hard links or not a regular file,
+    ///   `storeDamaged` for a file that is not a SQLite database or fails `PRAGMA quick_check`, and
+    ///   `StorageError.sqlite` when SQLite cannot open it otherwise. A refused or damaged file is
+    ///   not changed (no mode, no write).
     public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(StorageError) {
-        try StorageFile.prepare(path: path)
+        let prepared = try StorageFile.prepare(path: path)
         try self.init(path: path, busyTimeout: busyTimeout, inMemory: false)
+        // SQLite opened the path itself: it must still be the file checked above (not a link put
+        // there meanwhile), before anything is written or any mode changed.
+        do throws(OwnedFileError) {
+            guard try OwnedFile.inspect(path)?.identity == prepared.identity else {
+                throw .symbolicLink(path: path)
+            }
+        } catch {
+            throw StorageError(error)
+        }
+        StorageFile.tightenMode(path: path, prepared: prepared)
     }
 
     /// A private, empty database in memory, gone when the value is released: the double for tests of

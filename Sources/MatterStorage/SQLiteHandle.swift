@@ -35,7 +35,7 @@ final class SQLiteHandle {
         guard rc == SQLITE_OK else {
             let message = Self.message(db)
             sqlite3_close_v2(db)
-            throw .sqlite(code: rc, message: message, operation: "opening \(path)")
+            throw StorageError.fromSQLite(code: rc, message: message, operation: "opening \(path)", path: path)
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
@@ -67,7 +67,10 @@ final class SQLiteHandle {
         _ = CSQLite_setTrustedSchema(handle, 0)
         try execute("PRAGMA foreign_keys = ON", operation: "enabling foreign keys on \(path)")
         guard !inMemory else { return }
-        // The first statement to read the file: a file that is not a database fails here (SQLITE_NOTADB).
+        // The first statement to read the file, before anything writes to it (switching to WAL writes
+        // the header): a file that is not a database (SQLITE_NOTADB) or fails the check is refused
+        // as damaged, unchanged.
+        try quickCheck()
         // Switching to WAL takes an exclusive lock once per file; several processes opening a new
         // file together may see SQLITE_BUSY, hence the retry.
         let mode = try retryingBusy { () throws(StorageError) in
@@ -118,7 +121,7 @@ final class SQLiteHandle {
         guard rc == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_free(message)
-            throw .sqlite(code: rc, message: text, operation: operation)
+            throw StorageError.fromSQLite(code: rc, message: text, operation: operation, path: path)
         }
     }
 
@@ -224,7 +227,19 @@ final class SQLiteHandle {
     /// A `StorageError` for result code `code`, with the connection's current error message.
     /// Call it right after the failing call, on the same thread.
     func error(_ code: Int32, operation: String) -> StorageError {
-        .sqlite(code: code, message: Self.message(handle), operation: operation)
+        StorageError.fromSQLite(code: code, message: Self.message(handle), operation: operation, path: path)
+    }
+
+    /// `PRAGMA quick_check`: SQLite's structural check of every page (not of index contents against
+    /// their tables, which `integrity_check` adds at many times the cost). Throws
+    /// ``StorageError/storeDamaged(path:code:detail:)`` naming what it found.
+    func quickCheck() throws(StorageError) {
+        let findings = try query("PRAGMA quick_check", operation: "checking \(path) (quick_check)") {
+            row throws(StorageError) in try row.text(0)
+        }
+        guard findings != ["ok"] else { return }
+        let detail = findings.prefix(3).joined(separator: "; ")
+        throw .storeDamaged(path: path, code: SQLITE_CORRUPT, detail: "quick_check: \(detail)")
     }
 
     /// SQLite's message for the connection's last error, with the system `errno` behind it when

@@ -1,5 +1,9 @@
 public import MatterCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Why the store could not be read or written. Every case prints as one line a user can act on.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite refused an operation. `code` is SQLite's extended result code (the primary code is
@@ -37,12 +41,44 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store's file exists but is empty (0 bytes): not a fresh store (a missing file is), so it
     /// is not silently initialised over whatever emptied it.
     case emptyStoreFile(path: String)
+    /// The store's file is damaged or is not a SQLite database: SQLite said so (SQLITE_CORRUPT,
+    /// SQLITE_NOTADB and their extended codes, in `code`) or `PRAGMA quick_check` at open found a
+    /// fault (`detail`). Nothing is written into it; the CLI exits 9.
+    case storeDamaged(path: String, code: Int32, detail: String)
+    /// A file of the store (the store, its lock) is not one this process may open as its own: a
+    /// symbolic link, a file with several hard links, not a regular file (`reason` says which).
+    case refusedFile(path: String, reason: String)
 
     /// SQLite's primary result code for a `.sqlite` error (`SQLITE_BUSY` = 5, `SQLITE_CORRUPT` = 11,
     /// `SQLITE_NOTADB` = 26...), nil for the other cases.
     public var sqlitePrimaryCode: Int32? {
-        if case .sqlite(let code, _, _) = self { return code & 0xFF }
-        return nil
+        switch self {
+        case .sqlite(let code, _, _), .storeDamaged(_, let code, _): return code & 0xFF
+        default: return nil
+        }
+    }
+
+    /// SQLite's primary codes that say the file is damaged or not a database: SQLITE_CORRUPT (11),
+    /// SQLITE_NOTADB (26); with their extended codes (SQLITE_CORRUPT_VTAB, _SEQUENCE, _INDEX).
+    static let damagedPrimaryCodes: Set<Int32> = [11, 26]
+
+    /// An error from SQLite for the store at `path`: ``storeDamaged(path:code:detail:)`` for a
+    /// corruption code, ``sqlite(code:message:operation:)`` otherwise.
+    static func fromSQLite(code: Int32, message: String, operation: String, path: String) -> StorageError {
+        guard damagedPrimaryCodes.contains(code & 0xFF), path != ":memory:" else {
+            return .sqlite(code: code, message: message, operation: operation)
+        }
+        return .storeDamaged(path: path, code: code, detail: "\(message), while \(operation)")
+    }
+
+    /// A refusal or failure of ``OwnedFile`` as a storage error.
+    init(_ error: OwnedFileError) {
+        switch error {
+        case .symbolicLink(let path), .hardLinked(let path, _), .notRegularFile(let path):
+            self = .refusedFile(path: path, reason: error.description)
+        case .system(let errno, let operation):
+            self = .fileSystem(errno: errno, message: String(cString: strerror(errno)), operation: operation)
+        }
     }
 
     /// The `errno N` a message from `SQLiteHandle` ends with, or 0.
@@ -78,6 +114,14 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storeFileChanged(let path, let deleted):
             return "the store \(path) was \(deleted ? "deleted" : "replaced by another file") while this process "
                 + "had it open (what it wrote since is lost)"
+        case .storeDamaged(let path, let code, let detail):
+            let what =
+                code & 0xFF == 26
+                ? "is not a SQLite database" : "is damaged (SQLite: database disk image is malformed)"
+            return "store damaged: \(path) \(what) [\(detail), code \(code)]; nothing was written to it: move it "
+                + "aside to start afresh, or restore it from a copy"
+        case .refusedFile(_, let reason):
+            return "refused: \(reason)"
         case .emptyStoreFile(let path):
             return "the store \(path) is an empty file, not a SQLite store: remove it to start afresh "
                 + "(a missing file is created), or restore it from a copy"

@@ -1,29 +1,51 @@
+import MatterCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// File-system preparation for a store file: parent directories are created with mode 0700 and the
-/// file itself is created (or tightened) to mode 0600 before SQLite opens it, because it holds keys.
-/// SQLite gives its `-wal` and `-shm` side files the main file's mode.
+/// file itself is created with mode 0600 before SQLite opens it, because it holds keys (SQLite gives
+/// its `-wal` and `-shm` side files the main file's mode); an existing file with another mode is
+/// tightened once SQLite has opened it as a sound store, never before (it may not be ours).
 enum StorageFile {
     static let directoryMode: mode_t = 0o700
     static let fileMode: mode_t = 0o600
 
-    /// Creates `path`'s parent directories if missing, then the file if missing, and sets its mode to
-    /// 0600 if it is anything else.
-    static func prepare(path: String) throws(StorageError) {
+    /// What `prepare` found or made: the file's identity, its mode, and whether this call created it.
+    struct Prepared {
+        let identity: FileIdentity
+        let mode: mode_t
+        let created: Bool
+    }
+
+    /// Creates `path`'s parent directories if missing, then the file if missing (mode 0600, with
+    /// `O_EXCL`). An existing file is only looked at (`lstat`), never opened or changed here: a
+    /// symbolic link, a file with several hard links or anything but a regular file is refused
+    /// (``StorageError/refusedFile(path:reason:)``), so nothing reached through a link is touched.
+    /// Its mode is tightened to 0600 only once SQLite has opened it as a sound store.
+    static func prepare(path: String) throws(StorageError) -> Prepared {
         guard !path.isEmpty else { throw .invalidArgument("the store path is empty") }
         try createDirectories(parent(of: path))
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
-        guard fd >= 0 else { throw lastError("creating \(path)") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw lastError("reading the mode of \(path)") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .fileSystem(errno: EINVAL, message: "not a regular file", operation: "opening \(path)")
+        do throws(OwnedFileError) {
+            if let existing = try OwnedFile.inspect(path) {
+                return Prepared(identity: existing.identity, mode: existing.mode, created: false)
+            }
+            let file = try OwnedFile.open(path, access: .readWrite, create: true, mode: fileMode)
+            defer { file.close() }
+            return Prepared(identity: file.identity, mode: fileMode, created: file.created)
+        } catch {
+            throw StorageError(error)
         }
-        if info.st_mode & 0o777 != fileMode {
-            guard fchmod(fd, fileMode) == 0 else { throw lastError("setting mode 0600 on \(path)") }
+    }
+
+    /// Sets mode 0600 on the store at `path` (still the file `prepared` found) and on its `-wal`
+    /// and `-shm` files, where they have another mode.
+    static func tightenMode(path: String, prepared: Prepared) {
+        if prepared.mode != fileMode { _ = OwnedFile.setMode(fileMode, path: path, ifStill: prepared.identity) }
+        for side in [path + "-wal", path + "-shm"] {
+            guard let found = try? OwnedFile.inspect(side), found.mode != fileMode else { continue }
+            _ = OwnedFile.setMode(fileMode, path: side, ifStill: found.identity)
         }
     }
 

@@ -1,3 +1,4 @@
+import MatterCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,97 +10,77 @@ import Synchronization
 /// refused with a message saying who has it. The kernel drops the lock when the process ends, even by
 /// SIGKILL. Inside one process, claims of the same file share one lock (a fleet's devices share its
 /// file; a device stopped and started again claims it again); the lock goes when the last is released.
+/// Release unlocks explicitly (`LOCK_UN`) before closing: a child process started between fork and
+/// exec shares the open file description, and closing alone would leave the lock held by it.
 ///
 /// The lock file stays on disk (as SQLite's `-wal` and `-shm` do): unlinking it on release would let
 /// a process that opened the old file and one that created a new one both hold "the" lock.
 public final class StoreOwnership: Sendable {
-    private struct FileKey: Hashable {
-        let device: UInt64
-        let inode: UInt64
-    }
-
     private struct Claim {
-        let descriptor: Int32
+        let file: OwnedFile
         var count: Int
     }
 
-    /// This process's claims, by the lock file's identity.
-    private static let claims = Mutex<[FileKey: Claim]>([:])
+    /// This process's claims, by the lock file's identity (device and inode, not its path).
+    private static let claims = Mutex<[FileIdentity: Claim]>([:])
 
-    private let key: FileKey
+    private let key: FileIdentity
     private let released = Mutex(false)
 
-    private init(key: FileKey) { self.key = key }
+    private init(key: FileIdentity) { self.key = key }
 
     /// Claims the store file at `path` for this process; `holder` says who claims it (for the message
     /// another process gets, e.g. "matter-emu device on port 5540"). Throws
-    /// ``StorageError/storeInUse(path:holder:)`` when another process holds it.
+    /// ``StorageError/storeInUse(path:holder:)`` when another process holds it, and
+    /// ``StorageError/refusedFile(path:reason:)`` when the store or its lock file is a symbolic link,
+    /// has several hard links, or is not a regular file: another path could then name the same store
+    /// and bypass the lock. Nothing is written through a refused file.
     public static func claim(path: String, holder: String) throws(StorageError) -> StoreOwnership {
         try StorageFile.createDirectories(StorageFile.parent(of: path))
         let lockPath = path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, StorageFile.fileMode)
-        guard descriptor >= 0 else { throw StorageFile.lastError("creating the lock file \(lockPath)") }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let error = StorageFile.lastError("reading the lock file \(lockPath)")
-            close(descriptor)
-            throw error
+        let file: OwnedFile
+        do throws(OwnedFileError) {
+            _ = try OwnedFile.inspect(path)
+            file = try OwnedFile.open(lockPath, access: .readWrite, create: true, mode: StorageFile.fileMode)
+        } catch {
+            throw StorageError(error)
         }
-        let key = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let key = file.identity
         return try claims.withLock { claims throws(StorageError) -> StoreOwnership in
             if var claim = claims[key] {
-                close(descriptor)  // this process holds it already, through the first descriptor
+                file.close()  // this process holds it already, through the first descriptor
                 claim.count += 1
                 claims[key] = claim
                 return StoreOwnership(key: key)
             }
-            guard lockExclusively(descriptor) else {
-                let code = errno
-                let other = readHolder(descriptor)
-                close(descriptor)
+            let code = file.tryLock(exclusive: true)
+            guard code == 0 else {
+                let other = readHolder(file)
+                file.close()
                 guard code == EWOULDBLOCK else {
                     throw .fileSystem(
                         errno: code, message: String(cString: strerror(code)), operation: "locking \(lockPath)")
                 }
                 throw .storeInUse(path: path, holder: other)
             }
-            let text = Array("pid \(getpid()): \(holder)\n".utf8)
-            _ = ftruncate(descriptor, 0)
-            _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-            claims[key] = Claim(descriptor: descriptor, count: 1)
+            file.replaceContents(with: Array("pid \(getpid()): \(holder)\n".utf8), ifOurs: isHolderRecord)
+            claims[key] = Claim(file: file, count: 1)
             return StoreOwnership(key: key)
         }
     }
 
-    /// Takes the lock without blocking on a real holder. A lock file that names no holder, or this
-    /// process, is held only for a moment: by a child process between fork and exec, which shares
-    /// the descriptor of a claim this process just released (it closes at exec: O_CLOEXEC), or by
-    /// another process between its lock and writing its name. Such a lock is tried again for up
-    /// to a second; one that names another process is refused at once.
-    private static func lockExclusively(_ descriptor: Int32) -> Bool {
-        let ownPrefix = "pid \(getpid()):"
-        for _ in 0..<100 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-            let code = errno
-            guard code == EWOULDBLOCK else { return false }
-            let holder = readHolder(descriptor)
-            guard holder == "another process" || holder.hasPrefix(ownPrefix) else {
-                errno = code
-                return false
-            }
-            usleep(10_000)
-        }
-        errno = EWOULDBLOCK
-        return false
+    /// Whether `bytes` (a lock file's contents) is empty or a holder record ("pid N: ..."): a lock
+    /// file found with anything else in it is not rewritten.
+    private static func isHolderRecord(_ bytes: [UInt8]) -> Bool {
+        bytes.isEmpty || bytes.starts(with: Array("pid ".utf8))
     }
 
     /// The holder a lock file names, or "another process" when it names none.
-    private static func readHolder(_ descriptor: Int32) -> String {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return "another process" }
+    private static func readHolder(_ file: OwnedFile) -> String {
+        let bytes = file.read(upTo: 256)
+        guard !bytes.isEmpty else { return "another process" }
         let text =
-            String(decoding: buffer[0..<count], as: UTF8.self)
+            String(decoding: bytes, as: UTF8.self)
             .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let printable = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
         return printable.isEmpty ? "another process" : printable
@@ -121,8 +102,12 @@ public final class StoreOwnership: Sendable {
                 return
             }
             claims[key] = nil
-            _ = ftruncate(claim.descriptor, 0)
-            close(claim.descriptor)  // closing the last descriptor of the lock releases it
+            let ours = Array("pid \(getpid()):".utf8)
+            claim.file.replaceContents(with: []) { $0.starts(with: ours) }
+            // Unlocks explicitly, then closes: a child process started between fork and exec shares
+            // this open file description, and closing alone would leave the lock held by the child
+            // (until it execs) against this process's own next claim and everyone else's.
+            claim.file.close()
         }
     }
 

@@ -103,3 +103,36 @@ struct DeviceCommissioningTests {
         await device.stop()
     }
 }
+
+/// Issue 35, cause 8: a device whose store lost part of its state refuses to start instead of serving
+/// half of it (a fabric without its ACL would refuse every command UNSUPPORTED_ACCESS).
+@Suite("Device on a damaged store")
+struct DamagedDeviceStoreTests {
+    @Test("a fabric stored without its ACL: the device does not start, and says the store is damaged")
+    func fabricWithoutACL() async throws {
+        let workspace = try TemporaryDirectory(prefix: "matter-device-tests")
+        let device = try await DeviceCommissioningTests.device(workspace)
+        let controller = try await DeviceCommissioningTests.controller(workspace)
+        _ = try await controller.commission(
+            CommissioningRequest(
+                locator: .address(try DeviceCommissioningTests.address(device.port)), passcode: 20_202_021,
+                nodeID: NodeID(7)))
+        await controller.stop()
+        await device.stop()
+        let path = workspace.path + "/device.sqlite"
+        do {
+            let store = try KeyValueStore(path: path)
+            var removed = 0
+            for namespace in try store.namespaces(withPrefix: "") where try store.remove("acl.1", namespace: namespace)
+            {
+                removed += 1
+            }
+            #expect(removed == 1)
+        }
+        let error = await #expect(throws: DeviceError.self) { try await DeviceCommissioningTests.device(workspace) }
+        #expect(
+            error?.description.contains("store damaged: \(path) holds fabric 1 without its access control list")
+                == true,
+            "\(String(describing: error))")
+    }
+}

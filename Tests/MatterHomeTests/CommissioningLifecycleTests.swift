@@ -83,6 +83,61 @@ struct CommissioningLifecycleTests {
         await home.close()
     }
 
+    @Test(
+        "a child process that inherited the lock's descriptor does not hold the state directory after complete or cancel",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func inheritedLockDescriptor() async throws {
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
+        // A process spawned while the home is prepared shares the lock's open file description until it
+        // execs (O_CLOEXEC); here the child keeps it for its life (`sleep`), so the window is held open.
+        try await structure.prepareForMatterCommissioning()
+        let descriptor = try #require(OpenDescriptors.on(lockPath).first)
+        let completedHolder = try RunningProcess(["/bin/sleep", "60"], inheriting: [descriptor])
+        #expect(try structure.completeMatterCommissioning() == [])
+        // The next prepare of this home is not refused ("process unknown") by the child's copy.
+        try await structure.prepareForMatterCommissioning()
+        let cancelledDescriptor = try #require(OpenDescriptors.on(lockPath).first)
+        let cancelledHolder = try RunningProcess(["/bin/sleep", "60"], inheriting: [cancelledDescriptor])
+        structure.cancelMatterCommissioning()
+        try await structure.prepareForMatterCommissioning()
+        #expect(try structure.completeMatterCommissioning() == [])
+        // Nor is another process's lock, while both children still run.
+        #expect(completedHolder.isRunning && cancelledHolder.isRunning)
+        let probe = try await ProcessRunner.run(["/usr/bin/flock", "-x", "-n", lockPath, "true"], limit: .seconds(60))
+        #expect(probe.exitCode == 0, "\(probe)")
+        await completedHolder.stop()
+        await cancelledHolder.stop()
+        await home.close()
+    }
+
+    @Test(
+        "a symbolic link or a hard link at the commissioning lock: prepare is a storage error, the other file untouched"
+    )
+    func lockFileThroughALink() async throws {
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
+        let elsewhere = try TemporaryDirectory()
+        let victim = try elsewhere.victim("victim.txt")
+        let before = try FileSnapshot(victim)
+        for makeLink in [
+            { try FileManager.default.createSymbolicLink(atPath: lockPath, withDestinationPath: victim) },
+            { try FileManager.default.linkItem(atPath: victim, toPath: lockPath) },
+        ] {
+            try makeLink()
+            let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
+            #expect(error?.category == .storage)
+            #expect(error?.message.contains(lockPath) == true, "\(String(describing: error))")
+            try FileManager.default.removeItem(atPath: lockPath)
+        }
+        #expect(try FileSnapshot(victim) == before)
+        try await structure.prepareForMatterCommissioning()
+        #expect(try structure.completeMatterCommissioning() == [])
+        await home.close()
+    }
+
     @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
     func cliPairingExcludesPrepare() async throws {
         let home = try await bed.openHome()

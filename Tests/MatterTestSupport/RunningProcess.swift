@@ -50,9 +50,13 @@ public final class RunningProcess: Sendable {
     /// Starts `command` (its first element a path, or a name looked up on PATH) with its outputs in
     /// `directory` (by default a fresh one, removed when this value is released); `environment` is
     /// added to this process's own; `workingDirectory` is where it runs (by default where this one does).
+    /// `inheriting` lists descriptors of this process the child gets as 3, 4, ... (sharing their open
+    /// file descriptions, as a child between fork and exec shares every descriptor; tests of what
+    /// such a child holds use it).
     public init(
         _ command: [String], name: String? = nil, in directory: WorkDirectory? = nil,
-        environment: [String: String] = [:], workingDirectory: String? = nil, input: Input = .none
+        environment: [String: String] = [:], workingDirectory: String? = nil, input: Input = .none,
+        inheriting: [Int32] = []
     ) throws {
         guard let executable = command.first else { throw TestSupportError.emptyCommand }
         let name = name ?? URL(fileURLWithPath: executable).lastPathComponent
@@ -91,7 +95,15 @@ public final class RunningProcess: Sendable {
                 throw error
             }
         }
-        Self.closeInheritedDescriptors(&actions)
+        // Copies above the targets 3, 4, ... first (so no dup2 overwrites a later source); the close
+        // below then leaves only the targets.
+        let sources = inheriting.map { fcntl($0, F_DUPFD_CLOEXEC, Int32(3 + inheriting.count)) }
+        defer { for source in sources where source >= 0 { close(source) } }
+        for (index, source) in sources.enumerated() {
+            guard source >= 0 else { throw Self.error("duplicating descriptor \(inheriting[index])", errno) }
+            posix_spawn_file_actions_adddup2(&actions, source, Int32(3 + index))
+        }
+        Self.closeInheritedDescriptors(&actions, from: Int32(3 + inheriting.count))
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -287,17 +299,17 @@ public final class RunningProcess: Sendable {
         guard status == 0 else { throw error("chdir \(path)", status) }
     }
 
-    /// Adds to `actions` closing every descriptor from 3 up, as the file actions' last one: glibc's
+    /// Adds to `actions` closing every descriptor from `lowest` up, as the file actions' last one: glibc's
     /// `posix_spawn_file_actions_addclosefrom_np` (2.34, looked up at run time: the Glibc module does
     /// not declare it), else a close of each descriptor `/proc/self/fd` lists.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from lowest: Int32) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
         if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest)
             return
         }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor >= lowest {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
     }

@@ -2,6 +2,7 @@ import MatterCore
 import MatterDataModel
 import MatterInteraction
 import MatterSecureChannel
+import MatterStorage
 import MatterTLV
 
 /// The node's fabrics and what belongs to each: its record (certificates, keys, label), its ACL
@@ -53,7 +54,12 @@ final class FabricTable {
 
     // MARK: Storage
 
+    /// Reads every fabric with its ACL and group keys. A fabric is always written together with its
+    /// ACL (one transaction), so a fabric found without one is a damaged store: the device refuses to
+    /// start rather than serve a fabric whose administrators it cannot recognise (every command would
+    /// be refused UNSUPPORTED_ACCESS).
     private func load() throws(DeviceError) {
+        var aclIndices: Set<UInt8> = []
         do {
             for key in try persistence.keys() {
                 if key.hasPrefix("fabric."), let bytes = try persistence.get(key) {
@@ -68,6 +74,7 @@ final class FabricTable {
                         throw DeviceError.storage("ACL of fabric \(index) is unreadable")
                     }
                     accessControl.replaceEntries(fabric: index, with: entries)
+                    aclIndices.insert(index)
                 } else if key.hasPrefix("groupkeys."), let index = UInt8(key.dropFirst(10)),
                     let bytes = try persistence.get(key)
                 {
@@ -78,6 +85,11 @@ final class FabricTable {
             throw error
         } catch {
             throw .storage("\(error)")
+        }
+        if let index = fabrics.keys.sorted().first(where: { !aclIndices.contains($0) }) {
+            throw .storage(
+                "store damaged: \(persistence.store.database.path) holds fabric \(index) without its access control list "
+                    + "(they are always written together); move the file aside or restore it from a copy")
         }
     }
 
