@@ -1,57 +1,71 @@
 import Dispatch
 import Foundation
 
-/// A control-plane listener on a Unix socket (mode 0600; a stale socket file is replaced): one JSON
-/// request per line in, one JSON answer per line out (docs/CONTROL.md). Each client is served on a
-/// thread of its own; answers come from `handler`, which enters the node on its queue.
+/// A control-plane listener on a Unix socket (mode 0600; a stale socket file is replaced, one a live
+/// process serves is refused, and only the file this process created is removed): one JSON request
+/// per line in, one JSON answer per line out (docs/CONTROL.md). Each client is served on a thread of
+/// its own; answers come from `handler`, which enters the node on its queue.
 public final class ControlSocket: @unchecked Sendable {  // fd and flag are set once, closed once under `lock`
     /// The socket's path.
-    public let path: String
+    public var path: String { created.path }
+    private let created: LocalServerPath
     private let fd: Int32
     private let handler: @Sendable (String) async -> String
     private let lock = NSLock()
     private var closed = false
 
-    /// Listens on `path`; throws a ``DeviceError/invalidConfiguration(_:)`` naming the reason.
+    /// Listens on `path`; throws a ``DeviceError/invalidConfiguration(_:)`` naming the reason: the
+    /// path is too long, is not a socket, or is a socket a live process serves (a stale one, whose
+    /// server is gone, is replaced).
     public init(path: String, handler: @escaping @Sendable (String) async -> String) throws(DeviceError) {
-        self.path = path
         self.handler = handler
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !bytes.isEmpty, bytes.count < capacity else {
-            throw .invalidConfiguration("--control path must be 1...\(capacity - 1) bytes")
+        guard var address = LocalServerPath.socketAddress(path) else {
+            throw .invalidConfiguration("--control path must be 1...\(LocalServerPath.maximumSocketPathBytes) bytes")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            guard (status.st_mode & S_IFMT) == S_IFSOCK else {
+        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketFD >= 0 else { throw .startup("control socket: \(String(cString: strerror(errno)))") }
+        // bind(2) creates the file only where there is none: a path in use is probed, never unlinked
+        // blindly, so a live device's socket is never taken over.
+        var attempts = 0
+        while true {
+            let oldMask = umask(0o177)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            let bindError = errno
+            umask(oldMask)
+            if bound == 0 { break }
+            attempts += 1
+            guard bindError == EADDRINUSE, attempts < 5 else {
+                Foundation.close(socketFD)
+                throw .invalidConfiguration("--control \(path): \(String(cString: strerror(bindError)))")
+            }
+            let occupant = LocalServerPath.occupant(of: path, kind: .socket)
+            switch occupant {
+            case .none, .stale: LocalServerPath.removeStale(occupant, at: path)
+            case .live(let pid):
+                Foundation.close(socketFD)
+                throw .invalidConfiguration(
+                    "--control \(path) is served by a running process\(pid.map { " (pid \($0))" } ?? ""): "
+                        + "stop it or choose another path")
+            case .other:
+                Foundation.close(socketFD)
                 throw .invalidConfiguration("--control \(path) exists and is not a socket")
             }
-            unlink(path)
         }
-        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw .startup("control socket: \(String(cString: strerror(errno)))") }
-        let oldMask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        umask(oldMask)
-        guard bound == 0, chmod(path, 0o600) == 0, listen(socketFD, 16) == 0 else {
+        guard let created = LocalServerPath(created: path), chmod(path, 0o600) == 0, listen(socketFD, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             Foundation.close(socketFD)
             throw .invalidConfiguration("--control \(path): \(reason)")
         }
+        self.created = created
         fd = socketFD
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    /// Stops listening and removes the socket file.
+    /// Stops listening and removes the socket file (when it is still the one this process created).
     public func close() {
         let shouldClose = lock.withLock {
             defer { closed = true }
@@ -60,7 +74,7 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
         guard shouldClose else { return }
         shutdown(fd, Int32(SHUT_RDWR))
         Foundation.close(fd)
-        unlink(path)
+        created.removeIfOurs()
     }
 
     private func acceptLoop() {

@@ -33,8 +33,14 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
-        .value("control", "PATH", "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket"),
-        .value("app-pipe", "FIFO", "take the connectedhomeip example apps' JSON commands on this named pipe"),
+        .value(
+            "control", "PATH",
+            "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket (one a running process serves: exit 2)"
+        ),
+        .value(
+            "app-pipe", "FIFO",
+            "take the connectedhomeip example apps' JSON commands on this named pipe (one a running process reads: exit 2)"
+        ),
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
         .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
         .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
@@ -149,10 +155,16 @@ struct DeviceCommand: CLICommand {
             control = try controlPath.map { path throws(DeviceError) in
                 try ControlSocket(path: path) { line in await host.control(line) }
             }
+        } catch {
+            await host.stop()
+            throw error
+        }
+        do {
             pipe = try appPipePath.map { path throws(DeviceError) in
                 try AppPipe(path: path) { line in await host.appPipeCommand(line) }
             }
         } catch {
+            control?.close()
             await host.stop()
             throw error
         }

@@ -110,10 +110,16 @@ struct FleetCommand: CLICommand {
             control = try controlPath.map { path throws(DeviceError) in
                 try ControlSocket(path: path) { line in await fleet.control(line) }
             }
+        } catch {
+            await fleet.stop()
+            throw error
+        }
+        do {
             pipe = try appPipePath.map { path throws(DeviceError) in
                 try AppPipe(path: path) { line in await fleet.appPipeCommand(line) }
             }
         } catch {
+            control?.close()
             await fleet.stop()
             throw error
         }
