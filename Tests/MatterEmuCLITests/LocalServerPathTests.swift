@@ -104,3 +104,37 @@ import Testing
         #expect(after.st_ino == before.st_ino)
     }
 }
+
+/// The control plane outlives descriptor exhaustion (issue 35, cause 5): accepting pauses, is logged
+/// once, and resumes when descriptors are free.
+@Suite struct ControlDescriptorExhaustionTests {
+    @Test func controlSocketKeepsAcceptingAfterEMFILE() async throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-emfile")
+        let socket = temporary.file("c.sock")
+        let limit = 64
+        let process = try RunningProcess([
+            "/bin/sh", "-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", ProcessRunner.matterEmu.path, "device",
+            "--secured-device-port", "0", "--no-advertise", "--state-dir", temporary.path, "--control", socket,
+            "--json",
+        ])
+        defer { process.stop() }
+        try #require(await process.stdoutLine(within: .seconds(60), where: { _ in true }) != nil, "\(process.stderr)")
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd").count
+        try #require(open < limit)
+        // More clients than descriptors left: the last ones wait in the listen backlog.
+        var clients: [UnixSocketClient] = []
+        for _ in 0..<(limit - open + 8) { clients.append(try UnixSocketClient(socket)) }
+        let exhausted = await eventually(within: .seconds(20)) {
+            process.stderr.contains("cannot accept a client (Too many open files)")
+        }
+        #expect(exhausted, "\(process.stderr)")
+        for client in clients { client.close() }
+        let answer = try await ProcessRunner.runMatterEmu(
+            ["ctl", socket, #"{"op":"get","endpoint":0,"cluster":"BasicInformation","attribute":"VendorID"}"#],
+            limit: .seconds(60))
+        #expect(answer.exitCode == 0, "\(answer.stdout) \(answer.stderr) \(process.stderr)")
+        #expect(process.stderr.components(separatedBy: "cannot accept a client").count == 2, "logged once")
+        #expect(process.stderr.contains("accepting clients again"))
+        #expect(process.isRunning)
+    }
+}
