@@ -5,7 +5,8 @@ import MatterCore
 /// live process reads is refused) on which harnesses written for the connectedhomeip example apps
 /// write their JSON commands, one per line or one per open-write-close. The pipe has no way back:
 /// each answer goes to the log (errors as warnings). Commands are handled in order, on a thread of
-/// the pipe's own.
+/// the pipe's own. A line over ``maxLineBytes`` is discarded whole (nothing of it runs; a warning
+/// says so) and the pipe goes on with the next.
 ///
 /// The reader keeps the FIFO open for reading from start to close (it opens a fresh descriptor before
 /// it closes the one a writer finished with), so another process probing the path always finds it
@@ -84,7 +85,7 @@ public final class AppPipe: @unchecked Sendable {  // `closed` is guarded by `lo
         var fd = first
         defer { Foundation.close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var pending: [UInt8] = []
+        var framer = LineFramer(limit: Self.maxLineBytes)
         while !isClosed {
             var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&polled, 1, 250)  // a quarter second: how soon `close()` is noticed
@@ -100,25 +101,32 @@ public final class AppPipe: @unchecked Sendable {  // `closed` is guarded by `lo
                 return
             }
             if count > 0 {
-                pending.append(contentsOf: buffer[0..<count])
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    handle(Array(pending[..<newline]))
-                    pending.removeSubrange(...newline)
-                }
-                if pending.count > 1 << 20 { pending.removeAll() }  // no newline in a megabyte: dropped
+                for item in framer.append(buffer[0..<count]) { handle(item) }
                 continue
             }
             // Every writer closed. The SDK apps take one write as one command: a last line without a
             // newline counts. A fresh descriptor waits for the next writer; it is opened before the
             // old one closes, so the FIFO never has no reader.
-            handle(pending)
-            pending.removeAll()
+            if let last = framer.finish() { handle(last) }
             guard let next = Self.openReader(created) else {
                 if !isClosed { log.warning("--app-pipe \(path): \(String(cString: strerror(errno)))") }
                 return
             }
             Foundation.close(fd)
             fd = next
+        }
+    }
+
+    /// The longest command line taken (its newline not counted); a longer one is discarded whole.
+    public static let maxLineBytes = 1 << 20
+
+    private func handle(_ item: LineFramer.Item) {
+        switch item {
+        case .line(let bytes): handle(bytes)
+        case .oversized(let bytes):
+            log.warning(
+                "--app-pipe \(path): a command of \(bytes) bytes is over the \(Self.maxLineBytes)-byte limit: "
+                    + "discarded, nothing of it ran")
         }
     }
 
