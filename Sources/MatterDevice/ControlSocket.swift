@@ -19,6 +19,8 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
     private let lock = NSLock()
     private var closed = false
     private var clients = 0
+    /// Requests being handled or answered now.
+    private var answering = 0
     private let log = Logger(label: "control")
 
     /// How much a control socket serves at once (docs/CONTROL.md).
@@ -88,7 +90,8 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    /// Stops listening and removes the socket file (when it is still the one this process created).
+    /// Stops listening, removes the socket file (when it is still the one this process created) and
+    /// waits (up to five seconds) for the answers to requests already taken.
     public func close() {
         let shouldClose = lock.withLock {
             defer { closed = true }
@@ -98,6 +101,9 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
         shutdown(fd, Int32(SHUT_RDWR))
         Foundation.close(fd)
         created.removeIfOurs()
+        // Requests already taken get their answers (a reboot's, which may end the process) before the
+        // caller goes on; up to five seconds.
+        for _ in 0..<500 where lock.withLock({ answering > 0 }) { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     private func acceptLoop() {
@@ -174,6 +180,8 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }  // EOF, error or idle: a partial line is dropped, nothing changes
             for item in framer.append(buffer[0..<count]) {
+                lock.withLock { answering += 1 }
+                defer { lock.withLock { answering -= 1 } }
                 let answer: String
                 switch item {
                 case .line(let bytes):

@@ -206,11 +206,14 @@ struct DeviceCommand: CLICommand {
             DeviceStatsReporter(host: host, intervalSeconds: $0, output: output, json: json)
         }
         stats?.start()
-        await signals.wait()
+        // A reboot that cannot bring the device back ends the process (the host logged why).
+        host.onFailure { error in signals.stop(because: error) }
+        let failure = await signals.wait()
         await stats?.finish()
         control?.close()
         pipe?.close()
         await host.stop()
+        if let failure { throw failure }
         return .success
     }
 }

@@ -159,10 +159,15 @@ struct FleetCommand: CLICommand {
         } else {
             context.output.print(lines.joined(separator: "\n"))
         }
-        await signals.wait()
+        // A device whose reboot cannot bring it back ends the fleet (its host logged why).
+        for (index, host) in fleet.hosts.enumerated() {
+            host.onFailure { error in signals.stop(because: FleetDeviceFailure(index: index, error: error)) }
+        }
+        let failure = await signals.wait()
         control?.close()
         pipe?.close()
         await fleet.stop()
+        if let failure { throw failure }
         return .success
     }
 }
@@ -170,4 +175,14 @@ struct FleetCommand: CLICommand {
 extension String {
     /// Pads with spaces to `width` characters.
     func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+/// A fleet device that went down (a restart failed and so did starting it as it was): the fleet exits
+/// with the device's error class.
+struct FleetDeviceFailure: Error, CustomStringConvertible, ExitCodeProviding {
+    let index: Int
+    let error: DeviceError
+
+    var description: String { "device \(index): \(error)" }
+    var exitCode: ExitCode { error.exitCode }
 }
