@@ -22,7 +22,9 @@ struct DeviceCommand: CLICommand {
         .value("state-dir", "DIR", "default directory for state files"),
         .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
         .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
-        .value("name", "TEXT", "node label and DNS-SD device name"),
+        .value(
+            "name", "TEXT",
+            "node label and DNS-SD device name (at most 32 bytes of UTF-8; no control, bidi or zero-width characters)"),
         .value("pbkdf-iterations", "N", "PBKDF2 iterations of the passcode verifier (default 1000)"),
         .value("interface", "NAME", "bind to one network interface"),
         .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
