@@ -73,3 +73,36 @@ import Testing
         #expect(exitCode == 0)
     }
 }
+
+/// Wrong exit codes and unclear messages (issue 35, cause 11).
+@Suite struct ExitCodeMessageTests {
+    @Test(arguments: ["device", "fleet"])
+    func stateDirOnARegularFileIsAStorageErrorThatSaysSo(command: String) throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-state")
+        try temporary.write("not a directory", "file")
+        let extra = command == "fleet" ? ["--count", "1", "--base-port", "0"] : ["--secured-device-port", "0"]
+        let result = try ProcessRunner.runMatterEmu(
+            [command, "--no-advertise", "--state-dir", temporary.file("file")] + extra, limit: .seconds(60))
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("--state-dir: \(temporary.file("file")) is not a directory"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        #expect(try String(contentsOfFile: temporary.file("file"), encoding: .utf8) == "not a directory")
+    }
+
+    /// Not the repro: a regular file further up the `--KVS` path.
+    @Test func aFileInTheKVSPathIsNamed() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-state")
+        try temporary.write("x", "file")
+        let result = try ProcessRunner.runMatterEmu(
+            ["device", "--no-advertise", "--secured-device-port", "0", "--KVS", temporary.file("file/a/b.sqlite")],
+            limit: .seconds(60))
+        #expect(result.exitCode == 9, "\(result.stderr)")
+        #expect(result.stderr.contains("--KVS: \(temporary.file("file")) is not a directory"), "\(result.stderr)")
+    }
+
+    @Test func discoverTimeoutWantsWholeSeconds() throws {
+        let result = try ProcessRunner.runMatterEmu(["discover", "--timeout", "1.5"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.contains("--timeout expects whole seconds, 1...86400, got '1.5'"), "\(result.stderr)")
+    }
+}

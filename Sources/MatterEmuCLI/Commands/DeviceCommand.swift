@@ -67,6 +67,8 @@ struct DeviceCommand: CLICommand {
     let statsInterval: Double?
     let controlPath: String?
     let appPipePath: String?
+    /// How the user named the state file's place, for messages.
+    let stateOption: String
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         let type = arguments.value("type") ?? "dimmable-light"
@@ -136,6 +138,7 @@ struct DeviceCommand: CLICommand {
             }
             return seconds
         }
+        stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
         self.configuration = configuration
@@ -144,9 +147,7 @@ struct DeviceCommand: CLICommand {
 
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
         let host = try await DeviceHost.start(configuration)
         let device = host.device
         // The socket and the pipe exist before the first line is printed, so a script may connect once

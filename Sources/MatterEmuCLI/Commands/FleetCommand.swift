@@ -49,6 +49,8 @@ struct FleetCommand: CLICommand {
     let context: CLIContext
     let controlPath: String?
     let appPipePath: String?
+    /// How the user named the state file's place, for messages.
+    let stateOption: String
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         var groups: [Fleet.Group] = []
@@ -94,15 +96,14 @@ struct FleetCommand: CLICommand {
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context
+        stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
     }
 
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
         let fleet = try await Fleet.start(configuration)
         let control: ControlSocket?
         let pipe: AppPipe?
