@@ -12,7 +12,9 @@ struct FleetCommand: CLICommand {
         .value("count", "N", "number of devices (with --type)"),
         .value("type", "TYPE", "device type of every device (default dimmable-light)"),
         .value(
-            "config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
+            "config", "FILE",
+            "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked)"
+        ),
         .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
         .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
         .value("seed", "N", "seed of the passcodes (default 20202021)"),
@@ -56,23 +58,9 @@ struct FleetCommand: CLICommand {
         var groups: [Fleet.Group] = []
         var basePort: UInt16? = try arguments.unsigned("base-port")
         if let path = arguments.value("config") {
-            guard let data = FileManager.default.contents(atPath: path),
-                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let list = json["groups"] as? [[String: Any]]
-            else {
-                throw UsageError("--config \(path): not a JSON file with a \"groups\" list", command: Self.pathString)
-            }
-            for entry in list {
-                guard let type = entry["type"] as? String, let count = entry["count"] as? Int, count > 0 else {
-                    throw UsageError(
-                        "--config \(path): each group needs \"type\" and a positive \"count\"",
-                        command: Self.pathString)
-                }
-                groups.append(Fleet.Group(type: type, count: count, namePrefix: entry["name"] as? String))
-            }
-            if basePort == nil, let port = json["basePort"] as? Int, let value = UInt16(exactly: port) {
-                basePort = value
-            }
+            let file = try FleetConfigFile(path: path, command: Self.pathString)
+            groups = file.groups
+            if basePort == nil { basePort = file.basePort }
         } else {
             guard let count: UInt32 = try arguments.unsigned("count"), count > 0 else {
                 throw UsageError("give --count N (with --type) or --config FILE", command: Self.pathString)
