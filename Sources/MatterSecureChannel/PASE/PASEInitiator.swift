@@ -136,6 +136,13 @@ public enum PASEInitiator {
         if reply.opcode == SecureChannelOpcode.statusReport {
             let report = try StatusReport(decodingHandshake: reply.payload)
             if expecting == nil { return reply }
+            // A device answers PBKDFParamRequest with FAILURE/INVALID_PARAMETER when it takes no PASE
+            // handshake: its commissioning window is closed (it is commissioned, or the window timed out).
+            if opcode == SecureChannelOpcode.pbkdfParamRequest, report.generalCode == .failure,
+                report.protocolCode == StatusReport.SecureChannelCode.invalidParameter
+            {
+                throw .commissioningWindowClosed
+            }
             throw SecureChannelError(report: report)
         }
         guard reply.opcode == expecting else {
