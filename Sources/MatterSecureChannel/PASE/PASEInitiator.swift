@@ -46,7 +46,7 @@ public enum PASEInitiator {
             // Tell the device the handshake is over unless it is the one that ended it or cannot hear us,
             // so it does not wait for the abandonment timeout.
             switch error {
-            case .peerReportedFailure, .busy, .noSharedTrustRoots, .transport: break
+            case .peerReportedFailure, .busy, .noSharedTrustRoots, .commissioningWindowClosed, .transport: break
             default: try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             }
             throw error
