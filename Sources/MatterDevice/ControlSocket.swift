@@ -109,6 +109,11 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
     private func acceptLoop() {
         var backoff = 0.01
         var exhausted = false
+        // Spells that follow one another (descriptors freed one at a time) are one episode in the log:
+        // at most one warning a minute.
+        let clock = ContinuousClock()
+        var lastWarning: ContinuousClock.Instant?
+        var recoveryToAnnounce = false
         while !isClosed {
             let client = accept(fd, nil, nil)
             if client < 0 {
@@ -117,13 +122,15 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors or memory: the connection waits in the backlog; try again
-                    // after a pause that doubles up to a second, and say so once per spell.
-                    if !exhausted {
+                    // after a pause that doubles up to a second, and say so once.
+                    if !exhausted, lastWarning.map({ clock.now - $0 > .seconds(60) }) ?? true {
+                        lastWarning = clock.now
+                        recoveryToAnnounce = true
                         log.warning(
                             "--control \(path): cannot accept a client (\(String(cString: strerror(reason)))); "
                                 + "retrying until descriptors are free")
-                        exhausted = true
                     }
+                    exhausted = true
                     Thread.sleep(forTimeInterval: backoff)
                     backoff = min(backoff * 2, 1)
                     continue
@@ -134,7 +141,8 @@ public final class ControlSocket: @unchecked Sendable {  // fd and flag are set 
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             if exhausted {
-                log.notice("--control \(path): accepting clients again")
+                if recoveryToAnnounce { log.notice("--control \(path): accepting clients again") }
+                recoveryToAnnounce = false
                 exhausted = false
                 backoff = 0.01
             }
