@@ -9,7 +9,7 @@ import Testing
     private final class SilentServer {
         let fd: Int32
         init(_ path: String, backlog: Int32) throws {
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { raw in

@@ -65,7 +65,7 @@ import Testing
         let temporary = try TemporaryDirectory(prefix: "matter-emu-owner")
         let pipe = temporary.file("held.fifo")
         #expect(mkfifo(pipe, 0o600) == 0)
-        let reader = open(pipe, O_RDONLY | O_NONBLOCK)
+        let reader = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         #expect(reader >= 0)
         let refused = try ProcessRunner.runMatterEmu(
             [
@@ -83,7 +83,7 @@ import Testing
         defer { running.stop() }
         // Someone removes the socket and serves their own at the path.
         unlink(socket)
-        let replacement = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let replacement = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(replacement) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

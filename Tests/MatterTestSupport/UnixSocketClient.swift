@@ -2,14 +2,15 @@ import Foundation
 import Glibc
 
 /// A Unix-socket client (a control-plane peer in tests) whose reads wait without blocking a thread,
-/// with a 30 s hang guard each (a handler under test may need the cooperative pool to answer).
+/// with a 30 s hang guard each (a handler under test may need the cooperative pool to answer). Close
+/// on exec: a process another test spawns meanwhile must not keep the connection open.
 public final class UnixSocketClient {
     private let fd: Int32
     private var pending: [UInt8] = []
 
     /// Connects to the socket at `path`.
     public init(_ path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
