@@ -57,7 +57,7 @@ let package = Package(
             dependencies: [
                 "MatterCore", "MatterTLV", "MatterCrypto", "MatterStorage", "MatterClusters",
                 "MatterCredentials", "MatterTransport", "MatterSecureChannel", "MatterInteraction",
-                "MatterDataModel", "MatterDiscovery", "MatterOnboarding",
+                "MatterDataModel", "MatterDiscovery", "MatterOnboarding", "CMatterPOSIX",
             ]
         ),
         .target(

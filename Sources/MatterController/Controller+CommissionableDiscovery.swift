@@ -189,7 +189,10 @@ extension Controller {
                         busy = wait
                         break addresses
                     case .commissioningWindowClosed:
-                        throw .pase("the device's commissioning window is closed")
+                        throw .pase(
+                            "the device's commissioning window is closed (it is commissioned already, or its "
+                                + "window timed out): open one on a commissioner it has, e.g. "
+                                + "`matter-emu pairing open-commissioning-window`")
                     case .peerReportedFailure(let report):
                         throw .pase("the device refused the handshake (\(report))")
                     default:

@@ -23,8 +23,10 @@ extension Fleet {
         guard let selector = object["device"] else {
             return VirtualDevice.answer(error: "a fleet pipe command names its \"device\" (an index or a node label)")
         }
-        guard let host = await host(selector) else {
-            return VirtualDevice.answer(error: "the fleet has no device \(VirtualDevice.cliText(selector))")
+        let host: DeviceHost
+        switch await select(selector) {
+        case .success(let selected): host = selected
+        case .failure(let failure): return VirtualDevice.answer(error: failure.message)
         }
         switch AppPipeCommand.request(for: object) {
         case .success(let request): return await host.control(request: request)

@@ -7,6 +7,11 @@ import Synchronization
 /// sessions dropped, then StartUp and BootReason SoftwareReset) and `factory-reset` (state wiped,
 /// then a fresh boot). Control requests go to whichever device is running; they wait while a
 /// restart is under way. Its one Avahi client outlives restarts.
+///
+/// A restart that cannot start the device again starts it once more as it was; when that fails too,
+/// the host is down: it logs why, every control request is refused with the reason, and the
+/// ``onFailure(_:)`` handlers learn it (the CLI exits non-zero), so it never lingers alive and
+/// unreachable.
 public final class DeviceHost: Sendable {
     private struct State {
         var device: VirtualDevice
@@ -14,6 +19,9 @@ public final class DeviceHost: Sendable {
         var sink: (@Sendable (DeviceEvent) -> Void)?
         var restart: Task<Result<Void, DeviceError>, Never>?
         var stopped = false
+        /// Why the host is down: a restart failed and so did starting the device as it was.
+        var failure: DeviceError?
+        var failureHandlers: [@Sendable (DeviceError) -> Void] = []
     }
 
     private let state: Mutex<State>
@@ -74,9 +82,24 @@ public final class DeviceHost: Sendable {
         }
     }
 
+    /// Called once if the host goes down (see ``DeviceHost``); at once if it is down already.
+    public func onFailure(_ handler: @escaping @Sendable (DeviceError) -> Void) {
+        let failure = state.withLock { state -> DeviceError? in
+            if state.failure == nil { state.failureHandlers.append(handler) }
+            return state.failure
+        }
+        if let failure { handler(failure) }
+    }
+
+    /// Why the host is down, nil while it runs.
+    public var failure: DeviceError? { state.withLock { $0.failure } }
+
     /// Answers one parsed request: `reboot` and `factory-reset` here, everything else by the device.
     func control(request: [String: Any]) async -> String {
         let op = request["op"] as? String ?? ""
+        if let failure = state.withLock({ $0.failure }) {
+            return VirtualDevice.answer(error: "the device is down: \(failure)")
+        }
         switch op {
         case "reboot", "factory-reset":
             var reason = DeviceBootReason.softwareReset
@@ -107,27 +130,43 @@ public final class DeviceHost: Sendable {
     {
         let (task, isNew) = state.withLock { state -> (Task<Result<Void, DeviceError>, Never>?, Bool) in
             if let running = state.restart { return (running, false) }
-            guard !state.stopped else { return (nil, false) }
+            guard !state.stopped, state.failure == nil else { return (nil, false) }
             var configuration = state.configuration
             configuration.bootReason = reason
             configuration.factoryReset = factoryReset
             let old = state.device
             let dnssd = self.dnssd
+            let previous = state.configuration
             let task = Task { () -> Result<Void, DeviceError> in
                 await old.stop()
+                let error: DeviceError
                 do throws(DeviceError) {
                     let device = try await VirtualDevice.start(configuration, dnssd: dnssd)
                     self.adopt(device)
                     await device.node.run { _ in device.emit(.rebooted(reason: reason, factoryReset: factoryReset)) }
                     return .success(())
-                } catch {
-                    return .failure(error)
+                } catch let failed {
+                    error = failed
+                }
+                let log = Logger(label: "device")
+                let what = factoryReset ? "factory reset" : "reboot"
+                // The node as it was (never wiped again), so the process is never alive and deaf.
+                do throws(DeviceError) {
+                    let device = try await VirtualDevice.start(previous, dnssd: dnssd)
+                    self.adopt(device)
+                    log.error("\(what) failed (\(error)); the device was started again as it was")
+                    return .failure(.startup("\(error); the device was started again as it was"))
+                } catch let restore {
+                    let down = DeviceError.startup("\(error); starting the device again failed too (\(restore))")
+                    log.error("\(what) failed: \(down); the device is down")
+                    self.fail(down)
+                    return .failure(down)
                 }
             }
             state.restart = task
             return (task, true)
         }
-        guard let task else { return .failure(.startup("the device has stopped")) }
+        guard let task else { return .failure(failure ?? .startup("the device has stopped")) }
         let result = await task.value
         if isNew { state.withLock { $0.restart = nil } }
         return result
@@ -142,6 +181,15 @@ public final class DeviceHost: Sendable {
         for handler in restartHandlers.withLock({ $0 }) { handler(device) }
     }
 
+    private func fail(_ error: DeviceError) {
+        let handlers = state.withLock { state -> [@Sendable (DeviceError) -> Void] in
+            state.failure = error
+            defer { state.failureHandlers = [] }
+            return state.failureHandlers
+        }
+        for handler in handlers { handler(error) }
+    }
+
     private func waitForRestart() async {
         if let task = state.withLock({ $0.restart }) { _ = await task.value }
     }
@@ -149,10 +197,10 @@ public final class DeviceHost: Sendable {
     /// Stops the device (after a restart under way); the host does not start it again.
     public func stop() async {
         await waitForRestart()
-        let device = state.withLock {
+        let (device, failed) = state.withLock {
             $0.stopped = true
-            return $0.device
+            return ($0.device, $0.failure != nil)
         }
-        await device.stop()
+        if !failed { await device.stop() }  // a host that is down has no device running
     }
 }

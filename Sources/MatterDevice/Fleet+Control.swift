@@ -19,24 +19,38 @@ extension Fleet {
         guard let selector = request["device"] else {
             return VirtualDevice.answer(error: "a fleet request names its \"device\" (an index or a node label)")
         }
-        guard let host = await host(selector) else {
-            return VirtualDevice.answer(
-                error: "the fleet has no device \(VirtualDevice.cliText(selector)) "
-                    + "(indexes 0...\(hosts.count - 1), or a node label)")
+        let host: DeviceHost
+        switch await select(selector) {
+        case .success(let selected): host = selected
+        case .failure(let failure): return VirtualDevice.answer(error: failure.message)
         }
         var forwarded = request
         forwarded["device"] = nil
         return await host.control(request: forwarded)
     }
 
-    /// The host `selector` names: an index (number) or a node label (string).
-    func host(_ selector: Any) async -> DeviceHost? {
+    /// The host `selector` names: an index (number) or a node label (string) exactly one device has.
+    /// A label two devices share is refused as ambiguous (naming both), never sent to the first.
+    func select(_ selector: Any) async -> Result<DeviceHost, ControlFailure> {
+        let missing = ControlFailure(
+            "the fleet has no device \(VirtualDevice.cliText(selector)) (indexes 0...\(hosts.count - 1), or a node label)"
+        )
         if let number = VirtualDevice.integer(selector) {
-            return hosts.indices.contains(number) ? hosts[number] : nil
+            return hosts.indices.contains(number) ? .success(hosts[number]) : .failure(missing)
         }
-        guard let label = selector as? String, !label.isEmpty else { return nil }
-        for host in hosts where await host.device.nodeLabel() == label { return host }
-        return nil
+        guard let label = selector as? String, !label.isEmpty else { return .failure(missing) }
+        var matches: [Int] = []
+        for (index, host) in hosts.enumerated() where await host.device.nodeLabel() == label { matches.append(index) }
+        switch matches.count {
+        case 0: return .failure(missing)
+        case 1: return .success(hosts[matches[0]])
+        default:
+            let list = matches.map(String.init).joined(separator: ", ")
+            return .failure(
+                ControlFailure(
+                    "the label \(VirtualDevice.cliText(selector)) is ambiguous: devices \(list) have it; name the device by its index"
+                ))
+        }
     }
 
     private func list() async -> String {

@@ -90,6 +90,14 @@ public final class Fleet: Sendable {
     public static func start(_ configuration: Configuration, dnssd: (any DNSSDAdvertiser)? = nil)
         async throws(DeviceError) -> Fleet
     {
+        // Every name checked before any device starts: the longest member number makes the longest label.
+        for (index, group) in configuration.groups.enumerated() {
+            guard let prefix = group.namePrefix else { continue }
+            let longest = "\(prefix) \(group.count)"
+            if let problem = BasicInformationServer.nodeLabelProblem(longest) {
+                throw .invalidConfiguration("group \(index) \"name\": the label \"\(longest)\" \(problem)")
+            }
+        }
         do {
             try DescriptorLimit.ensure(room: descriptorsNeeded(devices: configuration.groups.map(\.count)))
         } catch {

@@ -54,6 +54,11 @@ extension VirtualDevice {
             if op == "set" {
                 guard let value = request["value"] else { return Self.answer(error: "\"set\" needs a \"value\"") }
                 if let mismatch = Self.typeMismatch(value, target.attribute) { return Self.answer(error: mismatch) }
+                if target.cluster.id == .basicInformation, target.attribute.id == .BasicInformation.nodeLabel,
+                    let label = value as? String, let problem = BasicInformationServer.nodeLabelProblem(label)
+                {
+                    return Self.answer(error: "NodeLabel: CONSTRAINT_ERROR: the label \(problem)")
+                }
                 do {
                     encoded = try target.attribute.encode(cliValue: Self.cliText(value))
                 } catch {

@@ -18,6 +18,9 @@ extension VirtualDevice {
         _ configuration: VirtualDeviceConfiguration, clock: any MatterClock = SystemClock(),
         dnssd: (any DNSSDAdvertiser)? = nil
     ) async throws(DeviceError) -> VirtualDevice {
+        if let name = configuration.name, let problem = BasicInformationServer.nodeLabelProblem(name) {
+            throw .invalidConfiguration("the name (NodeLabel) \"\(name)\" \(problem)")
+        }
         let preset: DevicePreset
         do {
             preset = try DevicePreset(cliName: configuration.deviceType)

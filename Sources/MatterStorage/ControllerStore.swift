@@ -161,9 +161,7 @@ public struct ControllerStore: Sendable {
     /// A name must have something besides white space.
     static func validateName(_ name: String, what: String, identifier: Bool = false) throws(StorageError) {
         guard name.contains(where: { !$0.isWhitespace }) else { throw .invalidArgument("\(what) cannot be empty") }
-        guard !name.unicodeScalars.contains(where: Self.isControl) else {
-            throw .invalidArgument("\(what) cannot contain control characters")
-        }
+        if let problem = NameCharacters.problem(in: name) { throw .invalidArgument("\(what) \(problem)") }
         if identifier, Self.readsAsNodeID(name) {
             throw .invalidArgument("\(what) cannot be a number (it would read as a node ID)")
         }
@@ -174,15 +172,6 @@ public struct ControllerStore: Sendable {
     /// - Throws: `invalidArgument` saying why.
     public static func validateNodeOrGroupName(_ name: String) throws(StorageError) {
         try validateName(name, what: "a name", identifier: true)
-    }
-
-    /// C0 and C1 controls, and the line and paragraph separators: nothing a name needs, and what a
-    /// terminal would act on when the name is printed.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
     }
 
     /// True for what the command line takes as a node ID: decimal digits, or 0x and hex digits.

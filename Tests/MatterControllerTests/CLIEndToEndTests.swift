@@ -155,6 +155,20 @@ struct CLIEndToEndTests {
         await device.stop()
     }
 
+    @Test("pairing a device that is commissioned already says its window is closed, in words (exit 4)")
+    func closedWindowInWords() async throws {
+        let device = try await self.device("lamp")
+        let first = try await pair(device, node: 8)
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        let again = try await pair(device, node: 9)
+        #expect(again.exitCode == 4)
+        #expect(
+            again.stderr.contains("the device's commissioning window is closed (it is commissioned already"),
+            "\(again.stderr)")
+        #expect(!again.stderr.contains("StatusReport(general"))
+        await device.stop()
+    }
+
     @Test("an untrusted PAA exits 5, disarms the device's fail-safe and stores nothing; --skip-attestation pairs it")
     func untrustedPAA() async throws {
         let device = try await self.device("lamp")

@@ -64,6 +64,20 @@ struct BasicInformationTests {
         #expect(restarted.value(0, .basicInformation, A.configurationVersion) == .unsigned(3))
     }
 
+    /// NodeLabel's limit is 32 bytes of UTF-8, not 32 characters; bidi overrides and zero-width
+    /// characters are refused like controls (issue 35, cause 9).
+    @Test func nodeLabelLimitIsBytesAndFormatCharactersAreRefused() throws {
+        let bench = try Bench(.onOffLight)
+        #expect(bench.write(0, .basicInformation, A.nodeLabel, .utf8(String(repeating: "é", count: 16))) == .success)
+        #expect(
+            bench.write(0, .basicInformation, A.nodeLabel, .utf8(String(repeating: "€", count: 11))) == .constraintError
+        )
+        for label in ["evil\u{202E}gpj.exe", "zero\u{200B}width", "join\u{200D}er", "\u{FEFF}bom", "iso\u{2066}late"] {
+            #expect(bench.write(0, .basicInformation, A.nodeLabel, .utf8(label)) == .constraintError, "\(label)")
+        }
+        #expect(bench.value(0, .basicInformation, A.nodeLabel) == .utf8(String(repeating: "é", count: 16)))
+    }
+
     @Test func nodeLabelAndLocationArePersisted() throws {
         let bench = try Bench(.onOffLight)
         #expect(bench.write(0, .basicInformation, A.nodeLabel, .utf8("Desk lamp")) == .success)

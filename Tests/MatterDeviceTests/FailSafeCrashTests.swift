@@ -116,7 +116,8 @@ struct FailSafeCrashTests {
                 $0 >= (Self.racePoints.firstIndex(of: .after(.commissioningComplete)) ?? 0)
             } ?? false
         #expect(
-            message.contains(windowClosed ? "the device refused the handshake" : "busy with another commissioner"),
+            message.contains(
+                windowClosed ? "the device's commissioning window is closed" : "busy with another commissioner"),
             "\(message)")
         guard error?.category == .pase else {
             Issue.record("the second commissioner failed outside PASE: \(message)")

@@ -47,6 +47,9 @@ final class ControlledProcess {
         }
     }
 
+    /// What the process logged so far.
+    var stderr: String { process.stderr }
+
     /// Sends one request through `matter-emu ctl`: its exit code and JSON answer.
     func ctl(_ request: String) throws -> (exitCode: Int32, answer: [String: Any]) {
         let result = try ProcessRunner.runMatterEmu(["ctl", socket, request])

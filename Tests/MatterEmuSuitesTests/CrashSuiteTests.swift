@@ -82,6 +82,31 @@ struct CrashSuiteTests {
         }
     }
 
+    /// The user's retry of the same pairing after the commissioner died past AddNOC (Ctrl-C, a kill):
+    /// finishing the interrupted run commissions the node asked for, and the retry says so and exits 0
+    /// (issue 35, cause 11; before: it stored the node, then exited 2 "node N is already in the store").
+    @Test(
+        "a retry of the same pairing after the commissioner died past AddNOC exits 0 with the node",
+        arguments: ["add-noc", "case-session", "commissioning-complete"])
+    func retryAfterInterruptPastAddNOC(point: String) async throws {
+        try await CrashWorkspace.limit.run {
+            let workspace = try CrashWorkspace(node: 1)
+            let device = try await workspace.startDevice()
+            let pairing = try await ProcessRunner.runMatterEmu(
+                workspace.pairing(port: device.port) + ["--json"], environment: ["MATTER_EMU_TEST_KILL_AT": point],
+                limit: .seconds(60))
+            #expect(pairing.termination.isTestHookKill(at: point, stderr: pairing.stderr), "\(pairing.stderr)")
+            let retry = try await ProcessRunner.runMatterEmu(
+                workspace.pairing(port: device.port) + ["--json"], limit: .seconds(180))
+            #expect(retry.exitCode == 0, "\(point): \(retry.stderr)")
+            let document = try retry.json()
+            #expect((document["node"] as? NSNumber)?.intValue == 1, "\(retry.stdout)")
+            #expect(document["resumed"] as? Bool == true)
+            try await workspace.verify("retry after \(point)", devicePort: device.port)
+            await device.stop()
+        }
+    }
+
     @Test(
         "the commissioner SIGKILLs itself at a checkpoint; 'pairing resume' settles what it left",
         arguments: CommissioningCheckpoint.allCases)

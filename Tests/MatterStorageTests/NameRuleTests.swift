@@ -31,7 +31,12 @@ struct NameRuleTests {
         try ControllerStore.validateNodeOrGroupName("0x")
     }
 
-    @Test("control characters are refused", arguments: ["a\u{1B}[31m", "tab\t", "new\nline", "c1\u{85}", "a\u{2028}b"])
+    @Test(
+        "control characters, bidi overrides and zero-width characters are refused",
+        arguments: [
+            "a\u{1B}[31m", "tab\t", "new\nline", "c1\u{85}", "a\u{2028}b", "evil\u{202E}gpj", "zero\u{200B}width",
+            "\u{FEFF}bom", "iso\u{2067}late",
+        ])
     func controls(name: String) throws {
         let store = try store()
         let error = #expect(throws: StorageError.self) { try store.createGroup(name) }

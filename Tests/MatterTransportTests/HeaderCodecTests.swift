@@ -97,6 +97,20 @@ struct HeaderCodecTests {
         }
     }
 
+    /// A StatusReport prints in words first, the codes after (issue 35): what a user sees when a
+    /// handshake is refused.
+    @Test func statusReportsReadAsWords() {
+        let refused = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.invalidParameter)
+        #expect(
+            refused.description.hasPrefix("FAILURE, INVALID_PARAMETER: the peer refused the handshake's parameters"))
+        #expect(refused.description.hasSuffix("(general 1, protocol 0x0000, code 0x0002)"))
+        let roots = StatusReport(generalCode: .failure, protocolCode: StatusReport.SecureChannelCode.noSharedTrustRoots)
+        #expect(roots.description.contains("NO_SHARED_TRUST_ROOTS: no shared trust roots"))
+        #expect(StatusReport.busy(minimumWaitMilliseconds: 500).description.hasPrefix("BUSY, BUSY: the peer is busy"))
+        let odd = StatusReport(generalCode: .init(rawValue: 99), protocolCode: 0x1234)
+        #expect(odd.description.hasPrefix("general code 99, code 0x1234 (general 99"))
+    }
+
     @Test func statusReportRoundTripsAndDecodesBusy() throws {
         #expect(StatusReport.sessionEstablished.encoded == [0, 0, 0, 0, 0, 0, 0, 0])
         let busy = StatusReport.busy(minimumWaitMilliseconds: 500)

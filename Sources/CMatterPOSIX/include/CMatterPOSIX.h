@@ -19,4 +19,11 @@ typedef struct {
     unsigned int ipi6_ifindex;
 } CMatterPOSIX_in6_pktinfo;
 
+// struct ucred (SO_PEERCRED's answer) is declared only under __USE_GNU too: the same layout.
+typedef struct {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+} CMatterPOSIX_ucred;
+
 #endif

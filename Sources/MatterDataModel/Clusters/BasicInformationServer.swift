@@ -60,6 +60,20 @@ public final class BasicInformationServer: ClusterServer {
     public let configuration: Configuration
     /// NodeLabel (≤ 32 bytes).
     public private(set) var nodeLabel: String
+
+    /// NodeLabel's maximum length in bytes of UTF-8 (spec 11.1.5: `string max 32`).
+    package static let nodeLabelMaxBytes = 32
+
+    /// Why `label` cannot be a NodeLabel, nil when it can: over 32 bytes, or holding a control or an
+    /// invisible format character (``NameCharacters``). Every way a label comes in checks this: a
+    /// controller's write (CONSTRAINT_ERROR), the control plane, `--name`, a fleet's names.
+    package static func nodeLabelProblem(_ label: String) -> String? {
+        let bytes = label.utf8.count
+        if bytes > nodeLabelMaxBytes {
+            return "is \(bytes) bytes of UTF-8; a NodeLabel holds at most \(nodeLabelMaxBytes)"
+        }
+        return NameCharacters.problem(in: label)
+    }
     /// Location (2 characters).
     public private(set) var location: String
     /// LocalConfigDisabled.
@@ -103,7 +117,10 @@ public final class BasicInformationServer: ClusterServer {
     }
 
     override public func start() {
-        if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel) { nodeLabel = label }
+        // A label stored before the rule held is not served (the configured one stands instead).
+        if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel), Self.nodeLabelProblem(label) == nil {
+            nodeLabel = label
+        }
         if case .utf8(let code)? = loadPersisted(.BasicInformation.location) { location = code }
         if case .bool(let flag)? = loadPersisted(.BasicInformation.localConfigDisabled) { localConfigDisabled = flag }
         if case .unsigned(let raw)? = loadPersisted(.BasicInformation.configurationVersion),
@@ -197,7 +214,8 @@ public final class BasicInformationServer: ClusterServer {
         let value = WriteValue(write)
         switch attribute {
         case .BasicInformation.nodeLabel:
-            let label = try value.string(maxLength: 32)
+            let label = try value.string(maxLength: Self.nodeLabelMaxBytes)
+            guard Self.nodeLabelProblem(label) == nil else { throw StatusIB(.constraintError) }
             guard label != nodeLabel else { return }
             nodeLabel = label
             persist(attribute, .utf8(label))

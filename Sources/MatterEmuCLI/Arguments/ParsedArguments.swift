@@ -90,6 +90,18 @@ struct ParsedArguments {
         return try ParsedArguments.parseUnsigned(text, what: "--\(name)", command: command)
     }
 
+    /// A duration in whole seconds within `range`; a fraction, a negative number or anything else is
+    /// refused with a message that says whole seconds are wanted.
+    func wholeSeconds(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let seconds = Int(text), range.contains(seconds) else {
+            throw UsageError(
+                "--\(name) expects whole seconds, \(range.lowerBound)...\(range.upperBound), got '\(text)'",
+                command: command)
+        }
+        return seconds
+    }
+
     /// Parses decimal or `0x`-prefixed hexadecimal text into `T`, with a message naming `what`.
     static func parseUnsigned<T: FixedWidthInteger & UnsignedInteger>(
         _ text: String, what: String, command: String

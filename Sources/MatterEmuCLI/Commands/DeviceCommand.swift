@@ -22,7 +22,9 @@ struct DeviceCommand: CLICommand {
         .value("state-dir", "DIR", "default directory for state files"),
         .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
         .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
-        .value("name", "TEXT", "node label and DNS-SD device name"),
+        .value(
+            "name", "TEXT",
+            "node label and DNS-SD device name (at most 32 bytes of UTF-8; no control, bidi or zero-width characters)"),
         .value("pbkdf-iterations", "N", "PBKDF2 iterations of the passcode verifier (default 1000)"),
         .value("interface", "NAME", "bind to one network interface"),
         .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
@@ -33,8 +35,14 @@ struct DeviceCommand: CLICommand {
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
         .value("fault-seed", "N", "fault injection seed (default 1)"),
-        .value("control", "PATH", "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket"),
-        .value("app-pipe", "FIFO", "take the connectedhomeip example apps' JSON commands on this named pipe"),
+        .value(
+            "control", "PATH",
+            "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket (one a running process serves: exit 2)"
+        ),
+        .value(
+            "app-pipe", "FIFO",
+            "take the connectedhomeip example apps' JSON commands on this named pipe (one a running process reads: exit 2)"
+        ),
         .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
         .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
         .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
@@ -59,6 +67,8 @@ struct DeviceCommand: CLICommand {
     let statsInterval: Double?
     let controlPath: String?
     let appPipePath: String?
+    /// How the user named the state file's place, for messages.
+    let stateOption: String
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         let type = arguments.value("type") ?? "dimmable-light"
@@ -128,6 +138,7 @@ struct DeviceCommand: CLICommand {
             }
             return seconds
         }
+        stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
         self.configuration = configuration
@@ -136,9 +147,7 @@ struct DeviceCommand: CLICommand {
 
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
         let host = try await DeviceHost.start(configuration)
         let device = host.device
         // The socket and the pipe exist before the first line is printed, so a script may connect once
@@ -149,10 +158,16 @@ struct DeviceCommand: CLICommand {
             control = try controlPath.map { path throws(DeviceError) in
                 try ControlSocket(path: path) { line in await host.control(line) }
             }
+        } catch {
+            await host.stop()
+            throw error
+        }
+        do {
             pipe = try appPipePath.map { path throws(DeviceError) in
                 try AppPipe(path: path) { line in await host.appPipeCommand(line) }
             }
         } catch {
+            control?.close()
             await host.stop()
             throw error
         }
@@ -194,11 +209,14 @@ struct DeviceCommand: CLICommand {
             DeviceStatsReporter(host: host, intervalSeconds: $0, output: output, json: json)
         }
         stats?.start()
-        await signals.wait()
+        // A reboot that cannot bring the device back ends the process (the host logged why).
+        host.onFailure { error in signals.stop(because: error) }
+        let failure = await signals.wait()
         await stats?.finish()
         control?.close()
         pipe?.close()
         await host.stop()
+        if let failure { throw failure }
         return .success
     }
 }

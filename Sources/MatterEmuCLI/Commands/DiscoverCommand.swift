@@ -14,7 +14,7 @@ struct DiscoverCommand: CLICommand {
         .flag("commissioning-mode", "only nodes with an open commissioning window"),
         .value("instance", "NAME", "one instance name"),
         .value("fabric", "HEX", "operational: compressed fabric ID (16 hex digits)"),
-        .value("timeout", "SECONDS", "how long to browse (default 3)"),
+        .value("timeout", "SECONDS", "how long to browse (whole seconds, 1...86400; default 3)"),
         .value("count", "N", "stop after N nodes"),
     ]
     static let positionals: [PositionalSpec] = [
@@ -74,8 +74,7 @@ struct DiscoverCommand: CLICommand {
         if kind == .operational, !filters.isEmpty {
             throw UsageError("commissionable filters do not apply to operational discovery", command: Self.pathString)
         }
-        let seconds: UInt32 = try arguments.unsigned("timeout") ?? 3
-        timeout = .seconds(Int(seconds))
+        timeout = .seconds(try arguments.wholeSeconds("timeout", in: 1...86_400) ?? 3)
         limit = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
         self.context = context
     }

@@ -12,7 +12,9 @@ struct FleetCommand: CLICommand {
         .value("count", "N", "number of devices (with --type)"),
         .value("type", "TYPE", "device type of every device (default dimmable-light)"),
         .value(
-            "config", "FILE", "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540}"),
+            "config", "FILE",
+            "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked)"
+        ),
         .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
         .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
         .value("seed", "N", "seed of the passcodes (default 20202021)"),
@@ -49,28 +51,16 @@ struct FleetCommand: CLICommand {
     let context: CLIContext
     let controlPath: String?
     let appPipePath: String?
+    /// How the user named the state file's place, for messages.
+    let stateOption: String
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         var groups: [Fleet.Group] = []
         var basePort: UInt16? = try arguments.unsigned("base-port")
         if let path = arguments.value("config") {
-            guard let data = FileManager.default.contents(atPath: path),
-                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let list = json["groups"] as? [[String: Any]]
-            else {
-                throw UsageError("--config \(path): not a JSON file with a \"groups\" list", command: Self.pathString)
-            }
-            for entry in list {
-                guard let type = entry["type"] as? String, let count = entry["count"] as? Int, count > 0 else {
-                    throw UsageError(
-                        "--config \(path): each group needs \"type\" and a positive \"count\"",
-                        command: Self.pathString)
-                }
-                groups.append(Fleet.Group(type: type, count: count, namePrefix: entry["name"] as? String))
-            }
-            if basePort == nil, let port = json["basePort"] as? Int, let value = UInt16(exactly: port) {
-                basePort = value
-            }
+            let file = try FleetConfigFile(path: path, command: Self.pathString)
+            groups = file.groups
+            if basePort == nil { basePort = file.basePort }
         } else {
             guard let count: UInt32 = try arguments.unsigned("count"), count > 0 else {
                 throw UsageError("give --count N (with --type) or --config FILE", command: Self.pathString)
@@ -94,15 +84,14 @@ struct FleetCommand: CLICommand {
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context
+        stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
     }
 
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: configuration.storagePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
         let fleet = try await Fleet.start(configuration)
         let control: ControlSocket?
         let pipe: AppPipe?
@@ -110,10 +99,16 @@ struct FleetCommand: CLICommand {
             control = try controlPath.map { path throws(DeviceError) in
                 try ControlSocket(path: path) { line in await fleet.control(line) }
             }
+        } catch {
+            await fleet.stop()
+            throw error
+        }
+        do {
             pipe = try appPipePath.map { path throws(DeviceError) in
                 try AppPipe(path: path) { line in await fleet.appPipeCommand(line) }
             }
         } catch {
+            control?.close()
             await fleet.stop()
             throw error
         }
@@ -153,10 +148,15 @@ struct FleetCommand: CLICommand {
         } else {
             context.output.print(lines.joined(separator: "\n"))
         }
-        await signals.wait()
+        // A device whose reboot cannot bring it back ends the fleet (its host logged why).
+        for (index, host) in fleet.hosts.enumerated() {
+            host.onFailure { error in signals.stop(because: FleetDeviceFailure(index: index, error: error)) }
+        }
+        let failure = await signals.wait()
         control?.close()
         pipe?.close()
         await fleet.stop()
+        if let failure { throw failure }
         return .success
     }
 }
@@ -164,4 +164,14 @@ struct FleetCommand: CLICommand {
 extension String {
     /// Pads with spaces to `width` characters.
     func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+/// A fleet device that went down (a restart failed and so did starting it as it was): the fleet exits
+/// with the device's error class.
+struct FleetDeviceFailure: Error, CustomStringConvertible, ExitCodeProviding {
+    let index: Int
+    let error: DeviceError
+
+    var description: String { "device \(index): \(error)" }
+    var exitCode: ExitCode { error.exitCode }
 }

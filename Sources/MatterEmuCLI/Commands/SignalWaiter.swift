@@ -6,11 +6,12 @@ import Synchronization
 #endif
 
 /// Catches SIGINT and SIGTERM from the moment it is created (so a signal during start-up is not
-/// fatal) and lets a command wait for the first of them.
+/// fatal) and lets a command wait for the first of them, or for a failure that ends the command.
 final class SignalWaiter: @unchecked Sendable {
     // @unchecked: `sources` is written once in init and only kept alive; the rest is in the Mutex.
     private struct State {
         var fired = false
+        var failure: (any Error)?
         var continuation: CheckedContinuation<Void, Never>?
     }
 
@@ -37,8 +38,16 @@ final class SignalWaiter: @unchecked Sendable {
         continuation?.resume()
     }
 
-    /// Returns once SIGINT or SIGTERM arrived (at once if one already did).
-    func wait() async {
+    /// Ends the wait as a signal would, with `error` for ``wait()`` to return (the first one counts).
+    func stop(because error: any Error) {
+        state.withLock { if $0.failure == nil { $0.failure = error } }
+        fire()
+    }
+
+    /// Returns once SIGINT or SIGTERM arrived (at once if one already did), or ``stop(because:)`` was
+    /// called: then with its error.
+    @discardableResult
+    func wait() async -> (any Error)? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
                 if state.fired { return true }
@@ -47,5 +56,6 @@ final class SignalWaiter: @unchecked Sendable {
             }
             if resumeNow { continuation.resume() }
         }
+        return state.withLock { $0.failure }
     }
 }

@@ -1,16 +1,20 @@
+import MatterCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
 
 /// Writes command output: results to stdout (clean for scripts), progress and errors to stderr.
-/// Control characters (in a stored name, a device's string, an error message) are never written raw:
-/// they print as `\u{1B}`, so nothing a peer or a file holds can drive the terminal.
+/// Control characters and invisible format characters (in a stored name, a device's string, an error
+/// message) are never written raw: they print as `\u{1B}`, `\u{202E}`, so nothing a peer or a file
+/// holds can drive the terminal or reorder what it shows.
 struct OutputSink {
     func print(_ text: String) { OutputSink.write(OutputSink.visible(text) + "\n", to: 1) }
     func printJSON(_ value: JSONValue) { print(value.serialized(pretty: true)) }
     func progress(_ text: String) { OutputSink.write(OutputSink.visible(text) + "\n", to: 2) }
 
-    /// `text` with every control character but newline and tab written as `\u{XX}`.
+    /// `text` with every control character but newline and tab, and every format character (bidi
+    /// overrides, zero-width characters), written as `\u{XX}`.
     static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var out = ""
@@ -26,10 +30,7 @@ struct OutputSink {
 
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         guard scalar != "\n", scalar != "\t" else { return false }
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
-        default: return false
-        }
+        return NameCharacters.isForbidden(scalar)
     }
 
     static func write(_ text: String, to fd: Int32) {

@@ -26,9 +26,10 @@ public enum SecureChannelError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .wrongPasscode: "wrong setup passcode (PASE confirmation failed)"
-        case .peerReportedFailure(let report): "peer reported failure: \(report)"
+        case .peerReportedFailure(let report): "the peer ended the handshake: \(report)"
         case .busy(let ms): "device busy with another session establishment; retry in \(ms) ms"
-        case .commissioningWindowClosed: "the device's commissioning window is closed"
+        case .commissioningWindowClosed:
+            "the device's commissioning window is closed (it is commissioned already, or its window timed out)"
         case .invalidMessage(let detail): "invalid handshake message: \(detail)"
         case .noSharedTrustRoots: "no shared trust roots (the device is not on this fabric)"
         case .invalidCredentials(let detail): "peer credentials rejected: \(detail)"

@@ -46,7 +46,7 @@ public enum PASEInitiator {
             // Tell the device the handshake is over unless it is the one that ended it or cannot hear us,
             // so it does not wait for the abandonment timeout.
             switch error {
-            case .peerReportedFailure, .busy, .noSharedTrustRoots, .transport: break
+            case .peerReportedFailure, .busy, .noSharedTrustRoots, .commissioningWindowClosed, .transport: break
             default: try? exchange.send(opcode: SecureChannelOpcode.statusReport, payload: invalidParameter)
             }
             throw error
@@ -136,6 +136,13 @@ public enum PASEInitiator {
         if reply.opcode == SecureChannelOpcode.statusReport {
             let report = try StatusReport(decodingHandshake: reply.payload)
             if expecting == nil { return reply }
+            // A device answers PBKDFParamRequest with FAILURE/INVALID_PARAMETER when it takes no PASE
+            // handshake: its commissioning window is closed (it is commissioned, or the window timed out).
+            if opcode == SecureChannelOpcode.pbkdfParamRequest, report.generalCode == .failure,
+                report.protocolCode == StatusReport.SecureChannelCode.invalidParameter
+            {
+                throw .commissioningWindowClosed
+            }
             throw SecureChannelError(report: report)
         }
         guard reply.opcode == expecting else {

@@ -42,6 +42,16 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
         public static let alreadyExists = GeneralCode(rawValue: 14)
         public static let permissionDenied = GeneralCode(rawValue: 15)
         public static let dataLoss = GeneralCode(rawValue: 16)
+
+        /// The spec's name (Appendix D), or the number.
+        public var name: String {
+            let names = [
+                "SUCCESS", "FAILURE", "BAD_PRECONDITION", "OUT_OF_RANGE", "BAD_REQUEST", "UNSUPPORTED", "UNEXPECTED",
+                "RESOURCE_EXHAUSTED", "BUSY", "TIMEOUT", "CONTINUE", "ABORTED", "INVALID_ARGUMENT", "NOT_FOUND",
+                "ALREADY_EXISTS", "PERMISSION_DENIED", "DATA_LOSS",
+            ]
+            return Int(rawValue) < names.count ? names[Int(rawValue)] : "general code \(rawValue)"
+        }
     }
 
     /// Secure Channel protocol codes.
@@ -92,8 +102,44 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
 
     public var isSuccess: Bool { generalCode == .success }
 
+    /// In words, then the codes: `FAILURE, INVALID_PARAMETER: the peer refused the handshake's
+    /// parameters (general 1, protocol 0x0000, code 0x0002)`.
     public var description: String {
-        "StatusReport(general \(generalCode.rawValue), protocol \(protocolID), code 0x\(hexDigits(protocolCode, width: 4))"
-            + (protocolData.isEmpty ? ")" : ", data \(Hex.encode(protocolData)))")
+        let codes =
+            "general \(generalCode.rawValue), protocol \(protocolID), code 0x\(hexDigits(protocolCode, width: 4))"
+            + (protocolData.isEmpty ? "" : ", data \(Hex.encode(protocolData))")
+        return "\(generalCode.name), \(protocolCodeName)\(meaning.map { ": \($0)" } ?? "") (\(codes))"
+    }
+
+    /// The protocol code's name (the Secure Channel's, spec 4.11.1.3), or its number.
+    public var protocolCodeName: String {
+        guard protocolID == .secureChannel else { return "code 0x\(hexDigits(protocolCode, width: 4))" }
+        switch protocolCode {
+        case SecureChannelCode.sessionEstablishmentSuccess: return "SESSION_ESTABLISHMENT_SUCCESS"
+        case SecureChannelCode.noSharedTrustRoots: return "NO_SHARED_TRUST_ROOTS"
+        case SecureChannelCode.invalidParameter: return "INVALID_PARAMETER"
+        case SecureChannelCode.closeSession: return "CLOSE_SESSION"
+        case SecureChannelCode.busy: return "BUSY"
+        case SecureChannelCode.sessionNotFound: return "SESSION_NOT_FOUND"
+        case 0xFFFF: return "GENERAL_FAILURE"
+        default: return "code 0x\(hexDigits(protocolCode, width: 4))"
+        }
+    }
+
+    /// What a Secure Channel protocol code means for whoever asked, nil for other protocols.
+    public var meaning: String? {
+        guard protocolID == .secureChannel else { return nil }
+        switch protocolCode {
+        case SecureChannelCode.sessionEstablishmentSuccess: return "the session is established"
+        case SecureChannelCode.noSharedTrustRoots:
+            return "no shared trust roots: the device is not commissioned on this fabric"
+        case SecureChannelCode.invalidParameter:
+            return "the peer refused the handshake's parameters (for PASE: its commissioning window is closed, "
+                + "another commissioner took it, or a message did not verify)"
+        case SecureChannelCode.closeSession: return "the peer closed the session"
+        case SecureChannelCode.busy: return "the peer is busy with another session establishment; try again later"
+        case SecureChannelCode.sessionNotFound: return "the peer has no such session (resumption refused)"
+        default: return nil
+        }
     }
 }

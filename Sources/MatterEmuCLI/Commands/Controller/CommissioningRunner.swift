@@ -92,9 +92,10 @@ struct CommissioningRunner {
             checkpoint = { reached in if reached.description == point { TestKillHook.die(at: point) } }
         }
         let cli = output
-        let result: CommissioningResult = try await context.withController(
+        let requested = request.nodeID
+        let result: CommissioningResult? = try await context.withController(
             trustStore: trustStore, checkpoint: checkpoint
-        ) { (controller: Controller) async throws -> CommissioningResult in
+        ) { (controller: Controller) async throws -> CommissioningResult? in
             // Not while a Home API commissioning session holds the state directory (nor may one
             // start while this runs); other pairings may run alongside.
             let lock = try CommissioningLockFile.acquireShared(
@@ -105,10 +106,18 @@ struct CommissioningRunner {
             if !interrupted.isEmpty {
                 let outcomes = await controller.resumeInterruptedCommissionings()
                 PairingResumeCommand.report(outcomes, to: cli, asJSON: false)
+                // A retry of a run interrupted past AddNOC: finishing that run commissioned the very
+                // node asked for, so there is nothing left to do (not "node N is already in the store").
+                for outcome in outcomes {
+                    if case .completed(let node) = outcome.outcome, node.nodeID == requested {
+                        reportResumed(node)
+                        return nil
+                    }
+                }
             }
             return try await controller.commission(request) { event in Self.printEvent(event, to: sink) }
         }
-        report(result)
+        if let result { report(result) }
         return .success
     }
 
@@ -120,6 +129,25 @@ struct CommissioningRunner {
         case .succeeded(let detail): sink.progress("  ok    \(stage)\(time)" + (detail.map { "  \($0)" } ?? ""))
         case .skipped(let reason): sink.progress("  SKIP  \(stage)\("-".leftPadded(to: 8))  \(reason)")
         case .failed(let error): sink.progress("  FAIL  \(stage)\(time)  \(error.underlying)")
+        }
+    }
+
+    /// The node the interrupted run commissioned, finished now.
+    private func reportResumed(_ node: ControllerNode) {
+        if output.json {
+            output.output.printJSON(
+                .object([
+                    ("node", node.nodeID.json), ("name", node.name.map { .string($0) } ?? .null),
+                    ("room", node.room.map { .string($0) } ?? .null),
+                    ("vendorID", .uint(UInt64(node.vendorID.rawValue))),
+                    ("productID", .uint(UInt64(node.productID.rawValue))),
+                    ("attestationSkipped", .bool(node.attestationSkipped)),
+                    ("deviceTypes", NodesCommand.json(node.deviceTypes)), ("resumed", .bool(true)),
+                ]))
+        } else {
+            output.output.print(
+                "commissioned node \(nodeLabel(node)) (VID \(node.vendorID) PID \(node.productID)): "
+                    + "the interrupted run's commissioning, finished now")
         }
     }
 

@@ -15,8 +15,8 @@ enum ControllerOptions {
         "address", "HOST:PORT", "reach the node at this address instead of resolving it through DNS-SD")
     static let timeout = OptionSpec.value(
         "timeout", "SECONDS",
-        "commands on nodes: the whole command; pairing: the DNS-SD search (default: 10 s to find a device, "
-            + "5 s to resolve a node)")
+        "commands on nodes: the whole command; pairing: the DNS-SD search (whole seconds, 1...86400; default: "
+            + "10 s to find a device, 5 s to resolve a node)")
     /// For commands that only read or write the store.
     static let store: [OptionSpec] = [stateDirectory]
     /// For commands that talk to nodes.
@@ -44,9 +44,7 @@ struct ControllerContext {
         } else {
             address = nil
         }
-        let seconds: UInt32? = try arguments.unsigned("timeout")
-        if let seconds, seconds == 0 { throw UsageError("--timeout must be at least 1 second", command: command) }
-        timeout = seconds.map { .seconds(Int($0)) }
+        timeout = try arguments.wholeSeconds("timeout", in: 1...86_400).map { .seconds($0) }
     }
 
     /// The store under the state directory.
