@@ -73,7 +73,8 @@ extension Structure {
         return stream
     }
 
-    private func commission(
+    /// Commissions `text`, calling `progress` on the controller as each stage starts and ends.
+    func commission(
         _ text: String, progress: @escaping @Sendable (CommissioningUpdate) -> Void
     ) async throws(HomeError) -> String {
         let payload: SetupPayload

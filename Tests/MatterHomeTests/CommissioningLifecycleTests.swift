@@ -199,18 +199,21 @@ struct CommissioningLifecycleTests {
         let home = try await bed.openHome()
         let structure = try #require(try await home.structures().first)
         try await structure.prepareForMatterCommissioning()
+        // Cancel from the progress callback, which runs on the controller as the stage starts. A
+        // consumer of `commissioningUpdates` gets the updates later, on its own task: its cancel can
+        // come after the last stage has finished, and then the commissioning stands (1 run in 20).
+        let started = Mutex<[String]>([])
         var failure: (any Error)?
-        var started: [String] = []
         do {
-            for try await update in structure.commissioningUpdates(onboardingPayload: lamp.qrCode) {
-                guard case .stageStarted(let name) = update else { continue }
-                started.append(name)
+            try await structure.commission(lamp.qrCode) { update in
+                guard case .stageStarted(let name) = update else { return }
+                started.withLock { $0.append(name) }
                 if name == stage.name { structure.cancelMatterCommissioning() }
             }
         } catch {
             failure = error
         }
-        #expect(started.contains(stage.name))
+        #expect(started.withLock { $0.contains(stage.name) })
         #expect((failure as? HomeError)?.category == .cancelled)
         // The next prepare waits for the clean-up.
         try await structure.prepareForMatterCommissioning()
@@ -224,6 +227,24 @@ struct CommissioningLifecycleTests {
         // The device can be commissioned again.
         let ids = try await commission([lamp], in: structure)
         #expect(await lamp.fabrics().map { String($0.nodeID.rawValue) } == ids)
+        await home.close()
+        await lamp.stop()
+    }
+
+    @Test("a cancel that comes after the commissioning finished ends the session; the device stays")
+    func cancelAfterFinish() async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 403)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        try await structure.prepareForMatterCommissioning()
+        let id = try await structure.commissionMatterDevice(onboardingPayload: lamp.qrCode)
+        structure.cancelMatterCommissioning()
+        #expect(await lamp.fabrics().count == 1)
+        #expect(try await home.devices().map(\.id) == [id])
+        // The session ended: complete has nothing to end, and a new prepare does not wait.
+        #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
+        try await structure.prepareForMatterCommissioning()
+        #expect(try structure.completeMatterCommissioning() == [])
         await home.close()
         await lamp.stop()
     }
