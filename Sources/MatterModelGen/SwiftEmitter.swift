@@ -47,6 +47,8 @@ struct SwiftEmitter {
         files["ClusterRegistry+Generated.swift"] = registryFile()
         files["GlobalStructs.swift"] = try globalStructsFile()
         files["DeviceTypes.swift"] = try deviceTypesFile()
+        let typed = try TypedEmitter(model: model, resolver: resolver, header: header).files()
+        files.merge(typed) { first, _ in first }
         return files
     }
 

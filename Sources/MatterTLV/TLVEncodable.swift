@@ -68,3 +68,8 @@ extension Optional: TLVEncodable where Wrapped: TLVEncodable {
 extension TLVValue: TLVEncodable {
     public func encode(to writer: inout TLVWriter, tag: TLVTag) { writer.putValue(self, tag: tag) }
 }
+
+extension TLVElement: TLVEncodable {
+    /// Writes the element's value with `tag` (its own tag is not used).
+    public func encode(to writer: inout TLVWriter, tag: TLVTag) { writer.putValue(value, tag: tag) }
+}
