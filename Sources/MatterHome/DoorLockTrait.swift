@@ -1,4 +1,4 @@
-import MatterClusters
+public import MatterClusters
 import MatterCore
 import MatterTLV
 
@@ -24,12 +24,7 @@ extension Matter {
         }
 
         /// LockState's values.
-        public enum DlLockState: UInt8, Sendable, CaseIterable {
-            case notFullyLocked = 0
-            case locked = 1
-            case unlocked = 2
-            case unlatched = 3
-        }
+        public typealias DlLockState = Clusters.DoorLock.LockStateEnum
 
         /// The trait's attributes, with their live values.
         public struct Attributes: Sendable {

@@ -1,4 +1,4 @@
-import MatterClusters
+public import MatterClusters
 import MatterCore
 import MatterTLV
 
@@ -28,17 +28,10 @@ extension Matter {
         }
 
         /// OffWithEffect's effect.
-        public enum EffectIdentifierEnum: UInt8, Sendable, CaseIterable {
-            case delayedAllOff = 0
-            case dyingLight = 1
-        }
+        public typealias EffectIdentifierEnum = Clusters.OnOff.EffectIdentifierEnum
 
         /// StartUpOnOff's values.
-        public enum StartUpOnOffEnum: UInt8, Sendable, CaseIterable {
-            case off = 0
-            case on = 1
-            case toggle = 2
-        }
+        public typealias StartUpOnOffEnum = Clusters.OnOff.StartUpOnOffEnum
 
         /// The trait's attributes, with their live values.
         public struct Attributes: Sendable {

@@ -205,7 +205,7 @@ struct CommissioningLifecycleTests {
         let started = Mutex<[String]>([])
         var failure: (any Error)?
         do {
-            try await structure.commission(lamp.qrCode) { update in
+            _ = try await structure.commission(lamp.qrCode) { update in
                 guard case .stageStarted(let name) = update else { return }
                 started.withLock { $0.append(name) }
                 if name == stage.name { structure.cancelMatterCommissioning() }

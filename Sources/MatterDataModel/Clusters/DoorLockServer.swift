@@ -1,4 +1,4 @@
-import MatterClusters
+public import MatterClusters
 public import MatterCore
 public import MatterInteraction
 public import MatterTLV
@@ -14,21 +14,10 @@ public import MatterTLV
 /// (the device has no local time zone).
 public final class DoorLockServer: ClusterServer {
     /// LockStateEnum.
-    public enum LockState: UInt8, Sendable {
-        case notFullyLocked = 0
-        case locked = 1
-        case unlocked = 2
-        case unlatched = 3
-    }
+    public typealias LockState = Clusters.DoorLock.LockStateEnum
 
     /// OperatingModeEnum.
-    public enum OperatingMode: UInt8, Sendable {
-        case normal = 0
-        case vacation = 1
-        case privacy = 2
-        case noRemoteLockUnlock = 3
-        case passage = 4
-    }
+    public typealias OperatingMode = Clusters.DoorLock.OperatingModeEnum
 
     /// Construction parameters.
     public struct Configuration: Hashable, Sendable {

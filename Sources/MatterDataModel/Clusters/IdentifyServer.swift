@@ -1,4 +1,4 @@
-import MatterClusters
+public import MatterClusters
 public import MatterCore
 public import MatterInteraction
 public import MatterTLV
@@ -7,24 +7,10 @@ public import MatterTLV
 /// Identify sets it, TriggerEffect runs an effect (a virtual device just notes it in the change log).
 public final class IdentifyServer: ClusterServer {
     /// IdentifyTypeEnum values.
-    public enum IdentifyType: UInt8, Sendable {
-        case none = 0
-        case lightOutput = 1
-        case visibleIndicator = 2
-        case audibleBeep = 3
-        case display = 4
-        case actuator = 5
-    }
+    public typealias IdentifyType = Clusters.Identify.IdentifyTypeEnum
 
     /// EffectIdentifierEnum values of TriggerEffect.
-    public enum Effect: UInt8, Sendable {
-        case blink = 0x00
-        case breathe = 0x01
-        case okay = 0x02
-        case channelChange = 0x0B
-        case finishEffect = 0xFE
-        case stopEffect = 0xFF
-    }
+    public typealias Effect = Clusters.Identify.EffectIdentifierEnum
 
     /// IdentifyType.
     public let identifyType: IdentifyType

@@ -1,4 +1,4 @@
-import MatterClusters
+public import MatterClusters
 public import MatterCore
 public import MatterInteraction
 public import MatterTLV
@@ -14,17 +14,10 @@ public import MatterTLV
 /// OnWithRecallGlobalScene, when GlobalSceneControl is false, recalls it and sets it true.
 public final class OnOffServer: ClusterServer {
     /// StartUpOnOffEnum values.
-    public enum StartUpOnOff: UInt8, Sendable {
-        case off = 0
-        case on = 1
-        case toggle = 2
-    }
+    public typealias StartUpOnOff = Clusters.OnOff.StartUpOnOffEnum
 
     /// EffectIdentifierEnum of OffWithEffect.
-    public enum Effect: UInt8, Sendable {
-        case delayedAllOff = 0
-        case dyingLight = 1
-    }
+    public typealias Effect = Clusters.OnOff.EffectIdentifierEnum
 
     /// Lighting feature (LT): the global-scene and timed-off attributes and commands.
     public let lighting: Bool

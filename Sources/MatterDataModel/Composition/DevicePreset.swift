@@ -1,3 +1,4 @@
+import MatterClusters
 public import MatterCore
 
 /// The ready-made devices, each an application endpoint (1) over an endpoint-0 skeleton (Root Node
