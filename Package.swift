@@ -164,6 +164,7 @@ if Context.environment["MATTER_EMU_FUZZ"] != nil {
         ("fuzz-x509", "X509", ["MatterCredentials"]),
         ("fuzz-im", "Interaction", ["MatterTLV", "MatterClusters", "MatterInteraction"]),
         ("fuzz-securechannel", "SecureChannel", ["MatterCrypto", "MatterTransport", "MatterSecureChannel"]),
+        ("fuzz-dns", "DNS", ["MatterDiscovery"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))
