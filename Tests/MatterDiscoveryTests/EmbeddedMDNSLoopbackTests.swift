@@ -140,3 +140,54 @@ struct EmbeddedMDNSLoopbackTests {
         #expect(response.additionals.map(\.data) == [.a([127, 0, 0, 1])])
     }
 }
+
+/// A scripted peer on the group: answers the browse's PTR question once, and the instance's SRV/TXT only when
+/// asked a second time, so the querier must ask again for what is missing although nothing new arrives.
+@Suite("Embedded mDNS querier retries", .serialized)
+struct EmbeddedMDNSRetryTests {
+    final class Peer: @unchecked Sendable {
+        // @unchecked: `socket` and the counters are used only on `queue`.
+        let queue = DispatchQueue(label: "scripted-peer")
+        var socket: MDNSSocket?
+        var serviceQuestions = 0
+        var answeredPTR = false
+    }
+
+    @Test func missingRecordsAreAskedForAgainWithoutNewArrivals() async throws {
+        let port = EmbeddedMDNSLoopbackTests.freshPort()
+        let loopback = try #require(MDNSInterface.all().first { $0.isLoopback && !$0.ipv4.isEmpty })
+        let type = try MDNSServiceRecords.serviceName("_matterc._udp")
+        let instance = try MDNSServiceRecords.instanceName("5555666677778888", serviceType: "_matterc._udp")
+        let host = try DNSName("scripted.local")
+        let peer = Peer()
+        let socket = try MDNSSocket(family: .ipv4, port: port, interfaces: [loopback], queue: peer.queue)
+        peer.socket = socket
+        socket.start { [peer] datagram in
+            guard let query = try? DNSMessage(bytes: datagram.bytes), !query.isResponse else { return }
+            if !peer.answeredPTR, query.questions.contains(where: { $0.name == type && $0.type == .ptr }) {
+                peer.answeredPTR = true
+                peer.socket?.sendMulticast(
+                    DNSMessage.response(answers: [DNSResourceRecord(name: type, data: .ptr(instance), ttl: 4500)])
+                        .serialize())
+            }
+            guard query.questions.contains(where: { $0.name == instance && $0.type == .srv }) else { return }
+            peer.serviceQuestions += 1
+            guard peer.serviceQuestions >= 2 else { return }  // the first question goes unanswered
+            peer.socket?.sendMulticast(
+                DNSMessage.response(answers: [
+                    DNSResourceRecord(
+                        name: instance, data: .srv(priority: 0, weight: 0, port: 5540, target: host), ttl: 120,
+                        cacheFlush: true),
+                    DNSResourceRecord(name: instance, data: .txt([Array("D=840".utf8)]), ttl: 4500, cacheFlush: true),
+                    DNSResourceRecord(name: host, data: .a([127, 0, 0, 1]), ttl: 120, cacheFlush: true),
+                ]).serialize())
+        }
+        defer { peer.queue.sync { socket.close() } }
+        let browser = try await EmbeddedMDNSLoopbackTests.start(port: port)
+        let found = try await browser.browse(DNSSDQuery(serviceType: "_matterc._udp"), timeout: .seconds(5), limit: 1)
+        await browser.stop()
+        #expect(found.map(\.instanceName) == ["5555666677778888"])
+        #expect(found.first?.txt["D"] == "840")
+        #expect(peer.queue.sync { peer.serviceQuestions } >= 2)
+    }
+}

@@ -13,6 +13,10 @@ extension EmbeddedMDNS {
         var interval: Duration = .seconds(1)
         /// When each missing SRV/TXT or address was last asked for: asked again after a second at most.
         var asked: [MDNSCache.Missing: ContinuousClock.Instant] = [:]
+        /// `accept`'s verdict on each instance as last resolved: asked again only when the service changes.
+        var verdicts: [DNSName: (service: DNSSDResolvedService, accepted: Bool)] = [:]
+        /// A re-evaluation is scheduled (to ask again for what is missing).
+        var retryScheduled = false
     }
 
     static let maxQueryInterval: Duration = .seconds(60)
@@ -67,8 +71,9 @@ extension EmbeddedMDNS {
     func evaluate(_ token: UInt64) {
         guard var browse = browses[token] else { return }
         let now = ContinuousClock.now
-        let (found, missing) = results(of: browse, now: now)
+        let (found, missing) = results(of: &browse, now: now)
         if let limit = browse.limit, found.count >= limit {
+            browses[token] = browse
             finishBrowse(token, nil)
             return
         }
@@ -82,18 +87,38 @@ extension EmbeddedMDNS {
                 questions += [DNSQuestion(name: target, type: .a), DNSQuestion(name: target, type: .aaaa)]
             }
         }
+        let retry = !missing.isEmpty && !browse.retryScheduled
+        if retry { browse.retryScheduled = true }
         browses[token] = browse
         if !questions.isEmpty { multicast(DNSMessage(questions: questions)) }
+        // What is still missing is asked for again (a second after the last time) even when nothing new
+        // arrives: an answer lost in a flood would otherwise be waited for until the next PTR query.
+        if retry {
+            schedule(after: .milliseconds(500)) { me in
+                me.browses[token]?.retryScheduled = false
+                me.evaluate(token)
+            }
+        }
     }
 
     /// The services resolved so far for `browse` (accepted ones, in discovery order) and what is missing.
-    func results(of browse: Browse, now: ContinuousClock.Instant) -> ([DNSSDResolvedService], [MDNSCache.Missing]) {
+    func results(of browse: inout Browse, now: ContinuousClock.Instant) -> (
+        [DNSSDResolvedService], [MDNSCache.Missing]
+    ) {
         var found: [DNSSDResolvedService] = []
         var missing: [MDNSCache.Missing] = []
         for instance in cache.instances(of: browse.browseName, now: now)
         where browse.query.accepts(instanceName: instance.firstLabel) {
             switch cache.resolve(instance, serviceType: browse.query.serviceType, now: now) {
-            case .resolved(let service): if browse.accept(service) { found.append(service) }
+            case .resolved(let service):
+                let accepted: Bool
+                if let verdict = browse.verdicts[instance], verdict.service == service {
+                    accepted = verdict.accepted
+                } else {
+                    accepted = browse.accept(service)
+                    browse.verdicts[instance] = (service, accepted)
+                }
+                if accepted { found.append(service) }
             case .missing(let item): missing.append(item)
             }
         }
@@ -102,12 +127,12 @@ extension EmbeddedMDNS {
 
     /// Ends a browse with what it found (at most `limit`), or with `error`. Does nothing for one already ended.
     func finishBrowse(_ token: UInt64, _ error: DiscoveryError?) {
-        guard let browse = browses.removeValue(forKey: token) else { return }
+        guard var browse = browses.removeValue(forKey: token) else { return }
         if let error {
             browse.continuation.resume(returning: .failure(error))
             return
         }
-        let found = results(of: browse, now: ContinuousClock.now).0
+        let found = results(of: &browse, now: ContinuousClock.now).0
         browse.continuation.resume(returning: .success(Array(found.prefix(browse.limit ?? found.count))))
     }
 }

@@ -52,6 +52,9 @@ final class MDNSSocket: @unchecked Sendable {
         do throws(DiscoveryError) {
             try MDNSSocket.set(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
             try MDNSSocket.set(fd, SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT")
+            // A fleet's start floods the group with probes and announcements: room for a few thousand
+            // datagrams (best effort; the kernel caps it at net.core.rmem_max).
+            try? MDNSSocket.set(fd, SOL_SOCKET, SO_RCVBUF, 4 << 20, "SO_RCVBUF")
             switch family {
             case .ipv4:
                 try MDNSSocket.set(fd, Int32(IPPROTO_IP), IP_PKTINFO, 1, "IP_PKTINFO")
