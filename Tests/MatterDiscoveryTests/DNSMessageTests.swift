@@ -182,4 +182,28 @@ struct DNSMessageTests {
         #expect(truncated == Array(repeating: true, count: packets.count - 1) + [false])
         for packet in packets { #expect(try DNSMessage(bytes: packet.serialize()) == packet) }
     }
+
+    @Test func coalescesWholeProbesIntoPacketsThatFit() throws {
+        let host = try DNSName("h.local")
+        let probes = try (0..<100).map { index in
+            let name = try DNSName("instance-\(index)._matterc._udp.local")
+            return DNSMessage(
+                questions: [DNSQuestion(name: name, type: .any, unicastResponse: true)],
+                authorities: [
+                    DNSResourceRecord(
+                        name: name, data: .srv(priority: 0, weight: 0, port: 5540, target: host), ttl: 120)
+                ])
+        }
+        let announcement = DNSMessage.response(answers: [
+            DNSResourceRecord(name: host, data: .a([10, 0, 0, 1]), ttl: 120)
+        ])
+        let merged = DNSMessage.coalesce(probes + [announcement], maxBytes: 512)
+        #expect(merged.count > 2 && merged.count < 50)
+        for packet in merged { #expect(packet.serialize().count <= 512) }
+        // Order kept, no probe split: each packet's questions and authorities name the same instances.
+        #expect(merged.flatMap(\.questions) == probes.flatMap(\.questions))
+        for packet in merged { #expect(packet.questions.map(\.name) == packet.authorities.map(\.name)) }
+        // A response is never merged into a query.
+        #expect(merged.last == announcement)
+    }
 }

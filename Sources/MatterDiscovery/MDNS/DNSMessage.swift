@@ -179,4 +179,31 @@ package struct DNSMessage: Hashable, Sendable {
         }
         return out
     }
+
+    /// Merges whole messages of the same flags into as few as fit in `maxBytes` each, in order, never splitting
+    /// one: a probe's question stays with its authority records (the §8.2 tie-break reads them together), an
+    /// announcement's records stay together. Each merged message's size is bounded by the sum of its parts'
+    /// (compression only shrinks it). A message larger than `maxBytes` alone is passed on as it is.
+    package static func coalesce(_ messages: [DNSMessage], maxBytes: Int) -> [DNSMessage] {
+        var out: [DNSMessage] = []
+        var current: DNSMessage?
+        var size = headerBytes
+        for message in messages {
+            let bytes = message.serialize().count - headerBytes
+            if var merged = current, merged.flags == message.flags, size + bytes <= maxBytes {
+                merged.questions += message.questions
+                merged.answers += message.answers
+                merged.authorities += message.authorities
+                merged.additionals += message.additionals
+                current = merged
+                size += bytes
+            } else {
+                if let merged = current { out.append(merged) }
+                current = message
+                size = headerBytes + bytes
+            }
+        }
+        if let merged = current { out.append(merged) }
+        return out
+    }
 }

@@ -134,7 +134,7 @@ extension EmbeddedMDNS {
             return
         }
         let question = DNSQuestion(name: publication.name, type: .any, unicastResponse: publication.probesSent == 0)
-        multicast(DNSMessage(questions: [question], authorities: publication.uniqueRecords))
+        multicastSoon(DNSMessage(questions: [question], authorities: publication.uniqueRecords))
         publication.probesSent += 1
         publications[id] = publication
         schedule(after: EmbeddedMDNS.probeInterval) { $0.probe(id, generation: generation) }
@@ -158,7 +158,7 @@ extension EmbeddedMDNS {
         }
         let records = index.records(of: id).map(\.record)
         let addresses = index.records(named: host, type: .a) + index.records(named: host, type: .aaaa)
-        multicast(.response(answers: records + addresses.map(\.record)))
+        multicastSoon(.response(answers: records + addresses.map(\.record)))
         if round == 0 { schedule(after: .seconds(1)) { $0.announce(id, generation: generation, round: 1) } }
     }
 

@@ -67,6 +67,12 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     var nextID: UInt64 = 1
     var stopped = false
     var random = SystemRandomNumberGenerator()
+    /// Probes, announcements and goodbyes waiting to go out together (`multicastSoon`).
+    var pendingMulticast: [DNSMessage] = []
+    var flushScheduled = false
+    /// How long `multicastSoon` gathers messages: a fleet's publications then probe and announce in a few
+    /// hundred full packets instead of five datagrams each, which flooded receivers' socket buffers.
+    static let coalescingWindow: Duration = .milliseconds(20)
     /// Datagrams that did not decode (counted, never answered).
     package private(set) var malformedDatagrams = 0
 
@@ -138,6 +144,7 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         for id in Array(publications.keys) { withdrawNow(id, error: .stopped) }
         let host = index.remove(owner: EmbeddedMDNS.hostOwner)
         sendGoodbyes(host.map(\.record))
+        flushMulticast()
         stopped = true
         for token in Array(browses.keys) { finishBrowse(token, .stopped) }
         for socket in sockets { socket.close() }
@@ -170,6 +177,23 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         }
     }
 
+    /// Multicasts `message` within `coalescingWindow`, merged with the others sent meanwhile (whole messages
+    /// per packet, `DNSMessage.coalesce`).
+    func multicastSoon(_ message: DNSMessage) {
+        guard !stopped else { return }
+        pendingMulticast.append(message)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        schedule(after: EmbeddedMDNS.coalescingWindow) { $0.flushMulticast() }
+    }
+
+    func flushMulticast() {
+        flushScheduled = false
+        let messages = pendingMulticast
+        pendingMulticast.removeAll()
+        for message in DNSMessage.coalesce(messages, maxBytes: EmbeddedMDNS.maxPacketBytes) { multicast(message) }
+    }
+
     /// Sends `message` to one address and port through the socket of its family.
     func unicast(
         _ message: DNSMessage, to address: [UInt8], port: UInt16, interfaceIndex: UInt32, family: MDNSSocket.Family
@@ -180,10 +204,12 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         }
     }
 
+    /// Multicasts `records` with TTL 0, merged with other goodbyes and announcements (`stop()` flushes them
+    /// before the sockets close).
     func sendGoodbyes(_ records: [DNSResourceRecord]) {
         guard !records.isEmpty else { return }
         for record in records { lastMulticast[Self.identity(record)] = nil }
-        multicast(
+        multicastSoon(
             .response(
                 answers: records.map { record in
                     var goodbye = record
