@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "MatterTLV", dependencies: ["MatterCore"]),
         .target(name: "MatterCrypto", dependencies: ["MatterCore", "COpenSSL"]),
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
-        .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi"]),
+        .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi", "CMatterPOSIX"]),
         .target(name: "MatterStorage", dependencies: ["MatterCore", "CSQLite"]),
         .target(name: "MatterClusters", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterCredentials", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "COpenSSL"]),
@@ -118,7 +118,8 @@ let package = Package(
             resources: [.copy("Vectors")]),
         .testTarget(
             name: "MatterOnboardingTests", dependencies: ["MatterTestSupport", "MatterOnboarding", "MatterTLV"]),
-        .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterTestSupport", "MatterDiscovery"]),
+        .testTarget(
+            name: "MatterDiscoveryTests", dependencies: ["MatterTestSupport", "MatterDiscovery", "MatterTransport"]),
         .testTarget(name: "MatterTransportTests", dependencies: ["MatterTestSupport", "MatterTransport"]),
         .testTarget(name: "MatterStorageTests", dependencies: ["MatterTestSupport", "MatterStorage"]),
         .testTarget(name: "MatterClustersTests", dependencies: ["MatterTestSupport", "MatterClusters"]),
@@ -164,6 +165,7 @@ if Context.environment["MATTER_EMU_FUZZ"] != nil {
         ("fuzz-x509", "X509", ["MatterCredentials"]),
         ("fuzz-im", "Interaction", ["MatterTLV", "MatterClusters", "MatterInteraction"]),
         ("fuzz-securechannel", "SecureChannel", ["MatterCrypto", "MatterTransport", "MatterSecureChannel"]),
+        ("fuzz-dns", "DNS", ["MatterDiscovery"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #       SECONDS per target (default $FUZZ_SECONDS or 10); TARGETs default to all of
-#       tlv message onboarding certificate x509 im securechannel
+#       tlv message onboarding certificate x509 im securechannel dns
 #
 # The targets live in Fuzz/ and are declared in Package.swift only when MATTER_EMU_FUZZ is set, so a plain
 # `swift build`/`swift test` never sees them. They are built here with `-sanitize=fuzzer,address` (warnings are
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-${FUZZ_SECONDS:-10}}
 shift $(($# > 0 ? 1 : 0))
-all_targets=(tlv message onboarding certificate x509 im securechannel)
+all_targets=(tlv message onboarding certificate x509 im securechannel dns)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 configuration=${FUZZ_CONFIGURATION:-release}

@@ -224,9 +224,10 @@ func lanCommission(_ options: Options) async throws {
         median: operational.p(0.5), tail: operational.p(0.95), unit: "ms")
 }
 
-/// `lan-fleet --count N --base-discriminator D --start-file FILE --ready FILE [--publishing probe]`:
-/// writes the time it starts to the start file, starts a fleet of N on-off lights advertised through
-/// Avahi (raw records, or probed services with `--publishing probe`), writes the
+/// `lan-fleet --count N --base-discriminator D --start-file FILE --ready FILE [--publishing probe]
+/// [--mdns embedded]`: writes the time it starts to the start file, starts a fleet of N on-off lights
+/// advertised through Avahi (raw records, or probed services with `--publishing probe`) or through the
+/// embedded mDNS responder (`--mdns embedded`, figures suffixed `-embedded`), writes the
 /// ready file (start-up time, resident memory, ports and passcodes), then runs until SIGTERM and prints
 /// its resident memory then.
 func lanFleet(_ options: Options) async throws {
@@ -245,8 +246,11 @@ func lanFleet(_ options: Options) async throws {
     configuration.baseDiscriminator = UInt16(options.int("base-discriminator", 0))
     configuration.advertise = true
     configuration.dnssdPublishing = options.string("publishing") == "probe" ? .probedServices : .rawRecords
-    let suffix = configuration.dnssdPublishing == .probedServices ? "-probe" : ""
-    let how = configuration.dnssdPublishing == .probedServices ? ", --probe" : ""
+    configuration.mdns = MDNSBackend(rawValue: options.string("mdns") ?? "avahi") ?? .avahi
+    let embedded = configuration.mdns == .embedded
+    let suffix = (configuration.dnssdPublishing == .probedServices ? "-probe" : "") + (embedded ? "-embedded" : "")
+    let how =
+        (configuration.dnssdPublishing == .probedServices ? ", --probe" : "") + (embedded ? ", --mdns embedded" : "")
     let fleet = try await Fleet.start(configuration)
     let started = unixTime()
     let rows: [[String: Any]] = fleet.devices.enumerated().map { index, device in
@@ -274,9 +278,10 @@ func lanFleet(_ options: Options) async throws {
     await fleet.stop()
 }
 
-/// `lan-browse --expect N --start-file FILE [--timeout S] [--commission-ready FILE] [--publishing probe]`
-/// (the last only names the figures after the fleet's way of publishing): browses
-/// `_matterc._udp` through this host's Avahi until N instances are resolved (SRV, TXT, address), and
+/// `lan-browse --expect N --start-file FILE [--timeout S] [--commission-ready FILE] [--publishing probe]
+/// [--fleet-mdns embedded] [--mdns embedded]` (the publishing options only name the figures after the fleet's
+/// way of publishing): browses `_matterc._udp` through this host's Avahi (or the embedded querier with
+/// `--mdns embedded`) until N instances are resolved (SRV, TXT, address), and
 /// reports when the first, half and all of them were, counted from the time in the start file that
 /// `lan-fleet` wrote on the other host. With `--commission-ready` (the fleet's ready file), then
 /// commissions one device of the fleet by discriminator to show they are commissionable.
@@ -284,7 +289,8 @@ func lanBrowse(_ options: Options) async throws {
     let expected = options.int("expect", 1000)
     let startPath = try options.required("start-file")
     let timeout = Duration.seconds(options.int("timeout", 60))
-    let dnssd = try await AvahiDNSSD.start(label: "bench.lan-browse")
+    let browser = MDNSBackend(rawValue: options.string("mdns") ?? "avahi") ?? .avahi
+    let dnssd = try await browser.start(label: "bench.lan-browse")
     let seen = Mutex<[Double]>([])
     let services = try await dnssd.browse(
         CommissionableFilter.any.query, timeout: timeout, limit: expected,
@@ -295,7 +301,12 @@ func lanBrowse(_ options: Options) async throws {
     await dnssd.stop()
     let times = seen.withLock { $0 }
     let probed = options.string("publishing") == "probe"
-    let (suffix, how) = probed ? ("-probe", ", --probe") : ("", "")
+    let fleetEmbedded = options.string("fleet-mdns") == "embedded"
+    let suffix =
+        (probed ? "-probe" : "") + (fleetEmbedded ? "-embedded" : "") + (browser == .embedded ? "-embedded-browse" : "")
+    let how =
+        (probed ? ", --probe" : "") + (fleetEmbedded ? ", fleet --mdns embedded" : "")
+        + (browser == .embedded ? ", browsed by the embedded querier" : "")
     guard let root = try readJSON(startPath) as? [String: Any], let start = root["start"] as? Double else {
         throw BenchError.failed("\(startPath): no start time")
     }

@@ -26,8 +26,8 @@ public actor Controller {
     var connecting: [NodeID: Task<Result<OperationalSession, ControllerError>, Never>] = [:]
     /// Addresses given by the caller, used instead of discovery.
     var addressOverrides: [NodeID: DirectAddress] = [:]
-    /// The Avahi browser, started on first use.
-    var avahi: AvahiDNSSD?
+    /// The DNS-SD browser (Avahi or the embedded querier), started on first use.
+    var dnssd: (any DNSSDService)?
     var stopped = false
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { node.unownedExecutor }
@@ -73,8 +73,8 @@ public actor Controller {
         stopped = true
         for task in connecting.values { task.cancel() }
         await node.stop()
-        if let avahi { await avahi.stop() }
-        avahi = nil
+        if let dnssd { await dnssd.stop() }
+        dnssd = nil
     }
 
     // MARK: Identity and store
@@ -114,15 +114,19 @@ public actor Controller {
         switch configuration.discovery {
         case .none: return nil
         case .browser(let browser): return browser
-        case .avahi:
-            if let avahi { return avahi }
-            do {
-                let started = try await AvahiDNSSD.start(label: "matter-emu.controller")
-                avahi = started
-                return started
-            } catch {
-                throw .notFound(error.description)
-            }
+        case .avahi: return try await startDNSSD(.avahi)
+        case .mdns(let backend): return try await startDNSSD(backend)
+        }
+    }
+
+    private func startDNSSD(_ backend: MDNSBackend) async throws(ControllerError) -> any DNSSDService {
+        if let dnssd { return dnssd }
+        do {
+            let started = try await backend.start(label: "matter-emu.controller")
+            dnssd = started
+            return started
+        } catch {
+            throw .notFound(error.description)
         }
     }
 

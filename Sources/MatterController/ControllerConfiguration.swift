@@ -12,6 +12,10 @@ public struct ControllerConfiguration: Sendable {
         /// The system's Avahi daemon, started on first use (commands with direct addresses never
         /// need it).
         case avahi
+        /// DNS-SD through the chosen mDNS implementation (`--mdns`), started on first use: `.avahi` is the
+        /// same as the case above, `.embedded` our own querier on port 5353, `.auto` Avahi when a daemon
+        /// answers and the embedded one otherwise.
+        case mdns(MDNSBackend)
         /// A given browser (an in-memory one in tests, or a `StaticResolver`).
         case browser(any MatterNodeBrowser)
         /// None: only direct addresses and last known addresses work.

@@ -42,8 +42,9 @@ public final class DeviceHost: Sendable {
         var shared = dnssd
         if configuration.advertise, shared == nil {
             do {
-                shared = try await AvahiDNSSD.start(
-                    label: "matter-emu.device", publishing: configuration.dnssdPublishing)
+                shared = try await configuration.mdns.start(
+                    label: "matter-emu.device", publishing: configuration.dnssdPublishing,
+                    interface: configuration.interface)
             } catch {
                 Logger(label: "device").warning("\(error); the device is reachable by direct address only")
             }

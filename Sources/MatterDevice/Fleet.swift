@@ -38,6 +38,8 @@ public final class Fleet: Sendable {
         public var advertise = true
         /// Raw records (default) or probed Avahi services, for the fleet's one Avahi client.
         public var dnssdPublishing = DNSSDPublishing.rawRecords
+        /// Which mDNS implementation the fleet's one DNS-SD client is (`--mdns`; see `MDNSBackend`).
+        public var mdns = MDNSBackend.avahi
         public var factoryReset = false
         public init(groups: [Group], storagePath: String, pkiDirectory: String) {
             self.groups = groups
@@ -118,7 +120,7 @@ public final class Fleet: Sendable {
         if configuration.advertise, shared == nil {
             do {
                 let publishing = configuration.dnssdPublishing
-                shared = try await AvahiDNSSD.start(label: "matter-emu.fleet", publishing: publishing)
+                shared = try await configuration.mdns.start(label: "matter-emu.fleet", publishing: publishing)
             } catch {
                 Logger(label: "fleet").warning("\(error); the fleet is reachable by direct address only")
             }

@@ -149,7 +149,8 @@ extension VirtualDevice {
             } else {
                 do {
                     let publishing = configuration.dnssdPublishing
-                    let dnssd = try await AvahiDNSSD.start(label: "matter-emu.device", publishing: publishing)
+                    let dnssd = try await configuration.mdns.start(
+                        label: "matter-emu.device", publishing: publishing, interface: configuration.interface)
                     advertiser = DeviceAdvertiser(advertiser: dnssd)
                 } catch {
                     Logger(label: "device").warning("\(error); the device is reachable by direct address only")

@@ -42,6 +42,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// How the records go to Avahi when the device starts its own client: raw records answerable at
     /// once (default), or Avahi services probed first (`--probe`, the slower path, for comparison).
     public var dnssdPublishing = DNSSDPublishing.rawRecords
+    /// Which mDNS implementation the device's own DNS-SD client is (`--mdns`): the Avahi daemon (default),
+    /// the embedded responder, or Avahi when a daemon answers and the embedded one otherwise.
+    public var mdns = MDNSBackend.avahi
     /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
     /// fleet issues one DAC per device).
     public var attestation: DeviceAttestationCredentials?

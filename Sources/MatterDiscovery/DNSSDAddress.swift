@@ -48,6 +48,24 @@ public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
         family == .ipv6 ? "[\(description)]:\(port)" : "\(address):\(port)"
     }
 
+    /// Builds from 4 (IPv4) or 16 (IPv6) address bytes in network order; nil for any other length.
+    init?(bytes: [UInt8], interfaceIndex: UInt32 = 0) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(family, bytes, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+        self.init(
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            interfaceIndex: interfaceIndex)
+    }
+
+    /// The address in network order: 4 bytes for IPv4, 16 for IPv6.
+    var bytes: [UInt8]? {
+        var storage = [UInt8](repeating: 0, count: family == .ipv4 ? 4 : 16)
+        guard inet_pton(family == .ipv4 ? AF_INET : AF_INET6, address, &storage) == 1 else { return nil }
+        return storage
+    }
+
     private static func canonical(_ text: String, family: Int32) -> String? {
         var storage = [UInt8](repeating: 0, count: 16)
         guard inet_pton(family, text, &storage) == 1 else { return nil }

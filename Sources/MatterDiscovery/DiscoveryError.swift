@@ -17,6 +17,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case timedOut(String)
     /// The publication was withdrawn or never existed.
     case unknownPublication
+    /// The embedded mDNS responder could not open or use its sockets (port 5353, multicast membership).
+    case network(String)
     /// The discovery service was stopped.
     case stopped
     /// The calling task was cancelled.
@@ -36,6 +38,7 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
         case .notFound(let what): "not found: \(what)"
         case .timedOut(let what): "timed out: \(what)"
         case .unknownPublication: "unknown DNS-SD publication (already withdrawn?)"
+        case .network(let why): "mDNS network error: \(why)"
         case .stopped: "the DNS-SD service has been stopped"
         case .cancelled: "DNS-SD operation cancelled"
         }

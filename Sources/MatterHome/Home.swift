@@ -81,7 +81,7 @@ public final class Home: Sendable {
         let canDiscover: Bool =
             switch controllerConfiguration.discovery {
             case .none: false
-            case .avahi, .browser: true
+            case .avahi, .browser, .mdns: true
             }
         let controller: Controller
         do { controller = try await Controller.open(controllerConfiguration) } catch { throw HomeError(error) }

@@ -19,6 +19,13 @@ typedef struct {
     unsigned int ipi6_ifindex;
 } CMatterPOSIX_in6_pktinfo;
 
+// struct in_pktinfo (IP_PKTINFO's control message) likewise: the same layout.
+typedef struct {
+    int ipi_ifindex;
+    struct in_addr ipi_spec_dst;
+    struct in_addr ipi_addr;
+} CMatterPOSIX_in_pktinfo;
+
 // struct ucred (SO_PEERCRED's answer) is declared only under __USE_GNU too: the same layout.
 typedef struct {
     int pid;

@@ -31,6 +31,7 @@ struct DeviceCommand: CLICommand {
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records (direct addressing only)"),
         .flag("probe", "probe DNS-SD names first (Avahi services, ~0.9 s) instead of raw records"),
+        MDNSOption.spec,
         .value("drop", "P", "fault injection: drop probability per datagram, 0...1"),
         .value("duplicate", "P", "fault injection: duplicate probability"),
         .value("delay", "P", "fault injection: delay probability (50 ms)"),
@@ -107,6 +108,7 @@ struct DeviceCommand: CLICommand {
         configuration.factoryReset = arguments.has("factory-reset")
         configuration.advertise = !arguments.has("no-advertise")
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
+        configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
         func probability(_ name: String) throws(UsageError) -> Double {
             guard let text = arguments.value(name) else { return 0 }
             guard let p = Double(text), (0...1).contains(p) else {

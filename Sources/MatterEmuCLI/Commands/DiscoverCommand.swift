@@ -2,10 +2,10 @@ import MatterCore
 import MatterDiscovery
 
 /// `matter-emu discover [commissionable|operational]`: browse `_matterc._udp` or `_matter._tcp`
-/// through the system's Avahi daemon.
+/// through the system's Avahi daemon, or the embedded mDNS querier (`--mdns`).
 struct DiscoverCommand: CLICommand {
     static let path = ["discover"]
-    static let summary = "find commissionable or operational Matter nodes through Avahi"
+    static let summary = "find commissionable or operational Matter nodes through Avahi or the embedded querier"
     static let options: [OptionSpec] = [
         .value("discriminator", "N", "long (12-bit) discriminator"),
         .value("short-discriminator", "N", "short (4-bit) discriminator"),
@@ -16,6 +16,7 @@ struct DiscoverCommand: CLICommand {
         .value("fabric", "HEX", "operational: compressed fabric ID (16 hex digits)"),
         .value("timeout", "SECONDS", "how long to browse (whole seconds, 1...86400; default 3)"),
         .value("count", "N", "stop after N nodes"),
+        MDNSOption.spec,
     ]
     static let positionals: [PositionalSpec] = [
         .optional("kind", "commissionable (default) or operational")
@@ -23,6 +24,7 @@ struct DiscoverCommand: CLICommand {
     static let discussion = """
         Several filters may be combined; a node must match all of them. Needs a running avahi-daemon
         (the virtual LAN of scripts/lan.sh has one per host); without one it says so and exits 3.
+        --mdns embedded browses with matter-emu's own querier instead (port 5353, no daemon needed).
 
         examples:
           matter-emu discover commissionable --discriminator 3840
@@ -36,6 +38,7 @@ struct DiscoverCommand: CLICommand {
     let operationalFilter: OperationalFilter
     let timeout: Duration
     let limit: Int?
+    let mdns: MDNSBackend
     let context: CLIContext
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
@@ -76,11 +79,12 @@ struct DiscoverCommand: CLICommand {
         }
         timeout = .seconds(try arguments.wholeSeconds("timeout", in: 1...86_400) ?? 3)
         limit = try arguments.unsigned("count", as: UInt32.self).map(Int.init)
+        mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
         self.context = context
     }
 
     func run() async throws -> ExitCode {
-        let dnssd = try await AvahiDNSSD.start(label: "matter-emu.discover")
+        let dnssd = try await mdns.start(label: "matter-emu.discover")
         defer { Task { await dnssd.stop() } }
         switch kind {
         case .commissionable:

@@ -24,6 +24,7 @@ struct FleetCommand: CLICommand {
         .flag("factory-reset", "forget stored fabrics and attributes first"),
         .flag("no-advertise", "do not publish DNS-SD records"),
         .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
+        MDNSOption.spec,
         .value("control", "PATH", "serve the fleet's control plane on this Unix socket (requests name a \"device\")"),
         .value("app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
     ]
@@ -81,6 +82,7 @@ struct FleetCommand: CLICommand {
         configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
         configuration.advertise = !arguments.has("no-advertise")
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
+        configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
         configuration.factoryReset = arguments.has("factory-reset")
         self.configuration = configuration
         self.context = context

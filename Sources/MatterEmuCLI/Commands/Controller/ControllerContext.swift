@@ -20,7 +20,7 @@ enum ControllerOptions {
     /// For commands that only read or write the store.
     static let store: [OptionSpec] = [stateDirectory]
     /// For commands that talk to nodes.
-    static let network: [OptionSpec] = [stateDirectory, address, timeout]
+    static let network: [OptionSpec] = [stateDirectory, address, timeout, MDNSOption.spec]
 }
 
 /// Where the controller's state is and how to reach nodes, from the command line.
@@ -28,6 +28,8 @@ struct ControllerContext {
     let stateDirectory: String
     let address: DirectAddress?
     let timeout: Duration?
+    /// `--mdns`: how to browse DNS-SD (nil: Avahi).
+    let mdns: MDNSBackend?
     let command: String
 
     init(_ arguments: ParsedArguments, command: String) throws {
@@ -45,6 +47,7 @@ struct ControllerContext {
             address = nil
         }
         timeout = try arguments.wholeSeconds("timeout", in: 1...86_400).map { .seconds($0) }
+        mdns = try MDNSOption.parse(arguments, command: command)
     }
 
     /// The store under the state directory.
@@ -78,6 +81,7 @@ struct ControllerContext {
         }
         var configuration = ControllerConfiguration(store: store, transport: endpoint, trustStore: trust)
         configuration.checkpoint = checkpoint
+        if let mdns { configuration.discovery = .mdns(mdns) }
         if let timeout {
             configuration.discoveryTimeout = timeout
             configuration.resolveTimeout = timeout

@@ -1,0 +1,297 @@
+import Dispatch
+public import MatterCore
+
+/// DNS-SD over our own mDNS responder and querier (RFC 6762, RFC 6763), for hosts without avahi-daemon or
+/// D-Bus (containers, CI) and for large fleets: one socket per address family on port 5353, shared with any
+/// other responder of the host (SO_REUSEADDR/SO_REUSEPORT), joined to the mDNS group on the chosen interfaces.
+///
+/// Publishing: every record of every publication sits in one `MDNSRecordIndex`, so a query costs what it
+/// returns. A publication's name is probed (three probes 250 ms apart, RFC 6762 §8.1, with the §8.2
+/// tie-break), then announced twice, one second apart (§8.3); a conflict renames it like Avahi does
+/// (`DNSSDServiceRecord.CollisionRenaming`) and probes again. Withdrawal and `stop()` send goodbyes (TTL 0).
+/// Answers follow `MDNSAnswerPlanner`: unique records at once, shared ones after 20–120 ms, QU and legacy
+/// unicast questions, known-answer suppression.
+///
+/// Browsing: continuous querying (1 s, then doubling up to 60 s) with known answers (§5.2, §7.1), a TTL cache
+/// (`MDNSCache`), and SRV/TXT/address questions for what is still missing; results are the
+/// `DNSSDResolvedService`s the Avahi backend returns.
+///
+/// Concurrency: an actor whose executor is the serial queue its sockets read on and its timers fire on.
+/// Call `stop()` when done.
+public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
+    /// Which interfaces and port to use.
+    public struct Configuration: Sendable {
+        public var interfaces: [MDNSInterface]
+        /// 5353; tests use another port so they stay apart from any responder of the host.
+        public var port: UInt16
+        public var ipv4: Bool
+        public var ipv6: Bool
+        /// The host label of the SRV target (`<label>.local`); default a random 12-hex-digit label, so the
+        /// host's own name (owned by the host's responder, if any) is never claimed.
+        public var hostLabel: String?
+
+        public init(
+            interfaces: [MDNSInterface] = MDNSInterface.defaults(), port: UInt16 = 5353,
+            ipv4: Bool = true, ipv6: Bool = true, hostLabel: String? = nil
+        ) {
+            self.interfaces = interfaces
+            self.port = port
+            self.ipv4 = ipv4
+            self.ipv6 = ipv6
+            self.hostLabel = hostLabel
+        }
+    }
+
+    /// Probes per name and their spacing (RFC 6762 §8.1).
+    static let probeCount = 3
+    static let probeInterval: Duration = .milliseconds(250)
+    /// Largest datagram sent: fits a 1500-byte Ethernet frame over IPv6 (RFC 6762 §17).
+    static let maxPacketBytes = 1440
+
+    public nonisolated let executor: DispatchQueueExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public nonisolated let configuration: Configuration
+    /// The SRV target of every publication, e.g. `matter-0a1b2c3d4e5f.local`.
+    public nonisolated let hostName: String
+    let host: DNSName
+
+    var sockets: [MDNSSocket] = []
+    var index = MDNSRecordIndex()
+    var cache = MDNSCache()
+    var publications: [UInt64: Publication] = [:]
+    var publicationsByName: [DNSName: UInt64] = [:]
+    var browses: [UInt64: Browse] = [:]
+    /// When each record (TTL 0, no cache-flush bit) was last multicast: QU answers by unicast only within a
+    /// quarter of its TTL (§5.4), and a record is not multicast again within a second (§6).
+    var lastMulticast: [DNSResourceRecord: ContinuousClock.Instant] = [:]
+    var nextID: UInt64 = 1
+    var stopped = false
+    var random = SystemRandomNumberGenerator()
+    /// Probes, announcements and goodbyes waiting to go out together (`multicastSoon`).
+    var pendingMulticast: [DNSMessage] = []
+    var flushScheduled = false
+    /// How long `multicastSoon` gathers messages: a fleet's publications then probe and announce in a few
+    /// hundred full packets instead of five datagrams each, which flooded receivers' socket buffers.
+    static let coalescingWindow: Duration = .milliseconds(20)
+    /// Datagrams that did not decode (counted, never answered).
+    package private(set) var malformedDatagrams = 0
+
+    /// The owner of the host's own address records in the index.
+    static let hostOwner: MDNSRecordIndex.Owner = 0
+
+    init(configuration: Configuration, label: String) throws(DiscoveryError) {
+        executor = DispatchQueueExecutor(label: label)
+        self.configuration = configuration
+        var generator = SystemRandomNumberGenerator()
+        let randomBits: UInt64 = generator.next() & 0xFFFF_FFFF_FFFF
+        let hostLabel = configuration.hostLabel ?? "matter-" + hexDigits(randomBits, width: 12).lowercased()
+        do throws(DNSMessageError) {
+            host = try DNSName(labels: [Array(hostLabel.utf8), MDNSServiceRecords.domain])
+        } catch {
+            throw .invalidRecord("host label '\(hostLabel)': \(error.reason)")
+        }
+        hostName = host.description
+    }
+
+    /// Opens the sockets and starts answering. Throws `.network` when no socket can be opened (port 5353 taken
+    /// without SO_REUSEPORT, no multicast-capable interface...).
+    public static func start(_ configuration: Configuration = Configuration(), label: String = "matter.mdns")
+        async throws(DiscoveryError) -> EmbeddedMDNS
+    {
+        let mdns = try EmbeddedMDNS(configuration: configuration, label: label)
+        try await mdns.open()
+        return mdns
+    }
+
+    private func open() throws(DiscoveryError) {
+        guard !configuration.interfaces.isEmpty else {
+            throw .network("no multicast-capable interface to run mDNS on")
+        }
+        var families: [MDNSSocket.Family] = []
+        if configuration.ipv4 { families.append(.ipv4) }
+        if configuration.ipv6 { families.append(.ipv6) }
+        var failures: [String] = []
+        for family in families {
+            let interfaces = configuration.interfaces.filter { family == .ipv4 ? !$0.ipv4.isEmpty : !$0.ipv6.isEmpty }
+            guard !interfaces.isEmpty else { continue }
+            do {
+                let socket = try MDNSSocket(
+                    family: family, port: configuration.port, interfaces: interfaces, queue: executor.queue)
+                socket.start { [weak self] datagram in
+                    guard let self else { return }
+                    self.assumeIsolated { $0.receive(datagram, family: family) }
+                }
+                sockets.append(socket)
+            } catch {
+                failures.append(error.description)
+            }
+        }
+        guard !sockets.isEmpty else {
+            throw .network(failures.isEmpty ? "no interface has an address to use" : failures.joined(separator: "; "))
+        }
+        let addresses = configuration.interfaces.flatMap { interface in
+            (configuration.ipv4 ? interface.ipv4 : []) + (configuration.ipv6 ? interface.ipv6 : [])
+        }.compactMap { DNSSDAddress(bytes: $0) }
+        for record in MDNSServiceRecords.hostRecords(hostName: host, addresses: addresses) {
+            index.insert(record, unique: true, owner: EmbeddedMDNS.hostOwner)
+        }
+    }
+
+    /// Withdraws everything (goodbyes go out), ends pending browses with `.stopped`, closes the sockets.
+    /// Idempotent.
+    public func stop() {
+        guard !stopped else { return }
+        for id in Array(publications.keys) { withdrawNow(id, error: .stopped) }
+        let host = index.remove(owner: EmbeddedMDNS.hostOwner)
+        sendGoodbyes(host.map(\.record))
+        flushMulticast()
+        stopped = true
+        for token in Array(browses.keys) { finishBrowse(token, .stopped) }
+        for socket in sockets { socket.close() }
+        sockets.removeAll()
+    }
+
+    func newID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Runs `action` on the actor after `delay`.
+    func schedule(after delay: Duration, _ action: @escaping @Sendable (isolated EmbeddedMDNS) -> Void) {
+        executor.queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { action($0) }
+        }
+    }
+
+    // MARK: - sending
+
+    /// Multicasts `message` (split into packets that fit) on every socket and interface.
+    func multicast(_ message: DNSMessage) {
+        guard !stopped else { return }
+        let now = ContinuousClock.now
+        for record in message.answers where record.ttl > 0 { lastMulticast[Self.identity(record)] = now }
+        for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {
+            let bytes = packet.serialize()
+            for socket in sockets { socket.sendMulticast(bytes) }
+        }
+    }
+
+    /// Multicasts `message` within `coalescingWindow`, merged with the others sent meanwhile (whole messages
+    /// per packet, `DNSMessage.coalesce`).
+    func multicastSoon(_ message: DNSMessage) {
+        guard !stopped else { return }
+        pendingMulticast.append(message)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        schedule(after: EmbeddedMDNS.coalescingWindow) { $0.flushMulticast() }
+    }
+
+    func flushMulticast() {
+        flushScheduled = false
+        let messages = pendingMulticast
+        pendingMulticast.removeAll()
+        for message in DNSMessage.coalesce(messages, maxBytes: EmbeddedMDNS.maxPacketBytes) { multicast(message) }
+    }
+
+    /// Sends `message` to one address and port through the socket of its family.
+    func unicast(
+        _ message: DNSMessage, to address: [UInt8], port: UInt16, interfaceIndex: UInt32, family: MDNSSocket.Family
+    ) {
+        guard !stopped, let socket = sockets.first(where: { $0.family == family }) else { return }
+        for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {
+            socket.send(packet.serialize(), to: address, port: port, scope: interfaceIndex)
+        }
+    }
+
+    /// Multicasts `records` with TTL 0, merged with other goodbyes and announcements (`stop()` flushes them
+    /// before the sockets close).
+    func sendGoodbyes(_ records: [DNSResourceRecord]) {
+        guard !records.isEmpty else { return }
+        for record in records { lastMulticast[Self.identity(record)] = nil }
+        multicastSoon(
+            .response(
+                answers: records.map { record in
+                    var goodbye = record
+                    goodbye.ttl = 0
+                    return goodbye
+                }))
+    }
+
+    static func identity(_ record: DNSResourceRecord) -> DNSResourceRecord {
+        var key = record
+        key.ttl = 0
+        key.cacheFlush = false
+        return key
+    }
+
+    // MARK: - receiving
+
+    func receive(_ datagram: MDNSDatagram, family: MDNSSocket.Family) {
+        guard !stopped else { return }
+        let message: DNSMessage
+        do {
+            message = try DNSMessage(bytes: datagram.bytes)
+        } catch {
+            malformedDatagrams += 1
+            return
+        }
+        if message.isResponse {
+            // §6: responses must come from port 5353; anything else is not a peer responder.
+            guard datagram.sourcePort == configuration.port else { return }
+            receiveResponse(message, interfaceIndex: datagram.interfaceIndex)
+        } else {
+            receiveQuery(message, datagram: datagram, family: family)
+        }
+    }
+
+    private func receiveResponse(_ message: DNSMessage, interfaceIndex: UInt32) {
+        var checked = Set<UInt64>()
+        for record in message.answers + message.additionals {
+            guard let id = publicationsByName[record.name], checked.insert(id).inserted else { continue }
+            checkConflict(id, message)
+        }
+        let now = ContinuousClock.now
+        var changed = false
+        for record in message.answers + message.additionals {
+            changed = cache.insert(record, interfaceIndex: interfaceIndex, now: now) || changed
+        }
+        if changed { evaluateBrowses() }
+    }
+
+    private func receiveQuery(_ message: DNSMessage, datagram: MDNSDatagram, family: MDNSSocket.Family) {
+        if !message.authorities.isEmpty {
+            var checked = Set<UInt64>()
+            for question in message.questions {
+                guard let id = publicationsByName[question.name], checked.insert(id).inserted else { continue }
+                checkConflict(id, message)
+            }
+        }
+        let now = ContinuousClock.now
+        let plan = MDNSAnswerPlanner.plan(message, sourcePort: datagram.sourcePort, index: index) { record in
+            guard let last = lastMulticast[Self.identity(record)] else { return false }
+            return last.duration(to: now) < .seconds(Int64(record.ttl / 4))
+        }
+        if var pending = plan.multicast {
+            // §6: not again within a second, except to defend a name against a probe (§8.1: 250 ms).
+            let floor: Duration = message.authorities.isEmpty ? .seconds(1) : .milliseconds(250)
+            pending.answers.removeAll { record in
+                lastMulticast[Self.identity(record)].map { $0.duration(to: now) < floor } ?? false
+            }
+            let response = pending
+            if !response.answers.isEmpty {
+                if plan.multicastDelayed {
+                    let delay = Duration.milliseconds(Int.random(in: 20...120, using: &random))
+                    schedule(after: delay) { $0.multicast(response) }
+                } else {
+                    multicast(response)
+                }
+            }
+        }
+        for response in [plan.unicast, plan.legacy].compactMap({ $0 }) {
+            unicast(
+                response, to: datagram.source, port: datagram.sourcePort, interfaceIndex: datagram.interfaceIndex,
+                family: family)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MatterTestSupport
+import Testing
+
+/// The embedded mDNS responder and querier on the virtual LAN (scripts/lan.sh, root; run by
+/// scripts/test-mdns.sh, prefix md by default): a device with `--mdns embedded` in host 1, whose avahi-daemon is
+/// stopped, is found by avahi-browse and by `matter-emu discover` through Avahi in host 2, by the embedded
+/// querier in host 3 beside that host's own avahi-daemon (port 5353 shared), and is commissioned from host 3
+/// with `--mdns embedded` (commissionable and operational records both through the embedded responder); once
+/// the device stops, its goodbyes clear it from Avahi's cache in host 2.
+@Suite(.serialized, .enabled(if: LAN.isUp(for: "mdns"), "needs the LAN of scripts/test-mdns.sh"))
+struct EmbeddedMDNSLANTests {
+    let lan: LAN
+
+    init() throws { lan = try LAN.required(for: "mdns") }
+
+    /// avahi-browse's resolved lines (`=;lan0;IPv4;NAME;_matterc._udp;local;HOST;ADDRESS;PORT;TXT`) in `host`.
+    func avahiResolved(in host: String) throws -> [[String]] {
+        let result = try lan.run(host, ["avahi-browse", "-rpt", "_matterc._udp"], timeout: 30)
+        return result.stdout.split(separator: "\n").map {
+            $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        }
+        .filter { $0.first == "=" && $0.count >= 10 }
+    }
+
+    /// Retries `body` every half second for up to `seconds` until it returns true.
+    func eventually(_ seconds: Double, _ body: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try body() { return true }
+            Thread.sleep(forTimeInterval: 0.5)
+        } while Date() < deadline
+        return false
+    }
+
+    @Test("embedded responder without avahi-daemon: found by Avahi and by the embedded querier, commissioned")
+    func embeddedDeviceInteroperates() throws {
+        let work = try WorkDirectory(prefix: "mdns-lan")
+        let (h1, h2, h3) = (lan.host(1), lan.host(2), lan.host(3))
+        try lan.control(["avahi-stop", h1])
+        defer { _ = try? lan.control(["avahi-start", h1]) }
+        let device = try DeviceProcess(
+            "light", on: h1, lan: lan, work: work,
+            ["--mdns", "embedded", "--interface", "lan0", "--discriminator", "2345", "--secured-device-port", "5540"])
+
+        // Avahi in host 2 resolves the embedded responder's records to host 1's address.
+        var line: [String]?
+        let resolved = try eventually(20) {
+            line = try avahiResolved(in: h2).first { $0[2] == "IPv4" && $0[9].contains("\"D=2345\"") }
+            return line != nil
+        }
+        #expect(resolved, "avahi-browse in \(h2) never resolved the device")
+        if let line {
+            #expect(line[7] == lan.ipv4(1), "\(line)")
+            #expect(line[8] == "5540", "\(line)")
+            #expect(line[6].hasPrefix("matter-") && line[6].hasSuffix(".local"), "\(line)")
+        }
+
+        // Our Avahi browser in host 2 and our embedded querier in host 3 (beside that host's avahi-daemon).
+        for (host, mdns) in [(h2, "avahi"), (h3, "embedded")] {
+            let found = try lan.run(
+                host,
+                [
+                    BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "2345", "--count", "1",
+                    "--timeout", "10", "--mdns", mdns, "--json",
+                ])
+            #expect(found.exitCode == 0, "\(mdns) in \(host): \(found.stderr)")
+            let nodes = try found.json()["nodes"] as? [[String: Any]] ?? []
+            #expect(nodes.first?["discriminator"] as? Int == 2345, "\(mdns) in \(host): \(found.stdout)")
+            #expect(
+                (nodes.first?["addresses"] as? [String])?.contains("\(lan.ipv4(1)):5540") == true, "\(found.stdout)")
+        }
+
+        // Commissioning from host 3 through the embedded querier, then a command on the node (its operational
+        // record resolved through the embedded responder too).
+        let controller = work.path("controller")
+        let paired = try lan.run(
+            h3,
+            [
+                BuiltBinaries.matterEmu, "pairing", "code", "1", device.qrCode, "--mdns", "embedded", "--state-dir",
+                controller, "--json",
+            ], timeout: 90)
+        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let toggled = try lan.run(
+            h3, [BuiltBinaries.matterEmu, "onoff", "on", "1", "1", "--mdns", "embedded", "--state-dir", controller])
+        #expect(toggled.exitCode == 0, "\(toggled.stderr)")
+        #expect(device.reports(timeout: 5, DeviceProcess.onOff(true)))
+
+        // Goodbyes: once the device stops, Avahi in host 2 drops its commissionable record.
+        _ = device.process.stop()
+        let gone = try eventually(20) { try avahiResolved(in: h2).allSatisfy { !$0[9].contains("\"D=2345\"") } }
+        #expect(gone, "the device's records stayed in \(h2)'s Avahi after it stopped")
+    }
+}
