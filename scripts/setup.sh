@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
     libssl-dev libavahi-client-dev libsqlite3-dev libqrencode-dev   # C libraries we link
+    libmicrohttpd-dev                                               # the --http server (MatterHTTP)
     avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
     python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
 )
