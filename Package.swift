@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Small C target for the socket macros Swift cannot import (CMSG_*, in6_pktinfo).
         .target(name: "CMatterPOSIX"),
 
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "MatterOnboarding", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterCore", "CAvahi", "CMatterPOSIX"]),
         .target(name: "MatterStorage", dependencies: ["MatterCore", "CSQLite"]),
+        // An HTTP server (libmicrohttpd) with its access policy and event streams, for `--http`.
+        .target(name: "MatterHTTP", dependencies: ["MatterCore", "CMicroHTTPD"]),
         .target(name: "MatterClusters", dependencies: ["MatterCore", "MatterTLV"]),
         .target(name: "MatterCredentials", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "COpenSSL"]),
         .target(name: "MatterTransport", dependencies: ["MatterCore", "MatterTLV", "MatterCrypto", "CMatterPOSIX"]),
@@ -83,7 +86,7 @@ let package = Package(
             dependencies: [
                 "MatterCore", "MatterTLV", "MatterOnboarding", "MatterDiscovery", "MatterClusters",
                 "MatterStorage", "MatterCredentials", "MatterTransport", "MatterInteraction",
-                "MatterDevice", "MatterController", "MatterHome", "CQREncode",
+                "MatterDevice", "MatterController", "MatterHome", "MatterHTTP", "CQREncode",
             ]
         ),
 
@@ -122,6 +125,7 @@ let package = Package(
             name: "MatterDiscoveryTests", dependencies: ["MatterTestSupport", "MatterDiscovery", "MatterTransport"]),
         .testTarget(name: "MatterTransportTests", dependencies: ["MatterTestSupport", "MatterTransport"]),
         .testTarget(name: "MatterStorageTests", dependencies: ["MatterTestSupport", "MatterStorage"]),
+        .testTarget(name: "MatterHTTPTests", dependencies: ["MatterTestSupport", "MatterHTTP"]),
         .testTarget(name: "MatterClustersTests", dependencies: ["MatterTestSupport", "MatterClusters"]),
         .testTarget(
             name: "MatterCredentialsTests", dependencies: ["MatterTestSupport", "MatterCredentials"],

@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 
 packages=(
     libssl-dev libavahi-client-dev libsqlite3-dev libqrencode-dev   # C libraries we link
+    libmicrohttpd-dev                                               # the --http server (MatterHTTP)
     avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
     python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
+    chromium chromium-driver                                        # the browser suite (scripts/test-browser.sh)
 )
 
 missing=()
@@ -59,6 +61,16 @@ if [ "$(id -u)" -eq 0 ] && ! "$DMV_VENV/bin/python" -c 'import dmv_tool' 2>/dev/
     mkdir -p "$(dirname "$DMV_VENV")"
     python3 -m venv "$DMV_VENV"
     "$DMV_VENV/bin/pip" install -q esp-matter-dm-validator==1.0.5
+fi
+
+# Selenium, for the browser suite (scripts/test-browser.sh): it drives Debian's chromium through
+# chromium-driver (both from the packages above; Selenium downloads no browser or driver of its own).
+WEB_VENV=${WEB_VENV:-/opt/matter-emu/webvenv}
+if [ "$(id -u)" -eq 0 ] && ! "$WEB_VENV/bin/python" -c 'import selenium' 2>/dev/null; then
+    echo "setup: creating $WEB_VENV (selenium 4.27.1)" >&2
+    mkdir -p "$(dirname "$WEB_VENV")"
+    python3 -m venv "$WEB_VENV"
+    "$WEB_VENV/bin/pip" install -q selenium==4.27.1
 fi
 
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }

@@ -15,6 +15,8 @@
 #   6. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
 #      built with warnings as errors and its Swift Testing suite run: the Home API guides' samples
 #      checked on in-process devices (no root; scripts/test-examples.sh),
+#   6b. the browser suite: a fleet's --http dashboard in headless Chromium driven by Selenium (toggle, live
+#      changes from the API and ctl, a window's codes, search; screenshots kept; scripts/test-browser.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -72,6 +74,7 @@ suite() {
 }
 
 suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path, its tests run (Home API samples)
+SUITE_SKIP_BUILD=1 suite browser scripts/test-browser.sh  # the --http dashboard in headless Chromium (Selenium)
 
 if [ "$(id -u)" = 0 ]; then
     export SUITE_SKIP_BUILD=1  # built above; the LAN wrappers (scripts/lib/suite.sh) need not check again

@@ -78,6 +78,15 @@ public final class VirtualDevice: Sendable {
     /// True while a commissioning window is open.
     public func isCommissionable() async -> Bool { await node.run { node in root.value(in: node).windows.isOpen } }
 
+    /// True while the basic window is open: the one the device's own QR and manual codes (``setupPayload``)
+    /// commission through (an enhanced window takes the codes that opened it).
+    public func isBasicWindowOpen() async -> Bool {
+        await node.run { node in
+            if case .basic = root.value(in: node).windows.window { return true }
+            return false
+        }
+    }
+
     /// Stops advertising, timers and the socket.
     public func stop() async {
         await node.run { node in

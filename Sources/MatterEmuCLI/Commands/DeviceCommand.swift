@@ -10,47 +10,49 @@ import MatterTransport
 struct DeviceCommand: CLICommand {
     static let path = ["device"]
     static let summary = "run a virtual Matter device (commissionable over IP) until interrupted"
-    static let options: [OptionSpec] = [
-        .value(
-            "type", "TYPE",
-            "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"
-        ),
-        .value("discriminator", "N", "12-bit discriminator (default 3840)"),
-        .value("passcode", "N", "setup passcode (default 20202021)"),
-        .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
-        .value("KVS", "PATH", "the device's state file (default <state-dir>/device-<port>.sqlite)"),
-        .value("state-dir", "DIR", "default directory for state files"),
-        .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
-        .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
-        .value(
-            "name", "TEXT",
-            "node label and DNS-SD device name (at most 32 bytes of UTF-8; no control, bidi or zero-width characters)"),
-        .value("pbkdf-iterations", "N", "PBKDF2 iterations of the passcode verifier (default 1000)"),
-        .value("interface", "NAME", "bind to one network interface"),
-        .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
-        .flag("factory-reset", "forget stored fabrics and attributes first"),
-        .flag("no-advertise", "do not publish DNS-SD records (direct addressing only)"),
-        .flag("probe", "probe DNS-SD names first (Avahi services, ~0.9 s) instead of raw records"),
-        MDNSOption.spec,
-        .value("drop", "P", "fault injection: drop probability per datagram, 0...1"),
-        .value("duplicate", "P", "fault injection: duplicate probability"),
-        .value("delay", "P", "fault injection: delay probability (50 ms)"),
-        .value("fault-seed", "N", "fault injection seed (default 1)"),
-        .value(
-            "control", "PATH",
-            "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket (one a running process serves: exit 2)"
-        ),
-        .value(
-            "app-pipe", "FIFO",
-            "take the connectedhomeip example apps' JSON commands on this named pipe (one a running process reads: exit 2)"
-        ),
-        .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
-        .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
-        .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
-        .value(
-            "fail-safe-expiry", "SECONDS",
-            "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
-    ]
+    static let options: [OptionSpec] =
+        [
+            .value(
+                "type", "TYPE",
+                "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"
+            ),
+            .value("discriminator", "N", "12-bit discriminator (default 3840)"),
+            .value("passcode", "N", "setup passcode (default 20202021)"),
+            .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
+            .value("KVS", "PATH", "the device's state file (default <state-dir>/device-<port>.sqlite)"),
+            .value("state-dir", "DIR", "default directory for state files"),
+            .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
+            .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
+            .value(
+                "name", "TEXT",
+                "node label and DNS-SD device name (at most 32 bytes of UTF-8; no control, bidi or zero-width characters)"
+            ),
+            .value("pbkdf-iterations", "N", "PBKDF2 iterations of the passcode verifier (default 1000)"),
+            .value("interface", "NAME", "bind to one network interface"),
+            .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
+            .flag("factory-reset", "forget stored fabrics and attributes first"),
+            .flag("no-advertise", "do not publish DNS-SD records (direct addressing only)"),
+            .flag("probe", "probe DNS-SD names first (Avahi services, ~0.9 s) instead of raw records"),
+            MDNSOption.spec,
+            .value("drop", "P", "fault injection: drop probability per datagram, 0...1"),
+            .value("duplicate", "P", "fault injection: duplicate probability"),
+            .value("delay", "P", "fault injection: delay probability (50 ms)"),
+            .value("fault-seed", "N", "fault injection seed (default 1)"),
+            .value(
+                "control", "PATH",
+                "serve the control plane (JSON lines, docs/CONTROL.md) on this Unix socket (one a running process serves: exit 2)"
+            ),
+            .value(
+                "app-pipe", "FIFO",
+                "take the connectedhomeip example apps' JSON commands on this named pipe (one a running process reads: exit 2)"
+            ),
+            .value("stats-interval", "SECONDS", "print counters (drops by reason, sessions, memory) every SECONDS"),
+            .value("mrp-idle-interval", "MS", "MRP idle interval the device advertises (SII, default 500)"),
+            .value("mrp-active-interval", "MS", "MRP active interval the device advertises (SAI, default 300)"),
+            .value(
+                "fail-safe-expiry", "SECONDS",
+                "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
+        ] + WebOptions.options
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Prints the QR code, its payload and the manual code, then one line per state change. Stop with
@@ -60,7 +62,9 @@ struct DeviceCommand: CLICommand {
         reboot, offline/online, factory-reset, commissioning windows, identify, jam; see `matter-emu ctl`
         and docs/CONTROL.md). --app-pipe FIFO takes the SDK example apps' pipe commands (SendDoorLockAlarm,
         HardwareFaultChange, SoftwareReset...; SetDoorState and switch presses are refused: no type here
-        has a door sensor or a Switch). Both survive a reboot.
+        has a door sensor or a Switch). Both survive a reboot. --http [ADDR:]PORT serves a dashboard, a JSON
+        API over the same control plane, an event stream and /metrics (docs/HTTP.md); off loopback it asks for
+        a Bearer token (--http-token, or one made and printed).
         """
 
     let configuration: VirtualDeviceConfiguration
@@ -68,6 +72,7 @@ struct DeviceCommand: CLICommand {
     let statsInterval: Double?
     let controlPath: String?
     let appPipePath: String?
+    let web: WebOptions?
     /// How the user named the state file's place, for messages.
     let stateOption: String
 
@@ -143,6 +148,7 @@ struct DeviceCommand: CLICommand {
         stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
+        web = try WebOptions(arguments: arguments, command: Self.pathString)
         self.configuration = configuration
         self.context = context
     }
@@ -173,6 +179,17 @@ struct DeviceCommand: CLICommand {
             await host.stop()
             throw error
         }
+        let server: WebServer?
+        do {
+            server = try web.map { options throws(DeviceError) in
+                try WebServer(options, nodes: WebNodes(hosts: [host], isFleet: false) { await host.control($0) })
+            }
+        } catch {
+            control?.close()
+            pipe?.close()
+            await host.stop()
+            throw error
+        }
         let payload = device.setupPayload
         let qr = try SetupQRCode.encode(payload)
         let manual = try ManualPairingCode.encode(payload)
@@ -180,12 +197,14 @@ struct DeviceCommand: CLICommand {
         let json = context.json
         if json {
             output.print(
-                JSONValue.object([
-                    ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
-                    ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
-                    ("discriminator", .uint(UInt64(configuration.discriminator))),
-                    ("commissionable", .bool(await device.isCommissionable())),
-                ]).serialized(pretty: false))
+                JSONValue.object(
+                    [
+                        ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
+                        ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
+                        ("discriminator", .uint(UInt64(configuration.discriminator))),
+                        ("commissionable", .bool(await device.isCommissionable())),
+                    ] + (server.map { [("http", .string($0.dashboardURL))] } ?? [])
+                ).serialized(pretty: false))
         } else {
             var lines: [String] = []
             if await device.isCommissionable(), let art = QRCodeRenderer.render(qr) { lines.append(art) }
@@ -194,6 +213,7 @@ struct DeviceCommand: CLICommand {
             lines.append(
                 "Device            \(configuration.deviceType) on UDP port \(device.port), state \(configuration.storagePath)"
             )
+            if let server { lines.append("Dashboard         \(server.dashboardURL)") }
             for fabric in await device.fabrics() {
                 lines.append(
                     "Fabric            \(fabric.index): fabric ID \(fabric.fabricID), node ID \(fabric.nodeID)")
@@ -201,6 +221,7 @@ struct DeviceCommand: CLICommand {
             output.print(lines.joined(separator: "\n"))
         }
         host.onDeviceEvent { event in
+            server?.publish(device: 0, event)
             if json {
                 output.print(JSONValue.object(DeviceEventJSON.fields(event)).serialized(pretty: false))
             } else {
@@ -215,6 +236,7 @@ struct DeviceCommand: CLICommand {
         host.onFailure { error in signals.stop(because: error) }
         let failure = await signals.wait()
         await stats?.finish()
+        server?.stop()
         control?.close()
         pipe?.close()
         await host.stop()

@@ -8,26 +8,31 @@ import MatterOnboarding
 struct FleetCommand: CLICommand {
     static let path = ["fleet"]
     static let summary = "run many virtual devices in one process until interrupted"
-    static let options: [OptionSpec] = [
-        .value("count", "N", "number of devices (with --type)"),
-        .value("type", "TYPE", "device type of every device (default dimmable-light)"),
-        .value(
-            "config", "FILE",
-            "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked)"
-        ),
-        .value("base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
-        .value("base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
-        .value("seed", "N", "seed of the passcodes (default 20202021)"),
-        .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
-        .value("state-dir", "DIR", "default directory for state files"),
-        .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
-        .flag("factory-reset", "forget stored fabrics and attributes first"),
-        .flag("no-advertise", "do not publish DNS-SD records"),
-        .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
-        MDNSOption.spec,
-        .value("control", "PATH", "serve the fleet's control plane on this Unix socket (requests name a \"device\")"),
-        .value("app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
-    ]
+    static let options: [OptionSpec] =
+        [
+            .value("count", "N", "number of devices (with --type)"),
+            .value("type", "TYPE", "device type of every device (default dimmable-light)"),
+            .value(
+                "config", "FILE",
+                "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked)"
+            ),
+            .value(
+                "base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
+            .value(
+                "base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
+            .value("seed", "N", "seed of the passcodes (default 20202021)"),
+            .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
+            .value("state-dir", "DIR", "default directory for state files"),
+            .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
+            .flag("factory-reset", "forget stored fabrics and attributes first"),
+            .flag("no-advertise", "do not publish DNS-SD records"),
+            .flag("probe", "probe DNS-SD names first (Avahi services) instead of raw records"),
+            MDNSOption.spec,
+            .value(
+                "control", "PATH", "serve the fleet's control plane on this Unix socket (requests name a \"device\")"),
+            .value(
+                "app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
+        ] + WebOptions.options
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
@@ -46,12 +51,16 @@ struct FleetCommand: CLICommand {
 
         --control PATH: one socket for the fleet; every request names its device, "device": 3 (index) or
         "device": "Kitchen 2" (node label), and {"op":"devices"} lists them (docs/CONTROL.md).
+
+        --http [ADDR:]PORT: the fleet's dashboard (search, filter, paging), JSON API, event stream and
+        /metrics (docs/HTTP.md); off loopback a Bearer token is required (--http-token, or one made and printed).
         """
 
     let configuration: Fleet.Configuration
     let context: CLIContext
     let controlPath: String?
     let appPipePath: String?
+    let web: WebOptions?
     /// How the user named the state file's place, for messages.
     let stateOption: String
 
@@ -89,6 +98,7 @@ struct FleetCommand: CLICommand {
         stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"
         controlPath = arguments.value("control")
         appPipePath = arguments.value("app-pipe")
+        web = try WebOptions(arguments: arguments, command: Self.pathString)
     }
 
     func run() async throws -> ExitCode {
@@ -111,6 +121,17 @@ struct FleetCommand: CLICommand {
             }
         } catch {
             control?.close()
+            await fleet.stop()
+            throw error
+        }
+        let server: WebServer?
+        do {
+            server = try web.map { options throws(DeviceError) in
+                try WebServer(options, nodes: WebNodes(hosts: fleet.hosts, isFleet: true) { await fleet.control($0) })
+            }
+        } catch {
+            control?.close()
+            pipe?.close()
             await fleet.stop()
             throw error
         }
@@ -139,6 +160,7 @@ struct FleetCommand: CLICommand {
             let output = context.output
             let json = context.json
             host.onDeviceEvent { event in
+                server?.publish(device: index, event)
                 output.print(
                     json
                         ? JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event))
@@ -146,8 +168,13 @@ struct FleetCommand: CLICommand {
             }
         }
         if context.json {
-            context.output.print(JSONValue.object([("devices", .array(rows))]).serialized(pretty: false))
+            context.output.print(
+                JSONValue.object(
+                    [("devices", .array(rows))] + (server.map { [("http", .string($0.dashboardURL))] } ?? [])
+                )
+                .serialized(pretty: false))
         } else {
+            if let server { lines.append("dashboard: \(server.dashboardURL)") }
             context.output.print(lines.joined(separator: "\n"))
         }
         // A device whose reboot cannot bring it back ends the fleet (its host logged why).
@@ -155,6 +182,7 @@ struct FleetCommand: CLICommand {
             host.onFailure { error in signals.stop(because: FleetDeviceFailure(index: index, error: error)) }
         }
         let failure = await signals.wait()
+        server?.stop()
         control?.close()
         pipe?.close()
         await fleet.stop()
