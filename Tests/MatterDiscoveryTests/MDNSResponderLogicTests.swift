@@ -219,4 +219,26 @@ struct MDNSResponderLogicTests {
         // Once established, a probe is answered (the planner's job), not deferred to.
         #expect(MDNSConflict.check(probe(port: 5541), name: name, ours: ours, probing: false) == .none)
     }
+
+    @Test func largeAnswersTravelWithTheirOwnAdditionals() throws {
+        let index = try Self.index(count: 200)
+        let plan = MDNSAnswerPlanner.plan(Self.query(Self.type, .ptr), sourcePort: 5353, index: index)
+        let response = try #require(plan.multicast)
+        let packets = MDNSAnswerPlanner.packets(response, index: index, maxBytes: 1440)
+        #expect(packets.count > 1)
+        for packet in packets { #expect(packet.serialize().count <= 1440) }
+        #expect(packets.flatMap(\.answers) == response.answers)
+        // Every instance's SRV and TXT sit in the packet of its PTR; the host's A goes once.
+        for packet in packets {
+            for answer in packet.answers {
+                guard case .ptr(let instance) = answer.data else { continue }
+                #expect(Set(packet.additionals.filter { $0.name == instance }.map(\.type)) == [.srv, .txt])
+            }
+        }
+        #expect(packets.flatMap(\.additionals).filter { $0.type == .a }.count == 1)
+        // What fits in one packet is left alone.
+        let small = MDNSAnswerPlanner.plan(Self.query(try Self.instance(1), .srv), sourcePort: 5353, index: index)
+        let one = try #require(small.multicast)
+        #expect(MDNSAnswerPlanner.packets(one, index: index, maxBytes: 1440) == [one])
+    }
 }

@@ -282,9 +282,17 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
             if !response.answers.isEmpty {
                 if plan.multicastDelayed {
                     let delay = Duration.milliseconds(Int.random(in: 20...120, using: &random))
-                    schedule(after: delay) { $0.multicast(response) }
+                    schedule(after: delay) { me in
+                        for packet in MDNSAnswerPlanner.packets(
+                            response, index: me.index, maxBytes: Self.maxPacketBytes)
+                        {
+                            me.multicast(packet)
+                        }
+                    }
                 } else {
-                    multicast(response)
+                    for packet in MDNSAnswerPlanner.packets(response, index: index, maxBytes: Self.maxPacketBytes) {
+                        multicast(packet)
+                    }
                 }
             }
         }

@@ -93,6 +93,36 @@ package enum MDNSAnswerPlanner {
         }
     }
 
+    /// `response` as packets of at most `maxBytes` in which each answer travels with its own additional records
+    /// (RFC 6763 §12), each additional record once: split as one message, a large answer (a fleet's 1,000
+    /// PTRs) would keep only the additionals that fit in its last packet, and the querier would then ask
+    /// for every SRV and TXT again. A response that fits is returned as it is.
+    package static func packets(_ response: DNSMessage, index: MDNSRecordIndex, maxBytes: Int) -> [DNSMessage] {
+        guard response.serialize().count > maxBytes else { return [response] }
+        var placed = Set(response.answers.map(identity))
+        let offered = Set(response.additionals.map(identity))
+        var groups: [DNSMessage] = []
+        for answer in response.answers {
+            var one = Answers()
+            one.add(MDNSRecordIndex.Entry(record: answer, unique: answer.cacheFlush, owners: []))
+            let extra = additionals(for: one, index: index, excluding: { _ in false }).map(\.record)
+                .filter { record in offered.contains(identity(record)) && placed.insert(identity(record)).inserted }
+            groups.append(
+                DNSMessage(id: response.id, flags: response.flags, questions: [], answers: [answer], additionals: extra)
+            )
+        }
+        var packets = DNSMessage.coalesce(groups, maxBytes: maxBytes)
+        if !response.questions.isEmpty, !packets.isEmpty { packets[0].questions = response.questions }
+        return packets
+    }
+
+    static func identity(_ record: DNSResourceRecord) -> DNSResourceRecord {
+        var key = record
+        key.ttl = 0
+        key.cacheFlush = false
+        return key
+    }
+
     /// RFC 6763 §12: a PTR to an instance brings its SRV and TXT, an SRV brings its target's A and AAAA.
     static func additionals(
         for answers: Answers, index: MDNSRecordIndex, excluding isKnown: (DNSResourceRecord) -> Bool
