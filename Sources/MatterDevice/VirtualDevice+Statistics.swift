@@ -1,3 +1,4 @@
+import MatterInteraction
 public import MatterSecureChannel
 public import MatterTransport
 
@@ -49,6 +50,9 @@ public struct DeviceStatistics: Sendable, CustomStringConvertible {
 }
 
 extension VirtualDevice {
+    /// Subscriptions the device serves now.
+    public func subscriptionCount() async -> Int { await server.subscriptionCount() }
+
     /// The device's counters and occupancy now.
     public func statistics() async -> DeviceStatistics {
         let boundRoot = self.root

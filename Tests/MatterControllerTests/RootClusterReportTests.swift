@@ -61,6 +61,19 @@ struct RootClusterReportTests {
         return (device, controller, subscription, reports)
     }
 
+    @Test("the device counts the subscriptions it serves (the --http metrics' matter_device_subscriptions)")
+    func subscriptionsAreCounted() async throws {
+        let fresh = try await VirtualDevices.start("on-off-light", in: directory, name: "unsubscribed")
+        #expect(await fresh.subscriptionCount() == 0)
+        let (device, controller, subscription, _) = try await commissionedAndSubscribed()
+        #expect(await device.subscriptionCount() == 1)
+        let second = try await controller.subscribe(
+            node, paths: [AttributePathIB(endpoint: .root)], minInterval: 0, maxInterval: 30, onReport: { _ in })
+        // A Subscribe without KeepSubscriptions replaces the subject's earlier one: still one served.
+        #expect(await device.subscriptionCount() == 1)
+        _ = (subscription, second)
+    }
+
     @Test("AdministratorCommissioning: opening and revoking a window report WindowStatus and AdminFabricIndex")
     func windowChangesAreReported() async throws {
         let (device, controller, subscription, reports) = try await commissionedAndSubscribed()

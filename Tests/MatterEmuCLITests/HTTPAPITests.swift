@@ -162,6 +162,8 @@ import Testing
         #expect(lines.contains(#"matter_device_online{device="2",type="on-off-light"} 0"#))
         #expect(lines.contains(#"matter_device_commissionable{device="0",type="on-off-light"} 1"#))
         #expect(lines.contains("# TYPE matter_datagrams_received_total counter"))
+        #expect(lines.contains(#"matter_device_subscriptions{device="1",type="on-off-light"} 0"#))
+        #expect(lines.contains("matter_subscriptions 0"))
         #expect(lines.contains { $0.hasPrefix("process_resident_memory_bytes ") })
         #expect(lines.contains { $0.hasPrefix("process_cpu_seconds_total ") })
         // Every sample line is NAME{labels} VALUE or NAME VALUE with a number.

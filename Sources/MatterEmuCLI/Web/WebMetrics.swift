@@ -23,6 +23,7 @@ enum WebMetrics {
         var families: [String: [String]] = [:]
         var totals: [String: Int] = [:]
         var fabricsTotal = 0
+        var subscriptionsTotal = 0
         var online = 0
         for (index, host) in nodes.hosts.enumerated() {
             let device = host.device
@@ -34,6 +35,10 @@ enum WebMetrics {
                 families[metric.metric, default: []].append("\(metric.metric){\(labels)} \(value)")
                 totals[metric.metric, default: 0] += value
             }
+            let subscriptions = await device.subscriptionCount()
+            subscriptionsTotal += subscriptions
+            families["matter_device_subscriptions", default: []].append(
+                "matter_device_subscriptions{\(labels)} \(subscriptions)")
             let fabrics = await device.fabrics().count
             fabricsTotal += fabrics
             if device.isOnline { online += 1 }
@@ -53,6 +58,12 @@ enum WebMetrics {
             let total = metric.metric.replacingOccurrences(of: "matter_device_", with: "matter_")
             family(total, metric.help + " All devices.", metric.kind, ["\(total) \(totals[metric.metric] ?? 0)"])
         }
+        family(
+            "matter_device_subscriptions", "Subscriptions served now.", "gauge",
+            families["matter_device_subscriptions"] ?? [])
+        family(
+            "matter_subscriptions", "Subscriptions served now, all devices.", "gauge",
+            ["matter_subscriptions \(subscriptionsTotal)"])
         family("matter_device_fabrics", "Committed fabrics.", "gauge", families["matter_device_fabrics"] ?? [])
         family("matter_device_online", "1 while the device is online.", "gauge", families["matter_device_online"] ?? [])
         family(

@@ -142,6 +142,14 @@ extension InteractionServer {
         rescheduleTimer()
     }
 
+    /// Subscriptions the server holds now (for metrics).
+    public func subscriptionCount() async -> Int {
+        guard let node = try? context.requireNode() else { return 0 }
+        return await count(node)
+    }
+
+    private func count(_ node: isolated TransportNode) -> Int { subscriptions.count }
+
     /// True while a report waits for its subscriber's StatusResponse.
     public func reportsInFlight() async -> Bool {
         guard let node = try? context.requireNode() else { return false }
