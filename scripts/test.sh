@@ -4,7 +4,8 @@
 #   1. unit and loopback suites (swift test: Swift Testing), among them the crash and loss suites
 #      (Tests/MatterEmuSuitesTests: kill -9 at every commissioning checkpoint, and commissioning and
 #      commands through 10 % and 30 % packet loss, driving the built matter-emu on loopback; no root),
-#   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root),
+#   2. the network suite on a virtual LAN of network namespaces with real Avahi (needs root), and the mdns
+#      suite (scripts/test-mdns.sh: the embedded responder on a host without avahi-daemon),
 #   3. the commissioner suite: matter-emu's own CLI commissions and drives our devices on that LAN,
 #   4. the interoperability suite: the connectedhomeip SDK's Python controller against our devices
 #      on that LAN (needs root; creates its venv on first use), and the ha suite: Home Assistant's
@@ -79,6 +80,7 @@ SUITE_SKIP_BUILD=1 suite browser scripts/test-browser.sh  # the --http dashboard
 if [ "$(id -u)" = 0 ]; then
     export SUITE_SKIP_BUILD=1  # built above; the LAN wrappers (scripts/lib/suite.sh) need not check again
     suite network scripts/test-network.sh  # DNS-SD over real Avahi on the virtual LAN
+    suite mdns scripts/test-mdns.sh  # the embedded mDNS responder and querier, no avahi-daemon on the device's host
     suite commissioner scripts/test-commissioner.sh  # our commissioner CLI against our devices
     suite hostile scripts/test-hostile.sh  # a hostile peer floods a device while a controller toggles it
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
