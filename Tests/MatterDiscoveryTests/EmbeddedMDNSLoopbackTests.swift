@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MatterTransport
 import Synchronization
 import Testing
@@ -10,8 +11,20 @@ import Testing
 /// conflict, goodbye, legacy unicast. Nothing leaves the machine.
 @Suite("Embedded mDNS on loopback", .serialized)
 struct EmbeddedMDNSLoopbackTests {
-    /// A port no other test uses at the same time (the suite is serialized; other suites use no mDNS here).
-    static func freshPort() -> UInt16 { UInt16.random(in: 20000...60000) }
+    /// A port no other test uses at the same time: the suite is serialized, other suites use no mDNS here,
+    /// and the port is below the kernel's ephemeral range (32768 and up by default, read from
+    /// ip_local_port_range), where the other tests' sockets bound to port 0 live. A port inside that range
+    /// could be taken by any of them (bind failed with EADDRINUSE, 1 CI run).
+    static func freshPort() -> UInt16 {
+        var low: UInt16 = 32768
+        if let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+            let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
+            let value = UInt16(first)
+        {
+            low = value
+        }
+        return UInt16.random(in: 20000..<max(20001, min(low, 32768)))
+    }
 
     static func start(port: UInt16, label: String? = nil) async throws -> EmbeddedMDNS {
         let loopback = try #require(MDNSInterface.all().first { $0.isLoopback && !$0.ipv4.isEmpty })
