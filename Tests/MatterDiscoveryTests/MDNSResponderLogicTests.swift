@@ -126,6 +126,29 @@ struct MDNSResponderLogicTests {
         #expect(stale.multicast?.answers.map(\.type) == [.txt])
     }
 
+    @Test func aQUQuestionFromThisHostIsAnsweredByMulticast() throws {
+        // Every socket on this host shares the port; a unicast answer would reach any one of them (§15.1).
+        let index = try Self.index(count: 1)
+        let query = Self.query(try Self.instance(1), .txt, qu: true)
+        let plan = MDNSAnswerPlanner.plan(query, sourcePort: 5353, querierIsLocal: true, index: index) { _ in true }
+        #expect(plan.unicast == nil && plan.legacy == nil)
+        #expect(plan.multicast?.answers.map(\.type) == [.txt])
+    }
+
+    @Test func legacyMeansAnotherPortThanTheRespondersOwn() throws {
+        // A responder on a port of its own (tests use one): a querier on that port is a peer, not legacy;
+        // one on 5353 or an ephemeral port is a legacy querier.
+        let index = try Self.index(count: 1)
+        let query = Self.query(Self.type, .ptr)
+        let peer = MDNSAnswerPlanner.plan(query, sourcePort: 24109, port: 24109, index: index)
+        #expect(peer.legacy == nil && peer.unicast == nil)
+        #expect(peer.multicast?.answers.map(\.data) == [.ptr(try Self.instance(1))])
+        for other: UInt16 in [5353, 40000] {
+            let legacy = MDNSAnswerPlanner.plan(query, sourcePort: other, port: 24109, index: index)
+            #expect(legacy.multicast == nil && legacy.legacy != nil)
+        }
+    }
+
     @Test func legacyUnicastEchoesTheIDAndCapsTTLs() throws {
         let index = try Self.index(count: 1)
         var query = Self.query(Self.type, .ptr)

@@ -47,6 +47,15 @@ package struct DNSMessage: Hashable, Sendable {
     }
 
     package var isResponse: Bool { flags & Flags.response != 0 }
+
+    /// One line for traces: kind, then the questions and the records of each section.
+    package var summary: String {
+        func list(_ tag: String, _ items: [some CustomStringConvertible]) -> String {
+            items.isEmpty ? "" : " \(tag)[\(items.map(\.description).joined(separator: "; "))]"
+        }
+        return (isResponse ? "response" : "query") + (isTruncated ? " TC" : "") + list("Q", questions)
+            + list("AN", answers) + list("NS", authorities) + list("AR", additionals)
+    }
     package var isTruncated: Bool { flags & Flags.truncated != 0 }
     package var opcode: UInt8 { UInt8((flags & Flags.opcodeMask) >> 11) }
     package var rcode: UInt8 { UInt8(flags & Flags.rcodeMask) }

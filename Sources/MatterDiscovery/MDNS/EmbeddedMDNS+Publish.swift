@@ -147,6 +147,7 @@ extension EmbeddedMDNS {
         publication.waiters = [:]
         publications[id] = publication
         for (record, unique) in publication.records { index.insert(record, unique: unique, owner: id) }
+        note("\(publication.name): established")
         announce(id, generation: publication.generation, round: 0)
         for waiter in waiters.values { waiter.resume(returning: .success(publication.currentName)) }
     }
@@ -170,8 +171,12 @@ extension EmbeddedMDNS {
             message, name: publication.name, ours: publication.uniqueRecords, probing: publication.probing)
         {
         case .none: return
-        case .deferToProber: startProbing(id, after: .seconds(1))
-        case .conflict: rename(id)
+        case .deferToProber:
+            note("\(publication.name): lost the simultaneous-probe tie-break; probing again in 1 s")
+            startProbing(id, after: .seconds(1))
+        case .conflict:
+            note("\(publication.name): conflict (\(publication.probing ? "probing" : "established")); renaming")
+            rename(id)
         }
     }
 

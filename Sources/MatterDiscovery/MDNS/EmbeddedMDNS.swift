@@ -73,8 +73,20 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     /// How long `multicastSoon` gathers messages: a fleet's publications then probe and announce in a few
     /// hundred full packets instead of five datagrams each, which flooded receivers' socket buffers.
     static let coalescingWindow: Duration = .milliseconds(20)
+    /// This host's addresses (every interface), read again when older than `localAddressesLifetime`: a QU
+    /// question from one of them is answered by multicast (`MDNSAnswerPlanner.plan`'s `querierIsLocal`).
+    var localAddresses: Set<[UInt8]> = []
+    var localAddressesRead: ContinuousClock.Instant?
+    static let localAddressesLifetime: Duration = .seconds(5)
     /// Datagrams that did not decode (counted, never answered).
     package private(set) var malformedDatagrams = 0
+    /// Diagnostics: when set, every datagram sent and received and every decision (floor, conflict, rename,
+    /// establishment) is described to it, on the actor. Tests attach it to a failure.
+    package private(set) var trace: (@Sendable (String) -> Void)?
+
+    package func setTrace(_ trace: (@Sendable (String) -> Void)?) { self.trace = trace }
+
+    func note(_ text: @autoclosure () -> String) { trace?(text()) }
 
     /// The owner of the host's own address records in the index.
     static let hostOwner: MDNSRecordIndex.Owner = 0
@@ -173,7 +185,10 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         for record in message.answers where record.ttl > 0 { lastMulticast[Self.identity(record)] = now }
         for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {
             let bytes = packet.serialize()
-            for socket in sockets { socket.sendMulticast(bytes) }
+            for socket in sockets {
+                let failures = socket.sendMulticast(bytes)
+                note("-> multicast \(packet.summary)\(failures.isEmpty ? "" : " FAILED \(failures)")")
+            }
         }
     }
 
@@ -200,7 +215,8 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     ) {
         guard !stopped, let socket = sockets.first(where: { $0.family == family }) else { return }
         for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {
-            socket.send(packet.serialize(), to: address, port: port, scope: interfaceIndex)
+            let failure = socket.send(packet.serialize(), to: address, port: port, scope: interfaceIndex)
+            note("-> unicast \(address):\(port) \(packet.summary)\(failure.map { " FAILED \($0)" } ?? "")")
         }
     }
 
@@ -225,6 +241,20 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         return key
     }
 
+    /// Whether `record` (same name, type and data) is in the index now.
+    func isPublished(_ record: DNSResourceRecord) -> Bool {
+        index.records(named: record.name, type: record.type).contains { $0.record.data == record.data }
+    }
+
+    /// Whether `address` is one of this host's (read with getifaddrs at most every few seconds).
+    func isLocalAddress(_ address: [UInt8], now: ContinuousClock.Instant) -> Bool {
+        if localAddressesRead.map({ $0.duration(to: now) >= Self.localAddressesLifetime }) ?? true {
+            localAddresses = Set(MDNSInterface.all().flatMap { $0.ipv4 + $0.ipv6 })
+            localAddressesRead = now
+        }
+        return localAddresses.contains(address)
+    }
+
     // MARK: - receiving
 
     func receive(_ datagram: MDNSDatagram, family: MDNSSocket.Family) {
@@ -234,8 +264,10 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
             message = try DNSMessage(bytes: datagram.bytes)
         } catch {
             malformedDatagrams += 1
+            note("<- malformed from \(datagram.source):\(datagram.sourcePort): \(error)")
             return
         }
+        note("<- \(datagram.source):\(datagram.sourcePort) if \(datagram.interfaceIndex) \(message.summary)")
         if message.isResponse {
             // §6: responses must come from port 5353; anything else is not a peer responder.
             guard datagram.sourcePort == configuration.port else { return }
@@ -268,7 +300,12 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
             }
         }
         let now = ContinuousClock.now
-        let plan = MDNSAnswerPlanner.plan(message, sourcePort: datagram.sourcePort, index: index) { record in
+        let querierIsLocal =
+            message.questions.contains(where: \.unicastResponse) && isLocalAddress(datagram.source, now: now)
+        let plan = MDNSAnswerPlanner.plan(
+            message, sourcePort: datagram.sourcePort, port: configuration.port, querierIsLocal: querierIsLocal,
+            index: index
+        ) { record in
             guard let last = lastMulticast[Self.identity(record)] else { return false }
             return last.duration(to: now) < .seconds(Int64(record.ttl / 4))
         }
@@ -276,15 +313,23 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
             // §6: not again within a second, except to defend a name against a probe (§8.1: 250 ms).
             let floor: Duration = message.authorities.isEmpty ? .seconds(1) : .milliseconds(250)
             pending.answers.removeAll { record in
-                lastMulticast[Self.identity(record)].map { $0.duration(to: now) < floor } ?? false
+                let recent = lastMulticast[Self.identity(record)].map { $0.duration(to: now) < floor } ?? false
+                if recent { note("not multicast again within \(floor): \(record.name) \(record.type)") }
+                return recent
             }
             let response = pending
             if !response.answers.isEmpty {
                 if plan.multicastDelayed {
                     let delay = Duration.milliseconds(Int.random(in: 20...120, using: &random))
                     schedule(after: delay) { me in
+                        // Only what is still published: a withdrawal or rename meanwhile has said goodbye to
+                        // the rest, which this late answer would otherwise bring back for a TTL.
+                        var current = response
+                        current.answers.removeAll { !me.isPublished($0) }
+                        current.additionals.removeAll { !me.isPublished($0) }
+                        guard !current.answers.isEmpty else { return }
                         for packet in MDNSAnswerPlanner.packets(
-                            response, index: me.index, maxBytes: Self.maxPacketBytes)
+                            current, index: me.index, maxBytes: Self.maxPacketBytes)
                         {
                             me.multicast(packet)
                         }

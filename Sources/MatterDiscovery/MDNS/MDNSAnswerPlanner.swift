@@ -15,17 +15,21 @@ package struct MDNSResponsePlan: Sendable, Equatable {
 }
 
 package enum MDNSAnswerPlanner {
-    /// The mDNS port; a query from any other port is a legacy unicast query (§6.7).
+    /// The mDNS port (RFC 6762 §3): a responder's default.
     package static let port: UInt16 = 5353
     /// Largest TTL in a legacy unicast answer (§6.7).
     package static let legacyMaxTTL: UInt32 = 10
 
-    /// Plans the answers to `query`, received from `sourcePort`. `multicastRecently(record)` says whether the
-    /// record went to the group within the last quarter of its TTL: a QU question is answered by unicast only
-    /// then, else by multicast (§5.4), which also reaches another process sharing port 5353 on the querier's host.
+    /// Plans the answers to `query`, received from `sourcePort`; `port` is the responder's own mDNS port (5353,
+    /// or a test's port): a query from any other port is a legacy one (§6.7). `multicastRecently(record)` says
+    /// whether the record went to the group within the last quarter of its TTL: a QU question is answered by
+    /// unicast only then, else by multicast (§5.4), which also reaches another process sharing the port on the
+    /// querier's host. `querierIsLocal`: the query came from an address of this host, where the port is shared
+    /// (SO_REUSEPORT) and the kernel would hand a unicast answer to any one of the sockets, perhaps the sender's
+    /// (§15.1): its QU questions are answered by multicast.
     package static func plan(
-        _ query: DNSMessage, sourcePort: UInt16, index: MDNSRecordIndex,
-        multicastRecently: (DNSResourceRecord) -> Bool = { _ in false }
+        _ query: DNSMessage, sourcePort: UInt16, port: UInt16 = MDNSAnswerPlanner.port, querierIsLocal: Bool = false,
+        index: MDNSRecordIndex, multicastRecently: (DNSResourceRecord) -> Bool = { _ in false }
     ) -> MDNSResponsePlan {
         // §18.3, §18.11: only standard queries with RCODE 0; responses are not questions.
         guard !query.isResponse, query.opcode == 0, query.rcode == 0, !query.questions.isEmpty else { return .none }
@@ -49,7 +53,7 @@ package enum MDNSAnswerPlanner {
         var unicast = Answers()
         for question in query.questions {
             for entry in index.answers(to: question) where !isKnown(entry.record) {
-                if legacy || (question.unicastResponse && multicastRecently(entry.record)) {
+                if legacy || (question.unicastResponse && !querierIsLocal && multicastRecently(entry.record)) {
                     unicast.add(entry)
                 } else {
                     multicast.add(entry)

@@ -149,8 +149,11 @@ final class MDNSSocket: @unchecked Sendable {
         for interface in interfaces {
             switch family {
             case .ipv4:
+                // The interface's own address as the source (else the kernel may pick another interface's,
+                // and a QU or legacy answer would go to that address).
                 var request = ip_mreqn()
                 request.imr_ifindex = Int32(interface.index)
+                if let own = interface.ipv4.first { request.imr_address = MDNSSocket.inAddr(own) }
                 guard
                     setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
                         == 0
