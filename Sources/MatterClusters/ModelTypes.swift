@@ -131,15 +131,22 @@ public struct DeviceTypeSchema: Hashable, Sendable {
         public let conformance: Conformance
         /// Feature codes the device type makes mandatory on the cluster.
         public let features: [String]
+        /// Attributes the device type makes mandatory on the cluster (beyond the cluster's own conformance).
+        public let attributes: [String]
+        /// Commands the device type makes mandatory on the cluster (beyond the cluster's own conformance).
+        public let commands: [String]
 
         public init(
-            _ cluster: ClusterID, _ name: String, _ side: Side, conformance: Conformance, features: [String] = []
+            _ cluster: ClusterID, _ name: String, _ side: Side, conformance: Conformance, features: [String] = [],
+            attributes: [String] = [], commands: [String] = []
         ) {
             self.cluster = cluster
             self.name = name
             self.side = side
             self.conformance = conformance
             self.features = features
+            self.attributes = attributes
+            self.commands = commands
         }
     }
 

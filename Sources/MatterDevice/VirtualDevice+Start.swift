@@ -28,14 +28,10 @@ extension VirtualDevice {
             throw .invalidConfiguration("\(error)")
         }
         let attestation: DeviceAttestationCredentials
-        do {
-            attestation =
-                try configuration.attestation
-                ?? DeviceAttestationCredentials.load(
-                    pkiDirectory: configuration.pkiDirectory,
-                    device: configuration.deviceType)
-        } catch {
-            throw .attestation("\(error) (test PKI directory: \(configuration.pkiDirectory))")
+        if let given = configuration.attestation {
+            attestation = given
+        } else {
+            attestation = try testAttestation(for: preset, pkiDirectory: configuration.pkiDirectory)
         }
         let vendorID = configuration.vendorID ?? VendorID.testVendor1
         let productID = configuration.productID ?? preset.productID

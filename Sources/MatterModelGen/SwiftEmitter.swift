@@ -377,13 +377,20 @@ struct SwiftEmitter {
             out += "        clusters: [\n"
             for requirement in requirements where requirement.id != nil {
                 let side = requirement.element == "clientCluster" ? ".client" : ".server"
-                let features = requirement.children.filter { $0.element == "feature" && $0.conformance == "M" }
-                    .map { SwiftNames.literal($0.name) }
+                func mandatory(_ element: String) -> [String] {
+                    requirement.children.filter { $0.element == element && $0.conformance == "M" }
+                        .map { SwiftNames.literal($0.name) }
+                }
+                let features = mandatory("feature")
+                let attributes = mandatory("attribute")
+                let commands = mandatory("command")
                 out += "            .init(\n"
                 out += "                ClusterID(\(SwiftNames.hex(requirement.id ?? 0))), "
                 out += "\(SwiftNames.literal(requirement.name)), \(side), "
                 out += "conformance: \(try conformance(requirement.conformance))"
                 if !features.isEmpty { out += ", features: [\(features.joined(separator: ", "))]" }
+                if !attributes.isEmpty { out += ", attributes: [\(attributes.joined(separator: ", "))]" }
+                if !commands.isEmpty { out += ", commands: [\(commands.joined(separator: ", "))]" }
                 out += "),\n"
             }
             out += "        ])\n"

@@ -722,7 +722,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
             .init(
-                ClusterID(0x0060), "OperationalState", .server, conformance: .mandatory),
+                ClusterID(0x0060), "OperationalState", .server, conformance: .mandatory, attributes: ["CountdownTime"]),
             .init(
                 ClusterID(0x0202), "FanControl", .server, conformance: .optional),
             .init(
@@ -808,7 +808,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -816,7 +816,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .optional, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -827,7 +827,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -835,7 +835,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .mandatory, features: ["LIGHTING", "ONOFF"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -927,7 +927,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -935,7 +935,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .optional, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -946,7 +946,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -954,7 +954,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .mandatory, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -965,7 +965,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -973,9 +973,10 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .mandatory, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
-                ClusterID(0x0300), "ColorControl", .server, conformance: .mandatory, features: ["COLORTEMPERATURE"]),
+                ClusterID(0x0300), "ColorControl", .server, conformance: .mandatory, features: ["COLORTEMPERATURE"],
+                attributes: ["RemainingTime"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -986,7 +987,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -994,10 +995,10 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .mandatory, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0300), "ColorControl", .server, conformance: .mandatory,
-                features: ["XY", "COLORTEMPERATURE"]),
+                features: ["XY", "COLORTEMPERATURE"], attributes: ["RemainingTime"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -1008,7 +1009,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -1016,7 +1017,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .optional, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])
@@ -1027,7 +1028,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
-                ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+                ClusterID(0x0003), "Identify", .server, conformance: .mandatory, commands: ["TriggerEffect"]),
             .init(
                 ClusterID(0x0004), "Groups", .server, conformance: .mandatory),
             .init(
@@ -1035,7 +1036,7 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0008), "LevelControl", .server, conformance: .mandatory, features: ["ONOFF", "LIGHTING"]),
             .init(
-                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory),
+                ClusterID(0x0062), "ScenesManagement", .server, conformance: .mandatory, commands: ["CopyScene"]),
             .init(
                 ClusterID(0x0406), "OccupancySensing", .client, conformance: .optional),
         ])

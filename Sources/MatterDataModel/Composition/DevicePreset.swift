@@ -1,8 +1,21 @@
-import MatterClusters
+public import MatterClusters
 public import MatterCore
 
-/// The ready-made devices, each an application endpoint (1) over an endpoint-0 skeleton (Root Node
+/// A device type a virtual device can be: an application endpoint (1) over an endpoint-0 skeleton (Root Node
 /// device type, Descriptor, BasicInformation) onto which a device adds its root-node clusters.
+///
+/// The catalogue (``all``) is read from the generated data model (``DeviceTypeSchema/all``): every simple
+/// device type of Matter 1.5 whose mandatory server clusters can be served, named as `--type` takes it (the
+/// specification's name in kebab case: `temperature-sensor`, `on-off-plug-in-unit`). Each endpoint carries the
+/// mandatory server clusters of its device type with the features the device type requires (and the first
+/// feature of every choice group the cluster needs one of): the project's behaviour-rich servers where they
+/// exist (OnOff, LevelControl, ColorControl, DoorLock, Identify, Groups, ScenesManagement), else
+/// ``GenericClusterServer`` over the cluster's schema. Not served: the client-side types (switches and
+/// controllers, whose mandatory clusters are clients) and the types made of other device types on further
+/// endpoints (``notServed`` says why for each).
+///
+/// The six first presets keep their product IDs 0x8001...0x8006 and their committed test DACs; every other
+/// type's product ID is 0x8000 + its device-type ID (`temperature-sensor`: 0x8302).
 ///
 /// | preset | device type | product ID | endpoint 1 servers |
 /// |---|---|---|---|
@@ -10,63 +23,76 @@ public import MatterCore
 /// | `dimmable-light` | Dimmable Light 0x0101 | 0x8002 | + LevelControl |
 /// | `color-temperature-light` | Color Temperature Light 0x010C | 0x8003 | + ColorControl (CT) |
 /// | `extended-color-light` | Extended Color Light 0x010D | 0x8004 | + ColorControl (CT, XY) |
-/// | `on-off-plug` | On/Off Plug-in Unit 0x010A | 0x8005 | Identify, Groups, ScenesManagement, OnOff |
+/// | `on-off-plug-in-unit` (`on-off-plug`) | On/Off Plug-in Unit 0x010A | 0x8005 | Identify, Groups, ScenesManagement, OnOff |
 /// | `door-lock` | Door Lock 0x000A | 0x8006 | Identify, DoorLock |
 ///
 /// Every endpoint also gets its Descriptor from the data model.
-public enum DevicePreset: String, CaseIterable, Sendable {
-    case onOffLight = "on-off-light"
-    case dimmableLight = "dimmable-light"
-    case colorTemperatureLight = "color-temperature-light"
-    case extendedColorLight = "extended-color-light"
-    case onOffPlug = "on-off-plug"
-    case doorLock = "door-lock"
+public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
+    /// The device type's schema, generated from the specification.
+    public let schema: DeviceTypeSchema
+    /// The default ProductID.
+    public let productID: ProductID
+    /// A human name for BasicInformation.ProductName.
+    public let productName: String
 
-    /// The preset named `name` on the command line; throws ``DataModelError/unknownPreset(_:)``
-    /// listing the valid names.
+    init(_ schema: DeviceTypeSchema, productID: ProductID? = nil, productName: String? = nil) {
+        self.schema = schema
+        self.productID = productID ?? ProductID(UInt16(truncatingIfNeeded: 0x8000 + schema.id))
+        self.productName = productName ?? Self.words(schema.name)
+    }
+
+    public static let onOffLight = DevicePreset(.onOffLight, productID: ProductID(0x8001), productName: "On/Off Light")
+    public static let dimmableLight = DevicePreset(
+        .dimmableLight, productID: ProductID(0x8002), productName: "Dimmable Light")
+    public static let colorTemperatureLight = DevicePreset(
+        .colorTemperatureLight, productID: ProductID(0x8003), productName: "Color Temperature Light")
+    public static let extendedColorLight = DevicePreset(
+        .extendedColorLight, productID: ProductID(0x8004), productName: "Extended Color Light")
+    public static let onOffPlug = DevicePreset(
+        .onOffPlugInUnit, productID: ProductID(0x8005), productName: "On/Off Plug-in Unit")
+    public static let doorLock = DevicePreset(.doorLock, productID: ProductID(0x8006), productName: "Door Lock")
+
+    /// The names the first releases used, still accepted by `--type`.
+    public static let aliases: [String: String] = ["on-off-plug": "on-off-plug-in-unit"]
+
+    /// Every device type a virtual device can be, the six first presets first, then the others in device-type-ID
+    /// order.
+    public static let all: [DevicePreset] = {
+        let first: [DevicePreset] = [
+            .onOffLight, .dimmableLight, .colorTemperatureLight, .extendedColorLight, .onOffPlug, .doorLock,
+        ]
+        let taken = Set(first.map(\.schema.id))
+        let others = DeviceTypeSchema.all.filter { !taken.contains($0.id) && notServed($0) == nil }
+            .sorted { $0.id < $1.id }.map { DevicePreset($0) }
+        return first + others
+    }()
+
+    /// The preset named `name` on the command line (the kebab-case name, an alias, or the specification's
+    /// PascalCase name); throws ``DataModelError/unknownPreset(_:)`` listing the valid names, or saying why a
+    /// device type of the specification is not served.
     public init(cliName name: String) throws(DataModelError) {
-        guard let preset = DevicePreset(rawValue: name) else { throw .unknownPreset(name) }
-        self = preset
+        let key = Self.aliases[name] ?? name
+        if let preset = Self.all.first(where: { $0.cliName == key }) {
+            self = preset
+            return
+        }
+        if let schema = DeviceTypeSchema.named(key), let preset = Self.all.first(where: { $0.schema == schema }) {
+            self = preset
+            return
+        }
+        if let schema = DeviceTypeSchema.named(key), let reason = Self.notServed(schema) {
+            throw .unservedDeviceType(schema.cliName, reason: reason)
+        }
+        throw .unknownPreset(name)
     }
 
     /// The name on the command line (`dimmable-light`).
-    public var cliName: String { rawValue }
+    public var cliName: String { schema.cliName }
+
+    public var description: String { cliName }
 
     /// The device type of endpoint 1.
-    public var deviceType: DeviceType {
-        switch self {
-        case .onOffLight: .onOffLight
-        case .dimmableLight: .dimmableLight
-        case .colorTemperatureLight: .colorTemperatureLight
-        case .extendedColorLight: .extendedColorLight
-        case .onOffPlug: .onOffPlugInUnit
-        case .doorLock: .doorLock
-        }
-    }
-
-    /// The default ProductID (0x8001...0x8006, in declaration order).
-    public var productID: ProductID {
-        switch self {
-        case .onOffLight: ProductID(0x8001)
-        case .dimmableLight: ProductID(0x8002)
-        case .colorTemperatureLight: ProductID(0x8003)
-        case .extendedColorLight: ProductID(0x8004)
-        case .onOffPlug: ProductID(0x8005)
-        case .doorLock: ProductID(0x8006)
-        }
-    }
-
-    /// A human name for BasicInformation.ProductName.
-    public var productName: String {
-        switch self {
-        case .onOffLight: "On/Off Light"
-        case .dimmableLight: "Dimmable Light"
-        case .colorTemperatureLight: "Color Temperature Light"
-        case .extendedColorLight: "Extended Color Light"
-        case .onOffPlug: "On/Off Plug-in Unit"
-        case .doorLock: "Door Lock"
-        }
-    }
+    public var deviceType: DeviceType { DeviceType(DeviceTypeID(schema.id), revision: schema.revision) }
 
     /// The BasicInformation configuration for this preset (product name and ID set; adjust the rest).
     public var defaultInformation: BasicInformationServer.Configuration {
@@ -85,31 +111,18 @@ public enum DevicePreset: String, CaseIterable, Sendable {
         [Endpoint.rootNode(information: information ?? defaultInformation), makeApplicationEndpoint()]
     }
 
-    private func makeServers() -> [ClusterServer] {
-        let lightOutput = IdentifyServer(identifyType: .lightOutput)
-        switch self {
-        case .onOffLight:
-            return [lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer()]
-        case .dimmableLight:
-            return [lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer()]
-        case .colorTemperatureLight:
-            return [
-                lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer(),
-                ColorControlServer(),
-            ]
-        case .extendedColorLight:
-            return [
-                lightOutput, GroupsServer(), ScenesManagementServer(), OnOffServer(), LevelControlServer(),
-                ColorControlServer(configuration: ColorControlServer.Configuration(xy: true)),
-            ]
-        case .onOffPlug:
-            return [
-                IdentifyServer(identifyType: .visibleIndicator), GroupsServer(), ScenesManagementServer(),
-                OnOffServer(),
-            ]
-        case .doorLock:
-            return [IdentifyServer(identifyType: .audibleBeep), DoorLockServer()]
+    /// `TemperatureSensor` → `Temperature Sensor`, `OnOffSensor` → `On/Off Sensor`.
+    static func words(_ name: String) -> String {
+        var words: [String] = []
+        for word in SchemaNames.kebabCase(name).split(separator: "-") {
+            let capitalized = word.prefix(1).uppercased() + word.dropFirst()
+            if capitalized == "Off", words.last == "On" {
+                words[words.count - 1] = "On/Off"
+            } else {
+                words.append(capitalized)
+            }
         }
+        return words.joined(separator: " ")
     }
 }
 

@@ -13,6 +13,8 @@ public enum DataModelError: Error, Hashable, Sendable, CustomStringConvertible {
     case endpointInUse(EndpointID)
     /// No device preset has this name.
     case unknownPreset(String)
+    /// A device type of the specification that no virtual device can be (yet), and why.
+    case unservedDeviceType(String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,7 +28,9 @@ public enum DataModelError: Error, Hashable, Sendable, CustomStringConvertible {
             "endpoint \(endpoint.rawValue) already belongs to a data model; create a new endpoint"
         case .unknownPreset(let name):
             "unknown device type \"\(name)\"; use one of: "
-                + DevicePreset.allCases.map(\.cliName).joined(separator: ", ")
+                + DevicePreset.all.map(\.cliName).joined(separator: ", ")
+        case .unservedDeviceType(let name, let reason):
+            "device type \"\(name)\" is not served: \(reason)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MatterCore
+import MatterDataModel
 import MatterDevice
 import MatterDiscovery
 import MatterOnboarding
@@ -8,21 +9,23 @@ import MatterTransport
 
 /// `matter-emu device`: runs one virtual device until interrupted.
 struct DeviceCommand: CLICommand {
+    /// Every device type of the catalogue, as `--type` takes it (`on-off-plug` stays an alias of
+    /// `on-off-plug-in-unit`).
+    static let typeList = DevicePreset.all.map { $0 == .dimmableLight ? "\($0.cliName) (default)" : $0.cliName }
+        .joined(separator: ", ")
+
     static let path = ["device"]
     static let summary = "run a virtual Matter device (commissionable over IP) until interrupted"
     static let options: [OptionSpec] =
         [
-            .value(
-                "type", "TYPE",
-                "on-off-light, dimmable-light (default), color-temperature-light, extended-color-light, on-off-plug, door-lock"
-            ),
+            .value("type", "TYPE", DeviceCommand.typeList),
             .value("discriminator", "N", "12-bit discriminator (default 3840)"),
             .value("passcode", "N", "setup passcode (default 20202021)"),
             .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
             .value("KVS", "PATH", "the device's state file (default <state-dir>/device-<port>.sqlite)"),
             .value("state-dir", "DIR", "default directory for state files"),
             .value("vendor-id", "ID", "vendor ID (default 0xFFF1, the test PKI's)"),
-            .value("product-id", "ID", "product ID (default: the device type's, 0x8001...0x8006)"),
+            .value("product-id", "ID", "product ID (default: the device type's, 0x8000 + its device-type ID)"),
             .value(
                 "name", "TEXT",
                 "node label and DNS-SD device name (at most 32 bytes of UTF-8; no control, bidi or zero-width characters)"

@@ -1,4 +1,5 @@
 import Foundation
+import MatterDataModel
 import MatterDevice
 import MatterHTTP
 import MatterOnboarding
@@ -175,8 +176,8 @@ struct WebAPI: Sendable {
 
     /// The attributes of endpoint 1 the dashboard shows and moves, by device type.
     static func liveAttributes(_ type: String) -> [(cluster: String, attribute: String)] {
-        switch type {
-        case "on-off-light", "on-off-plug": [("OnOff", "OnOff")]
+        switch (try? DevicePreset(cliName: type))?.cliName ?? type {
+        case "on-off-light", "on-off-plug-in-unit": [("OnOff", "OnOff")]
         case "dimmable-light": [("OnOff", "OnOff"), ("LevelControl", "CurrentLevel")]
         case "color-temperature-light", "extended-color-light":
             [("OnOff", "OnOff"), ("LevelControl", "CurrentLevel"), ("ColorControl", "ColorTemperatureMireds")]

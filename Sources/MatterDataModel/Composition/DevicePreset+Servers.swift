@@ -1,0 +1,172 @@
+public import MatterClusters
+import MatterCore
+import MatterInteraction
+
+extension DevicePreset {
+    /// Clusters with a server of their own in this module (behaviour, not only data).
+    static let handWritten: Set<ClusterID> = [
+        .identify, .groups, .scenesManagement, .onOff, .levelControl, .colorControl, .doorLock,
+    ]
+
+    /// Why `schema` is not in the catalogue, or nil when a device can be it.
+    public static func notServed(_ schema: DeviceTypeSchema) -> String? {
+        guard schema.classification == "simple" else {
+            return "a \(schema.classification) device type: part of other devices, not a device of its own"
+        }
+        if schema.clusters.contains(where: { $0.cluster == .threadNetworkDiagnostics && $0.side == .server }) {
+            return "Thread network infrastructure: this project emulates devices over IP only"
+        }
+        if schema.clusters.contains(where: { $0.side == .client && $0.conformance == .mandatory }) {
+            return "a client-side device type (it commands other devices through Binding): not served yet"
+        }
+        let requirements = mandatoryServers(schema)
+        guard !requirements.isEmpty else {
+            return "made of other device types on further endpoints: not served yet"
+        }
+        for requirement in requirements {
+            if case .failure(let failure) = server(for: requirement) { return failure.reason }
+        }
+        return nil
+    }
+
+    /// The server clusters `schema` makes mandatory (the Descriptor aside: the data model adds it), with the
+    /// first cluster of each choice group (`O.a+`).
+    static func mandatoryServers(_ schema: DeviceTypeSchema) -> [DeviceTypeSchema.ClusterRequirement] {
+        var groups: Set<String> = []
+        var result: [DeviceTypeSchema.ClusterRequirement] = []
+        for requirement in schema.clusters where requirement.side == .server && requirement.cluster != .descriptor {
+            if case .choice(_, let group) = requirement.conformance {
+                if groups.insert(group).inserted { result.append(requirement) }
+            } else if requirement.conformance.presence(features: []) == .mandatory {
+                result.append(requirement)
+            }
+        }
+        return result
+    }
+
+    /// The application servers of endpoint 1 (fresh instances).
+    func makeServers() -> [ClusterServer] {
+        switch schema.id {
+        case DeviceTypeSchema.onOffLight.id:
+            return [
+                IdentifyServer(identifyType: .lightOutput), GroupsServer(), ScenesManagementServer(), OnOffServer(),
+            ]
+        case DeviceTypeSchema.dimmableLight.id:
+            return [
+                IdentifyServer(identifyType: .lightOutput), GroupsServer(), ScenesManagementServer(), OnOffServer(),
+                LevelControlServer(),
+            ]
+        case DeviceTypeSchema.colorTemperatureLight.id:
+            return [
+                IdentifyServer(identifyType: .lightOutput), GroupsServer(), ScenesManagementServer(), OnOffServer(),
+                LevelControlServer(), ColorControlServer(),
+            ]
+        case DeviceTypeSchema.extendedColorLight.id:
+            return [
+                IdentifyServer(identifyType: .lightOutput), GroupsServer(), ScenesManagementServer(), OnOffServer(),
+                LevelControlServer(), ColorControlServer(configuration: ColorControlServer.Configuration(xy: true)),
+            ]
+        case DeviceTypeSchema.onOffPlugInUnit.id:
+            return [
+                IdentifyServer(identifyType: .visibleIndicator), GroupsServer(), ScenesManagementServer(),
+                OnOffServer(),
+            ]
+        case DeviceTypeSchema.doorLock.id:
+            return [IdentifyServer(identifyType: .audibleBeep), DoorLockServer()]
+        default:
+            // The catalogue holds only types whose servers compose (`notServed`).
+            return Self.mandatoryServers(schema).compactMap { try? Self.server(for: $0).get() }
+        }
+    }
+
+    /// Why a cluster could not be served.
+    struct Unservable: Error {
+        let reason: String
+    }
+
+    /// A server for one cluster of a device type: the module's own where it has one that serves every feature,
+    /// attribute and command the device type asks for, else a ``GenericClusterServer`` with the required features, the cluster's
+    /// mandatory ones and the first of each choice group it must have one of.
+    static func server(for requirement: DeviceTypeSchema.ClusterRequirement) -> Result<ClusterServer, Unservable> {
+        guard let cluster = ClusterRegistry.standard.cluster(requirement.cluster) else {
+            return .failure(Unservable(reason: "its cluster \(requirement.name) is not in the data model"))
+        }
+        if let server = handWrittenServer(requirement.cluster), covers(server, requirement, cluster) {
+            return .success(server)
+        }
+        var features: Set<String> = []
+        for name in requirement.features {
+            guard let feature = cluster.feature(named: name) else {
+                return .failure(Unservable(reason: "\(cluster.name) has no feature \(name)"))
+            }
+            features.insert(feature.code)
+        }
+        for feature in cluster.features where feature.conformance.presence(features: features) == .mandatory {
+            features.insert(feature.code)
+        }
+        for feature in cluster.features {
+            guard case .choice(let term, let group) = feature.conformance,
+                term.presence(features: features) != .disallowed
+            else { continue }
+            let groupHasOne = cluster.features.contains { other in
+                guard features.contains(other.code), case .choice(_, let otherGroup) = other.conformance else {
+                    return false
+                }
+                return otherGroup == group
+            }
+            if !groupHasOne { features.insert(feature.code) }
+        }
+        var attributes: [AttributeID] = []
+        for name in requirement.attributes {
+            guard let attribute = cluster.attribute(named: name) else {
+                return .failure(Unservable(reason: "\(cluster.name) has no attribute \(name)"))
+            }
+            attributes.append(attribute.id)
+        }
+        var commands: [CommandID] = []
+        for name in requirement.commands {
+            guard let command = cluster.command(named: name) else {
+                return .failure(Unservable(reason: "\(cluster.name) has no command \(name)"))
+            }
+            commands.append(command.id)
+        }
+        do {
+            return .success(
+                try GenericClusterServer(
+                    cluster, features: cluster.features.map(\.code).filter(features.contains),
+                    optionalAttributes: attributes, optionalCommands: commands))
+        } catch {
+            return .failure(Unservable(reason: "\(error)"))
+        }
+    }
+
+    /// The module's own server of `cluster` for a device that is not a light, if it has one.
+    static func handWrittenServer(_ cluster: ClusterID) -> ClusterServer? {
+        switch cluster {
+        case .identify: IdentifyServer(identifyType: .visibleIndicator)
+        case .groups: GroupsServer()
+        case .scenesManagement: ScenesManagementServer()
+        case .onOff: OnOffServer(lighting: false)
+        case .levelControl: LevelControlServer(configuration: LevelControlServer.Configuration(lighting: false))
+        case .doorLock: DoorLockServer()
+        default: nil
+        }
+    }
+
+    /// Whether `server` has every feature, attribute and command the device type asks of its cluster.
+    static func covers(
+        _ server: ClusterServer, _ requirement: DeviceTypeSchema.ClusterRequirement, _ cluster: ClusterSchema
+    ) -> Bool {
+        let features = requirement.features.allSatisfy { name in
+            cluster.feature(named: name).map { server.featureMap & $0.mask != 0 } ?? false
+        }
+        let attributes = requirement.attributes.allSatisfy { name in
+            cluster.attribute(named: name).map { schema in server.attributes.contains { $0.id == schema.id } } ?? false
+        }
+        let commands = requirement.commands.allSatisfy { name in
+            cluster.command(named: name).map { schema in server.acceptedCommands.contains { $0.id == schema.id } }
+                ?? false
+        }
+        return features && attributes && commands
+    }
+}
