@@ -83,4 +83,119 @@ struct CatalogueEndToEndTests {
             } == UInt64(preset.schema.id))
         await device.stop()
     }
+
+    /// Commissions a fresh device of `type` by our controller as node `node`.
+    func commissioned(_ type: String, node: NodeID) async throws -> (TestBed, VirtualDevice, Controller) {
+        let bed = try TestBed()
+        let device = try await bed.device(type)
+        let controller = try await bed.controller()
+        _ = try await controller.commission(device.request(nodeID: node))
+        return (bed, device, controller)
+    }
+
+    @Test("a contact sensor: a StateValue set on the control plane is a StateChange event with the new value")
+    func contactSensorEvents() async throws {
+        let node = NodeID(22)
+        let (_, device, controller) = try await commissioned("contact-sensor", node: node)
+        let path = EventPathIB(endpoint: EndpointID(1), cluster: .booleanState, event: .BooleanState.stateChange)
+        #expect(try await controller.readEvents(node, paths: [path]).events.isEmpty)
+        let answer = await device.control(
+            #"{"op":"set","endpoint":1,"cluster":"BooleanState","attribute":"StateValue","value":true}"#)
+        #expect(answer.contains(#""ok":true"#), "\(answer)")
+        let events = try await controller.readEvents(node, paths: [path]).events
+        #expect(events.count == 1)
+        #expect(events.first?.fields.first { $0.name == "StateValue" }?.value == .bool(true))
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test("a window covering moves to the position asked, step by step, closing, then stops at rest")
+    func windowCoveringMoves() async throws {
+        let node = NodeID(23)
+        let (_, device, controller) = try await commissioned("window-covering", node: node)
+        let position = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .windowCovering,
+            attribute: .WindowCovering.currentPositionLiftPercent100ths)
+        let status = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .windowCovering, attribute: .WindowCovering.operationalStatus)
+        let positions = Mutex<[UInt64]>([])
+        let statuses = Mutex<[UInt64]>([])
+        let subscription = try await controller.subscribe(
+            node, paths: [AttributePathIB(position), AttributePathIB(status)], minInterval: 0, maxInterval: 10,
+            onReport: { report in
+                if case .unsigned(let value)? = report.result.report(for: position)?.value {
+                    positions.withLock { $0.append(value) }
+                }
+                if case .unsigned(let value)? = report.result.report(for: status)?.value {
+                    statuses.withLock { $0.append(value) }
+                }
+            })
+        #expect(subscription.priming.report(for: position)?.value == .unsigned(0))
+        try await controller.invoke(
+            node, endpoint: EndpointID(1), cluster: .windowCovering, command: .WindowCovering.goToLiftPercentage,
+            fields: [TLVElement(tag: .context(0), .unsigned(2500))])
+        var waited = 0
+        while statuses.withLock({ $0.last }) != 0 || positions.withLock({ $0.last }) != 2500, waited < 600 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        let seen = positions.withLock { $0 }
+        #expect(seen.last == 2500)
+        #expect(seen.count >= 2, "\(seen)")
+        #expect(seen == seen.sorted(), "the blind only closes on its way: \(seen)")
+        // Closing (2) globally and for the lift while it moved, at rest (0) once there.
+        #expect(statuses.withLock { $0.contains(0b1010) && $0.last == 0 }, "\(statuses.withLock { $0 })")
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(1), cluster: .windowCovering,
+                attribute: .WindowCovering.currentPositionLiftPercentage) == .value(.unsigned(25)))
+        // Out of range: refused, nothing moves.
+        await #expect(throws: ControllerError.self) {
+            try await controller.invoke(
+                node, endpoint: EndpointID(1), cluster: .windowCovering, command: .WindowCovering.goToLiftPercentage,
+                fields: [TLVElement(tag: .context(0), .unsigned(10_001))])
+        }
+        await controller.cancel(subscription)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test("a smoke and CO alarm runs its self-test: TestInProgress, then SelfTestComplete and back to normal")
+    func smokeAlarmSelfTest() async throws {
+        let node = NodeID(24)
+        let (_, device, controller) = try await commissioned("smoke-co-alarm", node: node)
+        try await controller.invoke(
+            node, endpoint: EndpointID(1), cluster: .smokeCoAlarm, command: .SmokeCoAlarm.selfTestRequest)
+        #expect(await device.deviceValue(1, .smokeCoAlarm, .SmokeCoAlarm.testInProgress) == .bool(true))
+        #expect(await device.deviceValue(1, .smokeCoAlarm, .SmokeCoAlarm.expressedState) == .unsigned(4))
+        let path = EventPathIB(endpoint: EndpointID(1), cluster: .smokeCoAlarm, event: .SmokeCoAlarm.selfTestComplete)
+        var events: [EventValue] = []
+        var waited = 0
+        while events.isEmpty, waited < 200 {
+            try await Task.sleep(for: .milliseconds(50))
+            events = try await controller.readEvents(node, paths: [path]).events
+            waited += 1
+        }
+        #expect(events.count == 1)
+        #expect(await device.deviceValue(1, .smokeCoAlarm, .SmokeCoAlarm.testInProgress) == .bool(false))
+        #expect(await device.deviceValue(1, .smokeCoAlarm, .SmokeCoAlarm.expressedState) == .unsigned(0))
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test("a fan: a FanMode written sets its speed; a PercentSetting of 0 turns it off")
+    func fanModes() async throws {
+        let node = NodeID(25)
+        let (_, device, controller) = try await commissioned("fan", node: node)
+        try await controller.writeAttribute(
+            node, endpoint: EndpointID(1), cluster: .fanControl, attribute: .FanControl.fanMode, value: .unsigned(3))
+        #expect(await device.deviceValue(1, .fanControl, .FanControl.percentCurrent) == .unsigned(100))
+        try await controller.writeAttribute(
+            node, endpoint: EndpointID(1), cluster: .fanControl, attribute: .FanControl.percentSetting,
+            value: .unsigned(0))
+        #expect(await device.deviceValue(1, .fanControl, .FanControl.fanMode) == .unsigned(0))
+        #expect(await device.deviceValue(1, .fanControl, .FanControl.percentCurrent) == .unsigned(0))
+        await controller.stop()
+        await device.stop()
+    }
 }

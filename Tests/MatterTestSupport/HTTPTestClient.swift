@@ -9,6 +9,8 @@ public final class HTTPTestClient {
     private let fd: Int32
     private var pending: [UInt8] = []
     private var closed = false
+    /// How the last read ended.
+    private var endedBy = "not ended"
 
     /// Connects to 127.0.0.1:`port`.
     public init(port: UInt16) throws {
@@ -45,7 +47,11 @@ public final class HTTPTestClient {
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         text += "\r\n" + (body ?? "")
         try client.send(Array(text.utf8))
-        return try await client.response()
+        do {
+            return try await client.response()
+        } catch TestSupportError.notJSONObject(let reason) {
+            throw TestSupportError.notJSONObject("\(method) \(path): \(reason)")
+        }
     }
 
     /// Sends all of `bytes` (a peer that closed early ends the sending quietly: its answer is read next).
@@ -68,6 +74,21 @@ public final class HTTPTestClient {
     /// Reads the whole answer (the server closes the connection after it).
     public func response() async throws -> HTTPTestResponse {
         while try await readMore() {}
+        guard !pending.isEmpty else {
+            // Said whole, for a failure seen once in a full run (an empty answer): whether the descriptor is
+            // still this connection's socket tells a server that closed from a descriptor closed under us.
+            var info = stat()
+            let kind =
+                fstat(fd, &info) != 0 ? "gone" : (info.st_mode & S_IFMT == S_IFSOCK ? "a socket" : "not a socket")
+            var peer = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let connected = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+            }
+            throw TestSupportError.notJSONObject(
+                "not an HTTP answer: the connection ended with no byte (\(endedBy); descriptor \(fd) is \(kind), "
+                    + "\(connected == 0 ? "connected to port \(UInt16(bigEndian: peer.sin_port))" : "not connected"))")
+        }
         return try HTTPTestResponse(parsing: pending)
     }
 
@@ -109,8 +130,14 @@ public final class HTTPTestClient {
                 pending.append(contentsOf: buffer[0..<count])
                 return true
             }
-            if count == 0 { return false }
-            if errno == ECONNRESET { return false }
+            if count == 0 {
+                endedBy = "end of stream"
+                return false
+            }
+            if errno == ECONNRESET {
+                endedBy = "connection reset"
+                return false
+            }
             guard errno == EAGAIN || errno == EINTR, clock.now < deadline else {
                 throw TestSupportError.timedOut("no answer (errno \(errno))")
             }

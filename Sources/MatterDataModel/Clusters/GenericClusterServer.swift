@@ -34,12 +34,18 @@ public final class GenericClusterServer: ClusterServer {
     private let commandSchemas: [CommandSchema]
     private var values: [AttributeID: TLVValue] = [:]
     private var behaviours: [CommandID: Behaviour] = [:]
+    private let askedEvents: Set<EventID>
+    private var changeHandlers: [AttributeID: [ChangeHandler]] = [:]
+
+    /// What runs after an attribute's value changed (from a write, the control plane or a behaviour): the
+    /// server, the old value and the new one.
+    public typealias ChangeHandler = (GenericClusterServer, TLVValue?, TLVValue) -> Void
 
     /// `features`: feature codes (`LT`) or names (`Lighting`); `optionalAttributes` and `optionalCommands`:
     /// elements the conformance allows but does not require; `values`: initial values instead of the defaults.
     public init(
         _ schema: ClusterSchema, features: [String] = [], optionalAttributes: [AttributeID] = [],
-        optionalCommands: [CommandID] = [], values: [AttributeID: TLVValue] = [:]
+        optionalCommands: [CommandID] = [], optionalEvents: [EventID] = [], values: [AttributeID: TLVValue] = [:]
     ) throws(ConfigurationError) {
         var codes: Set<String> = []
         var map: UInt32 = 0
@@ -96,6 +102,12 @@ public final class GenericClusterServer: ClusterServer {
         for id in askedCommands where !commands.contains(where: { $0.id == id }) {
             throw ConfigurationError(description: "\(schema.name) has no command \(id) allowed with these features")
         }
+        for id in optionalEvents {
+            guard let event = schema.event(id), event.conformance.presence(isTrue) != .disallowed else {
+                throw ConfigurationError(description: "\(schema.name) has no event \(id) allowed with these features")
+            }
+        }
+        self.askedEvents = Set(optionalEvents)
         self.served = served
         self.commandSchemas = commands
         for attribute in served { self.values[attribute.id] = ClusterValueCheck.initialValue(of: attribute) }
@@ -118,6 +130,19 @@ public final class GenericClusterServer: ClusterServer {
         behaviours[command] = behaviour
     }
 
+    /// Runs `handler` after every change of `attribute`'s value (a behaviour's reaction: an event, a
+    /// dependent attribute).
+    public func onChange(_ attribute: AttributeID, _ handler: @escaping ChangeHandler) {
+        changeHandlers[attribute, default: []].append(handler)
+    }
+
+    /// Records event `id` of this cluster with the priority the model gives it.
+    @discardableResult
+    public func recordEvent(_ id: EventID, fields: TLVValue = .structure([])) -> UInt64? {
+        guard let event = schema.event(id) else { return nil }
+        return recordEvent(id, priority: event.priority, fields: fields)
+    }
+
     /// The current value of `attribute`, if served.
     public func value(_ attribute: AttributeID) -> TLVValue? { values[attribute] }
 
@@ -131,9 +156,11 @@ public final class GenericClusterServer: ClusterServer {
             throw StatusIB(error.isConstraint ? .constraintError : .invalidDataType)
         }
         guard values[attribute] != value else { return }
+        let old = values[attribute]
         values[attribute] = value
         if schema.quality.contains(.nonVolatile) { persist(attribute, value) }
         attributeChanged(attribute, quiet: schema.quality.contains(.changesOmitted))
+        for handler in changeHandlers[attribute] ?? [] { handler(self, old, value) }
     }
 
     static func check(_ value: TLVValue, _ attribute: AttributeSchema, in cluster: ClusterSchema)
@@ -159,7 +186,10 @@ public final class GenericClusterServer: ClusterServer {
     }
 
     override public var events: [EventInfo] {
-        schema.events.filter { $0.conformance.presence(features: features) == .mandatory }.map(EventInfo.init)
+        schema.events.filter {
+            $0.conformance.presence(features: features) == .mandatory || askedEvents.contains($0.id)
+        }
+        .map(EventInfo.init)
     }
 
     override public func fabricRemoved(_ fabricIndex: UInt8) {

@@ -85,7 +85,8 @@ extension DevicePreset {
     }
 
     /// A server for one cluster of a device type: the module's own where it has one that serves every feature,
-    /// attribute and command the device type asks for, else a ``GenericClusterServer`` with the required features, the cluster's
+    /// attribute and command the device type asks for, else (with the cluster's ``ClusterBehaviour``, if it has
+    /// one: its features, elements and reactions) a ``GenericClusterServer`` with the required features, the cluster's
     /// mandatory ones and the first of each choice group it must have one of.
     static func server(for requirement: DeviceTypeSchema.ClusterRequirement) -> Result<ClusterServer, Unservable> {
         guard let cluster = ClusterRegistry.standard.cluster(requirement.cluster) else {
@@ -94,7 +95,8 @@ extension DevicePreset {
         if let server = handWrittenServer(requirement.cluster), covers(server, requirement, cluster) {
             return .success(server)
         }
-        var features: Set<String> = []
+        let behaviour = ClusterBehaviour.registry[cluster.id]
+        var features = Set(behaviour?.features ?? [])
         for name in requirement.features {
             guard let feature = cluster.feature(named: name) else {
                 return .failure(Unservable(reason: "\(cluster.name) has no feature \(name)"))
@@ -116,14 +118,14 @@ extension DevicePreset {
             }
             if !groupHasOne { features.insert(feature.code) }
         }
-        var attributes: [AttributeID] = []
+        var attributes = behaviour?.attributes ?? []
         for name in requirement.attributes {
             guard let attribute = cluster.attribute(named: name) else {
                 return .failure(Unservable(reason: "\(cluster.name) has no attribute \(name)"))
             }
             attributes.append(attribute.id)
         }
-        var commands: [CommandID] = []
+        var commands = behaviour?.commands ?? []
         for name in requirement.commands {
             guard let command = cluster.command(named: name) else {
                 return .failure(Unservable(reason: "\(cluster.name) has no command \(name)"))
@@ -131,10 +133,11 @@ extension DevicePreset {
             commands.append(command.id)
         }
         do {
-            return .success(
-                try GenericClusterServer(
-                    cluster, features: cluster.features.map(\.code).filter(features.contains),
-                    optionalAttributes: attributes, optionalCommands: commands))
+            let server = try GenericClusterServer(
+                cluster, features: cluster.features.map(\.code).filter(features.contains),
+                optionalAttributes: attributes, optionalCommands: commands, optionalEvents: behaviour?.events ?? [])
+            behaviour?.attach(server)
+            return .success(server)
         } catch {
             return .failure(Unservable(reason: "\(error)"))
         }
