@@ -54,10 +54,22 @@ enum AppPipeCommand {
         case "SetDoorState": return .success(["op": "door-state"])
         case let reboot where DeviceBootReason(name: reboot) != nil:
             return .success(["op": "reboot", "reason": reboot])
-        case "SimulateLongPress", "SimulateMultiPress", "SimulateActionSwitchLongPress",
-            "SimulateActionSwitchMultiPress", "SimulateSwitchIdle", "SwitchLatched", "InitialPress", "LongPress",
-            "ShortRelease", "LongRelease", "MultiPressOngoing", "MultiPressComplete":
-            return .success(["op": "press"])
+        case "SimulateMultiPress":
+            return number("MultiPressNumPresses").map { ["op": "multi-press", "endpoint": endpoint, "count": $0] }
+        case "SimulateLongPress":
+            // Held for the delay before LongPress plus the time after it, as the SDK's app plays it.
+            return number("LongPressDelayMillis").flatMap { delay in
+                number("LongPressDurationMillis").map { duration in
+                    ["op": "long-press", "endpoint": endpoint, "seconds": Double(delay + duration) / 1000]
+                }
+            }
+        case "SwitchLatched":
+            return number("NewPosition").map { ["op": "switch", "endpoint": endpoint, "position": $0] }
+        case "SimulateActionSwitchLongPress", "SimulateActionSwitchMultiPress", "SimulateSwitchIdle",
+            "InitialPress", "LongPress", "ShortRelease", "LongRelease", "MultiPressOngoing", "MultiPressComplete":
+            return .failure(
+                ControlFailure(
+                    "\(name): play presses whole with SimulateMultiPress, SimulateLongPress or SwitchLatched"))
         case "SetOccupancy", "Occupancy", "Measurement", "Bool":
             return .success(["op": "sensor"])
         case "RadioFaultChange", "NetworkFaultChange", "SoftwareFault":

@@ -27,10 +27,11 @@ extension VirtualDevice {
                 throw ControlFailure(
                     "the door lock has no DoorPositionSensor feature (no DoorState attribute, no DoorStateChange event)"
                 )
-            case "press", "long-press", "multi-press", "switch":
-                throw ControlFailure("no device type served here has a Switch cluster")
+            case "press", "long-press", "multi-press", "switch": return try await switchAction(op, request)
             case "sensor":
-                throw ControlFailure("no device type served here has a sensor cluster")
+                throw ControlFailure(
+                    #"a sensor's value is an attribute: {"op":"set","endpoint":1,"cluster":"TemperatureMeasurement","attribute":"MeasuredValue","value":2150}"#
+                )
             default: return nil
             }
         } catch {

@@ -198,4 +198,87 @@ struct CatalogueEndToEndTests {
         await controller.stop()
         await device.stop()
     }
+
+    @Test("a generic switch pressed from the control plane: the events of a double press and a long press, in order")
+    func switchPresses() async throws {
+        let node = NodeID(26)
+        let (_, device, controller) = try await commissioned("generic-switch", node: node)
+        let all = EventPathIB(endpoint: EndpointID(1), cluster: .switch, event: nil)
+        let double = await device.control(#"{"op":"multi-press","count":2}"#)
+        #expect(double.contains(#""ok":true"#), "\(double)")
+        var events = try await controller.readEvents(node, paths: [all]).events
+        #expect(
+            events.map(\.name) == [
+                "InitialPress", "ShortRelease", "InitialPress", "MultiPressOngoing", "ShortRelease",
+                "MultiPressComplete",
+            ])
+        #expect(events.last?.fields.first { $0.name == "TotalNumberOfPressesCounted" }?.value == .unsigned(2))
+        let last = try #require(events.last?.eventNumber)
+        let long = await device.control(#"{"op":"long-press","seconds":1}"#)
+        #expect(long.contains(#""ok":true"#), "\(long)")
+        events = try await controller.readEvents(node, paths: [all], eventMin: last + 1).events
+        #expect(events.map(\.name) == ["InitialPress", "LongPress", "LongRelease"])
+        #expect(await device.deviceValue(1, .switch, .Switch.currentPosition) == .unsigned(0))
+        // More presses than MultiPressMax (3), or a latch on a momentary switch: refused, nothing recorded.
+        for refused in [#"{"op":"multi-press","count":4}"#, #"{"op":"switch","position":1}"#] {
+            let answer = await device.control(refused)
+            #expect(answer.contains(#""ok":false"#), "\(answer)")
+        }
+        let after = try await controller.readEvents(node, paths: [all], eventMin: last + 1).events
+        #expect(after.count == 3)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test("a thermostat heats its room to a raised setpoint, running while it heats, then rests")
+    func thermostatHeatsTheRoom() async throws {
+        let node = NodeID(27)
+        let (_, device, controller) = try await commissioned("thermostat", node: node)
+        let local = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.localTemperature)
+        let running = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.thermostatRunningState)
+        let temperatures = Mutex<[Int64]>([])
+        let states = Mutex<[UInt64]>([])
+        let subscription = try await controller.subscribe(
+            node, paths: [AttributePathIB(local), AttributePathIB(running)], minInterval: 0, maxInterval: 10,
+            onReport: { report in
+                if case .signed(let value)? = report.result.report(for: local)?.value {
+                    temperatures.withLock { $0.append(value) }
+                }
+                if case .unsigned(let value)? = report.result.report(for: running)?.value {
+                    states.withLock { $0.append(value) }
+                }
+            })
+        let start = try #require(
+            subscription.priming.report(for: local)?.value.flatMap { value -> Int64? in
+                if case .signed(let number) = value { return number }
+                return nil
+            })
+        #expect(await device.deviceValue(1, .thermostat, .Thermostat.systemMode) == .unsigned(4))
+        // Heat, +1 °C (amount in 0.1 °C).
+        try await controller.invoke(
+            node, endpoint: EndpointID(1), cluster: .thermostat, command: .Thermostat.setpointRaiseLower,
+            fields: [TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .signed(10))])
+        guard
+            case .signed(let setpoint)? = await device.deviceValue(1, .thermostat, .Thermostat.occupiedHeatingSetpoint)
+        else {
+            Issue.record("no OccupiedHeatingSetpoint")
+            return
+        }
+        #expect(setpoint == 2100)
+        #expect(start < setpoint)
+        var waited = 0
+        while temperatures.withLock({ $0.last }) != setpoint || states.withLock({ $0.last }) != 0, waited < 600 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        let seen = temperatures.withLock { $0 }
+        #expect(seen.last == setpoint, "\(seen)")
+        #expect(seen == seen.sorted(), "the room only warms while heated: \(seen)")
+        #expect(states.withLock { $0.contains(1) && $0.last == 0 }, "\(states.withLock { $0 })")
+        await controller.cancel(subscription)
+        await controller.stop()
+        await device.stop()
+    }
 }

@@ -143,6 +143,26 @@ import Testing
         #expect(try device.eventually { try device.get(1, "DoorLock", "LockState") as? Int == 1 })
     }
 
+    @Test("--app-pipe presses a generic switch as the SDK's test harness does; a latch is refused")
+    func appPipeSwitch() throws {
+        let device = try ControlledProcess(["device", "--type", "generic-switch"])
+        try device.writePipe(
+            #"{"Name":"SimulateMultiPress","EndpointId":1,"ButtonId":1,"MultiPressPressedTimeMillis":100,"MultiPressReleasedTimeMillis":200,"MultiPressNumPresses":3}"#
+        )
+        // The button went down three times and came up three times (the device prints each change).
+        func changes(to value: Int) -> Int {
+            device.output.components(separatedBy: #""attribute":"CurrentPosition","#).dropFirst()
+                .filter { $0.contains(#""value":\#(value)"#) }.count
+        }
+        #expect(device.eventually { changes(to: 1) == 3 && changes(to: 0) == 3 }, "\(device.output)")
+        #expect(try device.ctl(#"{"op":"multi-press","count":4}"#).exitCode == 8)
+        #expect(try device.ctl(#"{"op":"switch","position":1}"#).exitCode == 8)
+        let pressed = try device.ctl(#"{"op":"press"}"#)
+        #expect(pressed.exitCode == 0)
+        #expect((pressed.answer["eventNumbers"] as? [Int])?.count == 3)  // InitialPress, ShortRelease, complete
+        #expect(changes(to: 1) == 4)
+    }
+
     @Test("a stale socket and FIFO are replaced; a regular file at either path is refused")
     func stalePathsAreReplaced() throws {
         let device = try ControlledProcess(["device", "--type", "on-off-plug"], stale: true)

@@ -65,6 +65,9 @@ final class ControlledProcess {
     }
 
     /// Writes one command to the app pipe, as an SDK test harness does (open, write, close).
+    /// What the device printed so far (its `--json` lines).
+    var output: String { process.stdout }
+
     func writePipe(_ command: String) throws {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: pipe))
         handle.write(Data((command + "\n").utf8))

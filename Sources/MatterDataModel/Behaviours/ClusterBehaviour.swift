@@ -21,6 +21,8 @@ struct ClusterBehaviour: Sendable {
         .fanControl: .fanControl,
         .smokeCoAlarm: .smokeCoAlarm,
         .onOff: .onOff,
+        .switch: .switch,
+        .thermostat: .thermostat,
     ]
 }
 

@@ -36,6 +36,7 @@ public final class GenericClusterServer: ClusterServer {
     private var behaviours: [CommandID: Behaviour] = [:]
     private let askedEvents: Set<EventID>
     private var changeHandlers: [AttributeID: [ChangeHandler]] = [:]
+    private var startHandlers: [(GenericClusterServer) -> Void] = []
 
     /// What runs after an attribute's value changed (from a write, the control plane or a behaviour): the
     /// server, the old value and the new one.
@@ -205,6 +206,13 @@ public final class GenericClusterServer: ClusterServer {
                 values[attribute.id] = stored
             }
         }
+        for handler in startHandlers { handler(self) }
+    }
+
+    /// Runs `handler` when the server starts in a running data model, its persisted values loaded (a
+    /// behaviour's timers start there).
+    public func onStart(_ handler: @escaping (GenericClusterServer) -> Void) {
+        startHandlers.append(handler)
     }
 
     override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {

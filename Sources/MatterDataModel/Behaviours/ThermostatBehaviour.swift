@@ -1,0 +1,90 @@
+import MatterClusters
+import MatterCore
+import MatterInteraction
+import MatterTLV
+
+extension ClusterBehaviour {
+    /// The room's temperature when nothing heats or cools it (0.01 °C).
+    static let roomAmbient: Int64 = 1800
+    /// How far the room warms or cools per second while the thermostat runs, and drifts toward the ambient
+    /// temperature per ten seconds while it rests (0.01 °C).
+    static let roomRate: Int64 = 25
+    static let roomDrift: Int64 = 5
+    /// How far below the heating setpoint (above the cooling one) the room falls before the thermostat
+    /// starts again (0.01 °C).
+    static let roomHysteresis: Int64 = 50
+
+    /// Thermostat (heating and cooling): a room that follows it. Every second, in Heat (or Auto) mode below
+    /// its heating setpoint the thermostat heats (ThermostatRunningState Heat, LocalTemperature +0.25 °C) until
+    /// the setpoint is reached; in Cool mode above the cooling setpoint it cools likewise; otherwise the room
+    /// drifts toward 18 °C by 0.05 °C every ten seconds, and the thermostat starts again 0.5 °C past its
+    /// setpoint. SetpointRaiseLower moves the setpoints within their limits.
+    static let thermostat = ClusterBehaviour(
+        features: ["HEAT", "COOL"], attributes: [.Thermostat.thermostatRunningState]
+    ) { server in
+        server.update(.Thermostat.controlSequenceOfOperation, .unsigned(4))  // cooling and heating
+        server.update(.Thermostat.systemMode, .unsigned(4))  // heat
+        if server.value(.Thermostat.localTemperature) == TLVValue.null {
+            server.update(.Thermostat.localTemperature, .signed(2000))
+        }
+        var running: UInt64 = 0
+        var ticks = 0
+        var room: DataModelTimer?
+        func signed(_ server: GenericClusterServer, _ attribute: AttributeID, _ fallback: Int64) -> Int64 {
+            if case .signed(let value)? = server.value(attribute) { return value }
+            if case .unsigned(let value)? = server.value(attribute) { return Int64(value) }
+            return fallback
+        }
+        func tick(_ server: GenericClusterServer) {
+            ticks += 1
+            let mode = server.unsignedValue(.Thermostat.systemMode)
+            let local = signed(server, .Thermostat.localTemperature, 2000)
+            let heat = signed(server, .Thermostat.occupiedHeatingSetpoint, 2000)
+            let cool = signed(server, .Thermostat.occupiedCoolingSetpoint, 2600)
+            let heats = mode == 4 || mode == 1
+            let cools = mode == 3 || mode == 1
+            if heats, local < heat, running == 1 || local <= heat - roomHysteresis {
+                running = 1
+            } else if cools, local > cool, running == 2 || local >= cool + roomHysteresis {
+                running = 2
+            } else {
+                running = 0
+            }
+            var next = local
+            switch running {
+            case 1: next = min(heat, local + roomRate)
+            case 2: next = max(cool, local - roomRate)
+            default:
+                if ticks % 10 == 0, local != roomAmbient {
+                    next =
+                        local > roomAmbient ? max(roomAmbient, local - roomDrift) : min(roomAmbient, local + roomDrift)
+                }
+            }
+            server.update(.Thermostat.thermostatRunningState, .unsigned(running))
+            if next != local { server.update(.Thermostat.localTemperature, .signed(next)) }
+            room?.start(after: 1000)
+        }
+        server.onStart { server in
+            if room == nil { room = server.makeTimer { [weak server] in server.map(tick) } }
+            room?.start(after: 1000)
+        }
+        server.handle(.Thermostat.setpointRaiseLower) { server, fields, _ throws(StatusIB) in
+            let mode = try fields.unsigned(0, UInt8.self)
+            let amount = Int64(try fields.signed(1, Int8.self)) * 10
+            guard mode <= 2 else { throw StatusIB(.constraintError) }
+            if mode == 0 || mode == 2 {
+                let low = signed(server, .Thermostat.minHeatSetpointLimit, 700)
+                let high = signed(server, .Thermostat.maxHeatSetpointLimit, 3000)
+                let value = signed(server, .Thermostat.occupiedHeatingSetpoint, 2000) + amount
+                server.update(.Thermostat.occupiedHeatingSetpoint, .signed(min(high, max(low, value))))
+            }
+            if mode == 1 || mode == 2 {
+                let low = signed(server, .Thermostat.minCoolSetpointLimit, 1600)
+                let high = signed(server, .Thermostat.maxCoolSetpointLimit, 3200)
+                let value = signed(server, .Thermostat.occupiedCoolingSetpoint, 2600) + amount
+                server.update(.Thermostat.occupiedCoolingSetpoint, .signed(min(high, max(low, value))))
+            }
+            return nil
+        }
+    }
+}
