@@ -36,7 +36,11 @@ public final class HTTPServer: Sendable {
         handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
     ) throws(HTTPError) {
         let context = Context(policy: policy, limits: limits, hub: hub, handler: handler)
-        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue)
+        // poll(), not select(): a fleet of a thousand devices holds more than FD_SETSIZE (1024) descriptors,
+        // and select() cannot watch a socket numbered past it (the server then could not listen, and dropped
+        // such connections unanswered: seen as resets in full test runs).
+        var flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue)
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         let started = address.withSocketAddress { socketAddress in

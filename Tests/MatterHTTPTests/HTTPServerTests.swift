@@ -146,3 +146,35 @@ import Testing
         #expect(HTTPText.jsonString("a\"b\\c\n</script>\u{1}") == #""a\"b\\c\n\u003c/script>\u0001""#)
     }
 }
+
+/// The server in a process that holds more descriptors than select() can watch (FD_SETSIZE, 1024): a fleet of a
+/// thousand devices does. The connection's socket is then numbered past 1024.
+@Suite struct HTTPServerManyDescriptorsTests {
+    @Test("a request is answered when its socket is numbered past FD_SETSIZE")
+    func answersPastFDSetSize() async throws {
+        var limit = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        if limit.rlim_cur < 2048, limit.rlim_max >= 2048 {
+            limit.rlim_cur = 2048
+            try #require(setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        }
+        try #require(limit.rlim_cur >= 2048, "RLIMIT_NOFILE is \(limit.rlim_cur)")
+        // Fill the low numbers so that the next sockets land above 1024.
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        while held.last.map({ $0 < 1100 }) ?? true {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            try #require(fd >= 0)
+            held.append(fd)
+        }
+        let hub = HTTPEventHub()
+        let server = try HTTPServer(
+            address: HTTPListenAddress(parsing: "127.0.0.1:0"),
+            policy: HTTPAccessPolicy(token: nil, loopbackOnly: true), hub: hub
+        ) { _ in .text(200, "ok") }
+        defer { server.stop() }
+        let answer = try await HTTPTestClient.request(port: server.address.port, "GET", "/")
+        #expect(answer.status == 200)
+        #expect(answer.body == "ok")
+    }
+}

@@ -161,7 +161,11 @@ enum DashboardAssets {
 
         async function refresh(i) {
           if (!document.getElementById('device-' + i)) return;
-          try { show(await api('GET', '/api/devices/' + i)); } catch (error) { report(error); }
+          try {
+            const d = await api('GET', '/api/devices/' + i);
+            if (!d.commissionable) windows.delete(i);
+            show(d);
+          } catch (error) { report(error); }
         }
 
         async function load() {
@@ -170,7 +174,10 @@ enum DashboardAssets {
             const page = await api('GET', '/api/devices?' + query);
             view.total = page.total;
             devices.clear();
-            for (const d of page.devices) devices.set(d.device, d);
+            for (const d of page.devices) {
+              devices.set(d.device, d);
+              if (!d.commissionable) windows.delete(d.device);
+            }
             document.getElementById('devices').replaceChildren(...page.devices.map(row));
             const last = Math.min(view.offset + view.limit, view.total);
             document.getElementById('page').textContent = (view.total ? view.offset + 1 : 0) + '-' + last + ' of ' + view.total;
@@ -194,7 +201,8 @@ enum DashboardAssets {
               show(d);
             } else if (['network', 'commissioning-window', 'fabrics', 'rebooted'].includes(event.event) ||
                 (event.event === 'attribute' && event.cluster === 'BasicInformation')) {
-              if (event.event === 'commissioning-window' && !event.open) windows.delete(event.device);
+              // The device's state decides (refresh), not the event: a close that arrives late must not
+              // hide the codes of the window opened after it.
               refresh(event.device);
             }
           };

@@ -14,7 +14,7 @@ struct WebAPI: Sendable {
     /// `get`, `set` or `event` (which have routes of their own).
     static let actions: Set<String> = [
         "reboot", "factory-reset", "offline", "online", "open-window", "close-window", "identify", "jam",
-        "hardware-fault",
+        "hardware-fault", "press", "multi-press", "long-press", "switch",
     ]
 
     /// The most devices one page of `GET /api/devices` lists.
