@@ -31,9 +31,10 @@ struct CrashWorkspace {
     var deviceStore: String { directory.file("device.sqlite") }
     var storePath: String { ControllerStateDirectory.storePath(in: stateDirectory) }
 
-    /// Starts the device on its state file (port 0: a free one); with `killAt`, the test hook makes it
-    /// SIGKILL itself at that point of commissioning.
-    func startDevice(port: UInt16 = 0, killAt point: String? = nil) async throws -> EmuDevice {
+    /// Starts the device on its state file and `port` (by default a free one below the ephemeral range, so
+    /// that it is still free when the device is started again after a kill: `TestPorts`); with `killAt`, the
+    /// test hook makes it SIGKILL itself at that point of commissioning.
+    func startDevice(port: UInt16 = TestPorts.freeUDP(), killAt point: String? = nil) async throws -> EmuDevice {
         try await EmuDevice.start(
             ["--secured-device-port", "\(port)", "--KVS", deviceStore] + Self.deviceOptions,
             environment: point.map { ["MATTER_EMU_TEST_KILL_AT": $0] } ?? [:])
