@@ -286,4 +286,44 @@ struct CatalogueEndToEndTests {
         await controller.stop()
         await device.stop()
     }
+
+    @Test("a laundry washer runs a cycle: Start, Pause, Resume and Stop with their answers, then OperationCompletion")
+    func washerCycle() async throws {
+        let node = NodeID(28)
+        let (_, device, controller) = try await commissioned("laundry-washer", node: node)
+        func command(_ id: CommandID) async throws -> UInt64? {
+            let result = try await controller.invoke(
+                node, endpoint: EndpointID(1), cluster: .operationalState, command: id)
+            guard case .response(let response, .structure(let fields)) = result,
+                response == .OperationalState.operationalCommandResponse,
+                case .structure(let state)? = fields.first(where: { $0.tag == .context(0) })?.value,
+                case .unsigned(let error)? = state.first(where: { $0.tag == .context(0) })?.value
+            else { return nil }
+            return error
+        }
+        func state() async -> TLVValue? {
+            await device.deviceValue(1, .operationalState, .OperationalState.operationalState)
+        }
+        #expect(try await command(.OperationalState.pause) == 3)  // CommandInvalidInState: nothing runs
+        #expect(try await command(.OperationalState.start) == 0)
+        #expect(await state() == .unsigned(1))
+        #expect(await device.deviceValue(1, .operationalState, .OperationalState.countdownTime) == .unsigned(30))
+        #expect(try await command(.OperationalState.pause) == 0)
+        #expect(await state() == .unsigned(2))
+        #expect(try await command(.OperationalState.resume) == 0)
+        #expect(await state() == .unsigned(1))
+        #expect(try await command(.OperationalState.stop) == 0)
+        #expect(await state() == .unsigned(0))
+        let events = try await controller.readEvents(
+            node,
+            paths: [
+                EventPathIB(
+                    endpoint: EndpointID(1), cluster: .operationalState, event: .OperationalState.operationCompletion)
+            ]
+        ).events
+        #expect(events.count == 1)
+        #expect(events.first?.fields.first { $0.name == "CompletionErrorCode" }?.value == .unsigned(0))
+        await controller.stop()
+        await device.stop()
+    }
 }

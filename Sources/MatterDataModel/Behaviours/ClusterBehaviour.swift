@@ -23,6 +23,7 @@ struct ClusterBehaviour: Sendable {
         .onOff: .onOff,
         .switch: .switch,
         .thermostat: .thermostat,
+        .operationalState: .operationalState,
     ]
 }
 
