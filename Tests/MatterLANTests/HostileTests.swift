@@ -77,7 +77,8 @@ struct HostileTests {
         let toggles = fixture.toggles
         #expect(
             toggles.readsBad == 0 && toggles.readsOK == toggles.succeeded,
-            "\(toggles.readsOK) ok, \(toggles.readsBad) not")
+            "\(toggles.readsOK) ok, \(toggles.readsBad) not: \(toggles.errors.filter { $0.hasPrefix("read-back") }.prefix(5))"
+        )
     }
 
     @Test("the device process is alive")
