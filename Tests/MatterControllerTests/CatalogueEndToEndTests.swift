@@ -118,33 +118,23 @@ struct CatalogueEndToEndTests {
             attribute: .WindowCovering.currentPositionLiftPercent100ths)
         let status = ConcreteAttributePath(
             endpoint: EndpointID(1), cluster: .windowCovering, attribute: .WindowCovering.operationalStatus)
-        let positions = Mutex<[UInt64]>([])
-        let statuses = Mutex<[UInt64]>([])
-        let subscription = try await controller.subscribe(
-            node, paths: [AttributePathIB(position), AttributePathIB(status)], minInterval: 0, maxInterval: 10,
-            onReport: { report in
-                if case .unsigned(let value)? = report.result.report(for: position)?.value {
-                    positions.withLock { $0.append(value) }
-                }
-                if case .unsigned(let value)? = report.result.report(for: status)?.value {
-                    statuses.withLock { $0.append(value) }
-                }
-            })
+        let reported = try await ReportedIntegers.subscribe(controller, node, [position, status])
+        let subscription = try reported.subscription
         #expect(subscription.priming.report(for: position)?.value == .unsigned(0))
         try await controller.invoke(
             node, endpoint: EndpointID(1), cluster: .windowCovering, command: .WindowCovering.goToLiftPercentage,
             fields: [TLVElement(tag: .context(0), .unsigned(2500))])
         var waited = 0
-        while statuses.withLock({ $0.last }) != 0 || positions.withLock({ $0.last }) != 2500, waited < 600 {
+        while reported[status].last != 0 || reported[position].last != 2500, waited < 600 {
             try await Task.sleep(for: .milliseconds(50))
             waited += 1
         }
-        let seen = positions.withLock { $0 }
+        let seen = reported[position]
         #expect(seen.last == 2500)
         #expect(seen.count >= 2, "\(seen)")
         #expect(seen == seen.sorted(), "the blind only closes on its way: \(seen)")
         // Closing (2) globally and for the lift while it moved, at rest (0) once there.
-        #expect(statuses.withLock { $0.contains(0b1010) && $0.last == 0 }, "\(statuses.withLock { $0 })")
+        #expect(reported[status].contains(0b1010) && reported[status].last == 0, "\(reported[status])")
         #expect(
             try await controller.readAttribute(
                 node, endpoint: EndpointID(1), cluster: .windowCovering,
@@ -238,18 +228,8 @@ struct CatalogueEndToEndTests {
             endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.localTemperature)
         let running = ConcreteAttributePath(
             endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.thermostatRunningState)
-        let temperatures = Mutex<[Int64]>([])
-        let states = Mutex<[UInt64]>([])
-        let subscription = try await controller.subscribe(
-            node, paths: [AttributePathIB(local), AttributePathIB(running)], minInterval: 0, maxInterval: 10,
-            onReport: { report in
-                if case .signed(let value)? = report.result.report(for: local)?.value {
-                    temperatures.withLock { $0.append(value) }
-                }
-                if case .unsigned(let value)? = report.result.report(for: running)?.value {
-                    states.withLock { $0.append(value) }
-                }
-            })
+        let reported = try await ReportedIntegers.subscribe(controller, node, [local, running])
+        let subscription = try reported.subscription
         let start = try #require(
             subscription.priming.report(for: local)?.value.flatMap { value -> Int64? in
                 if case .signed(let number) = value { return number }
@@ -270,18 +250,19 @@ struct CatalogueEndToEndTests {
         #expect(start < setpoint)
         // Heating (1), then at rest (0) once the setpoint is reached; at rest the room may already drift back.
         func rested() -> Bool {
-            states.withLock { states in states.firstIndex(of: 1).map { states[$0...].contains(0) } ?? false }
+            let states = reported[running]
+            return states.firstIndex(of: 1).map { states[$0...].contains(0) } ?? false
         }
         var waited = 0
-        while !(temperatures.withLock { $0.contains(setpoint) } && rested()), waited < 1200 {
+        while !(reported[local].contains(setpoint) && rested()), waited < 1200 {
             try await Task.sleep(for: .milliseconds(50))
             waited += 1
         }
-        let seen = temperatures.withLock { $0 }
+        let seen = reported[local]
         let reached = try #require(seen.firstIndex(of: setpoint), "never reached \(setpoint): \(seen)")
         let warming = Array(seen[...reached])
         #expect(warming == warming.sorted(), "the room only warms while heated: \(seen)")
-        #expect(rested(), "\(states.withLock { $0 })")
+        #expect(rested(), "\(reported[running])")
         await controller.cancel(subscription)
         await controller.stop()
         await device.stop()
@@ -325,5 +306,39 @@ struct CatalogueEndToEndTests {
         #expect(events.first?.fields.first { $0.name == "CompletionErrorCode" }?.value == .unsigned(0))
         await controller.stop()
         await device.stop()
+    }
+}
+
+/// A subscription to integer attributes that keeps every value reported for each path, in order (signed and
+/// unsigned alike, as Int64).
+final class ReportedIntegers: Sendable {
+    private let values = Mutex<[ConcreteAttributePath: [Int64]]>([:])
+    private let box = Mutex<ClientSubscription?>(nil)
+
+    var subscription: ClientSubscription {
+        get throws { try #require(box.withLock { $0 }) }
+    }
+
+    subscript(path: ConcreteAttributePath) -> [Int64] { values.withLock { $0[path] ?? [] } }
+
+    static func subscribe(_ controller: Controller, _ node: NodeID, _ paths: [ConcreteAttributePath]) async throws
+        -> ReportedIntegers
+    {
+        let reported = ReportedIntegers()
+        let subscription = try await controller.subscribe(
+            node, paths: paths.map { AttributePathIB($0) }, minInterval: 0, maxInterval: 10,
+            onReport: { report in
+                for path in paths {
+                    let number: Int64? =
+                        switch report.result.report(for: path)?.value {
+                        case .signed(let value)?: value
+                        case .unsigned(let value)?: Int64(exactly: value)
+                        default: nil
+                        }
+                    if let number { reported.values.withLock { $0[path, default: []].append(number) } }
+                }
+            })
+        reported.box.withLock { $0 = subscription }
+        return reported
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MatterTestSupport
 import MatterTransport
 import Synchronization
 import Testing
@@ -12,19 +13,9 @@ import Testing
 @Suite("Embedded mDNS on loopback", .serialized)
 struct EmbeddedMDNSLoopbackTests {
     /// A port no other test uses at the same time: the suite is serialized, other suites use no mDNS here,
-    /// and the port is below the kernel's ephemeral range (32768 and up by default, read from
-    /// ip_local_port_range), where the other tests' sockets bound to port 0 live. A port inside that range
-    /// could be taken by any of them (bind failed with EADDRINUSE, 1 CI run).
-    static func freshPort() -> UInt16 {
-        var low: UInt16 = 32768
-        if let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
-            let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
-            let value = UInt16(first)
-        {
-            low = value
-        }
-        return UInt16.random(in: 20000..<max(20001, min(low, 32768)))
-    }
+    /// and the port is below the kernel's ephemeral range (`TestPorts`), where the other tests' sockets bound
+    /// to port 0 live (a port inside it was taken once: bind failed with EADDRINUSE, 1 CI run).
+    static func freshPort() -> UInt16 { TestPorts.freeUDP() }
 
     static func start(port: UInt16, label: String? = nil) async throws -> EmbeddedMDNS {
         let loopback = try #require(MDNSInterface.all().first { $0.isLoopback && !$0.ipv4.isEmpty })
