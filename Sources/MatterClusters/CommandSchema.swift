@@ -97,6 +97,15 @@ public struct EventSchema: Hashable, Sendable {
         case debug = 0
         case info = 1
         case critical = 2
+
+        /// `debug`, `info` or `critical`.
+        public var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .critical: "critical"
+            }
+        }
     }
 
     public let id: EventID

@@ -1,5 +1,7 @@
+import MatterClusters
 public import MatterCore
-import MatterDataModel
+public import MatterDataModel
+import MatterInteraction
 public import MatterTLV
 
 /// Something a running device reports: a state change or a commissioning event, with its fields
@@ -21,6 +23,8 @@ public enum DeviceEvent: Sendable, CustomStringConvertible {
     case rebooted(reason: DeviceBootReason, factoryReset: Bool)
     /// The device went `offline` (answers nothing, advertises nothing) or came back `online`.
     case network(online: Bool)
+    /// A cluster recorded an event (BooleanState StateChange, DoorLock LockOperation...).
+    case clusterEvent(RecordedEvent)
 
     /// The event for a data-model state change.
     init(_ change: StateChange) {
@@ -42,6 +46,18 @@ public enum DeviceEvent: Sendable, CustomStringConvertible {
         case .rebooted(let reason, let factoryReset):
             factoryReset ? "factory reset; booted (\(reason.name))" : "rebooted (\(reason.name))"
         case .network(let online): online ? "online" : "offline: not answering, not advertising"
+        case .clusterEvent(let event): Self.describe(event)
         }
+    }
+
+    /// `event 1 BooleanState.StateChange #5: {"stateValue":true}`.
+    static func describe(_ event: RecordedEvent) -> String {
+        let schema = ClusterRegistry.standard.cluster(event.path.cluster)
+        let eventSchema = schema?.events.first { $0.id == event.path.event }
+        let name = "\(schema?.name ?? "\(event.path.cluster)").\(eventSchema?.name ?? "\(event.path.event)")"
+        let fields = eventSchema.map {
+            ClusterValueCodec.format(event.fields, as: .structure(StructSchema($0.name, $0.fields)))
+        }
+        return "event \(event.path.endpoint.rawValue) \(name) #\(event.number)" + (fields.map { ": " + $0 } ?? "")
     }
 }

@@ -17,6 +17,7 @@ extension VirtualDevice {
         do throws(ControlFailure) {
             switch op {
             case "event": return try await emitEvent(request)
+            case "invoke": return try await invokeCommand(request)
             case "offline", "online": return await setOnline(op == "online")
             case "open-window": return try await openWindow(request)
             case "close-window": return try await closeWindow()

@@ -138,6 +138,7 @@ public final class VirtualDevice: Sendable {
                 self?.advertise(root)
             }
             dataModel.onStateChange = { change in self?.emit(DeviceEvent(change)) }
+            dataModel.onEventRecorded = { event in self?.emit(.clusterEvent(event)) }
             node.onSessionClosed { node, session in boundRoot.value(in: node).sessionClosed(session) }
             if root.committedFabrics.isEmpty { root.windows.openBasic(timeoutSeconds: nil) }
             self?.advertise(root)

@@ -54,16 +54,18 @@ struct BrowserDashboardTests {
     }
 
     @Test(
-        "the fleet's page: every device, a toggle that changes the device, API and ctl changes shown live, a window's codes"
+        "the fleet's page: every device, controls that change the device (a subscribed controller hears it), API, ctl and controller changes shown live, the event log, a window's codes"
     )
     func dashboard() async throws {
         let shots = try Self.screenshotDirectory()
         let config = try TemporaryDirectory(prefix: "matter-emu-browser")
         let configPath = config.path + "/fleet.json"
-        try Data(
-            #"{"groups":[{"type":"dimmable-light","count":2},{"type":"door-lock","count":1},{"type":"on-off-light","count":1}]}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: configPath))
+        let groups = [
+            ("dimmable-light", 2), ("door-lock", 1), ("on-off-light", 1), ("temperature-sensor", 1),
+            ("generic-switch", 1),
+        ]
+        try JSONSerialization.data(withJSONObject: ["groups": groups.map { ["type": $0.0, "count": $0.1] }])
+            .write(to: URL(fileURLWithPath: configPath))
         let fleet = try await HTTPProcess(["fleet", "--config", configPath])
         let hostile = "<b onclick='x()'>&amp;lamp</b>"  // 29 bytes: a NodeLabel takes 32
         let label = try await fleet.request(
@@ -79,7 +81,7 @@ struct BrowserDashboardTests {
 
         // Every device, with its type, state and codes (uncommissioned: the basic window is open).
         let rows = try await page.rows()
-        #expect(rows.keys.sorted() == [0, 1, 2, 3])
+        #expect(rows.keys.sorted() == [0, 1, 2, 3, 4, 5])
         for (index, row) in rows {
             #expect(row["type"] as? String == printed[index]["type"] as? String)
             #expect(row["state"] as? String == "online")
@@ -91,7 +93,7 @@ struct BrowserDashboardTests {
 
         // A click on the page changes the device (read back through the control plane).
         _ = try await page.run(["op": "click", "device": 1, "control": "toggle"])
-        let toggled = try await page.run(["op": "wait", "device": 1, "attribute": "OnOff", "text": "true"])
+        let toggled = try await page.run(["op": "wait", "device": 1, "attribute": "OnOff.OnOff", "text": "true"])
         #expect(toggled["ok"] as? Bool == true, "\(toggled)")
         let state = try await fleet.ctl(#"{"op":"get","device":1,"endpoint":1,"cluster":"OnOff","attribute":"OnOff"}"#)
         #expect(state["value"] as? Bool == true)
@@ -101,17 +103,62 @@ struct BrowserDashboardTests {
         let put = try await fleet.request(
             "PUT", "/api/devices/0/endpoints/1/clusters/LevelControl/attributes/CurrentLevel", body: #"{"value":42}"#)
         #expect(put.status == 200)
-        let level = try await page.run(["op": "wait", "device": 0, "attribute": "CurrentLevel", "text": "42"])
+        let level = try await page.run([
+            "op": "wait", "device": 0, "attribute": "LevelControl.CurrentLevel", "text": "42",
+        ])
         #expect(level["ok"] as? Bool == true, "\(level)")
         _ = try await fleet.ctl(
             #"{"op":"set","device":3,"endpoint":1,"cluster":"OnOff","attribute":"OnOff","value":true}"#)
-        let fromCtl = try await page.run(["op": "wait", "device": 3, "attribute": "OnOff", "text": "true"])
+        let fromCtl = try await page.run(["op": "wait", "device": 3, "attribute": "OnOff.OnOff", "text": "true"])
         #expect(fromCtl["ok"] as? Bool == true, "\(fromCtl)")
         _ = try await fleet.ctl(
             #"{"op":"set","device":2,"endpoint":1,"cluster":"DoorLock","attribute":"LockState","value":2}"#)
-        let unlocked = try await page.run(["op": "wait", "device": 2, "attribute": "LockState", "text": "2"])
+        let unlocked = try await page.run(["op": "wait", "device": 2, "attribute": "DoorLock.LockState", "text": "2"])
         #expect(unlocked["ok"] as? Bool == true, "\(unlocked)")
+
+        // A sensor's value typed on the page reaches the device; a press on the page plays the switch's
+        // events, which the row's event log shows.
+        _ = try await page.run(["op": "input", "device": 4, "control": "measured-value", "value": 2150])
+        let measured = try await page.run([
+            "op": "wait", "device": 4, "attribute": "TemperatureMeasurement.MeasuredValue", "text": "2150",
+        ])
+        #expect(measured["ok"] as? Bool == true, "\(measured)")
+        #expect(try await fleet.value(4, "TemperatureMeasurement", "MeasuredValue") as? Int == 2150)
+        _ = try await page.run(["op": "click", "device": 5, "control": "press"])
+        let pressed = try await page.run(["op": "waitLog", "device": 5, "text": "Switch.ShortRelease"])
+        #expect(pressed["ok"] as? Bool == true, "\(pressed)")
         _ = try await page.run(["op": "screenshot", "path": shots + "/2-changed.png"])
+
+        // Our controller commissions light 0 and subscribes to OnOff: a click on the page reaches it as
+        // a report; a command it sends shows on the page.
+        let controller = config.path + "/controller"
+        let passcode = try #require(printed[0]["passcode"] as? Int)
+        let port = try #require(printed[0]["port"] as? Int)
+        let paired = try await ProcessRunner.runMatterEmu([
+            "pairing", "already-discovered", "1", String(passcode), "127.0.0.1", String(port), "--state-dir",
+            controller,
+        ])
+        #expect(paired.exitCode == 0, "\(paired.stderr)")
+        let subscription = try RunningProcess(
+            [ProcessRunner.matterEmu.path, "onoff", "subscribe", "on-off", "0", "5", "1", "--json", "--count", "2"]
+                + ["--state-dir", controller])
+        defer { subscription.stop() }
+        #expect(await eventually(within: .seconds(30)) { subscription.jsonLines.count >= 1 }, "\(subscription.stderr)")
+        _ = try await page.run(["op": "click", "device": 0, "control": "toggle"])
+        #expect(
+            await eventually(within: .seconds(30)) {
+                subscription.jsonLines.contains { $0["value"] as? Bool == true }
+            }, "\(subscription.jsonLines) \(subscription.stderr)")
+        let on = try await page.run(["op": "wait", "device": 0, "attribute": "OnOff.OnOff", "text": "true"])
+        #expect(on["ok"] as? Bool == true, "\(on)")
+        let off = try await ProcessRunner.runMatterEmu(["onoff", "off", "1", "--state-dir", controller])
+        #expect(off.exitCode == 0, "\(off.stderr)")
+        let fromController = try await page.run([
+            "op": "wait", "device": 0, "attribute": "OnOff.OnOff", "text": "false",
+        ])
+        #expect(fromController["ok"] as? Bool == true, "\(fromController)")
+        let commissioned = try await page.run(["op": "waitLog", "device": 0, "text": "case-established"])
+        #expect(commissioned["ok"] as? Bool == true, "\(commissioned)")
 
         // An enhanced window opened from the page: its codes and QR code are shown and parse.
         #expect(try await fleet.request("POST", "/api/devices/3/actions/close-window").status == 200)

@@ -126,6 +126,58 @@ import Testing
         #expect(try event.json()["eventNumber"] is Int)
     }
 
+    @Test(
+        "commands: POST .../commands/{command} invokes through the control plane; the device's controls come from its clusters; its log keeps events"
+    )
+    func commandsControlsAndLog() async throws {
+        let fleet = try await HTTPProcess(["fleet", "--type", "window-covering", "--count", "1"])
+        let summary = try await fleet.request("GET", "/api/devices/0").json()
+        let controls = try #require(summary["controls"] as? [[String: Any]])
+        #expect(controls.map { $0["name"] as? String } == ["lift", "open", "close", "stop"])
+        let lift = try #require(controls.first)
+        #expect(lift["command"] as? String == "GoToLiftPercentage")
+        #expect(lift["field"] as? String == "liftPercent100thsValue")
+        let shown = try #require(summary["attributes"] as? [String: [String: Any]])
+        #expect(shown["WindowCovering"]?["CurrentPositionLiftPercent100ths"] as? Int == 0)
+
+        let path = "/api/devices/0/endpoints/1/clusters/WindowCovering/commands/"
+        let go = try await fleet.request(
+            "POST", path + "GoToLiftPercentage", body: #"{"fields":{"liftPercent100thsValue":500}}"#)
+        #expect(go.status == 200, "\(go.body)")
+        #expect(try await fleet.value(0, "WindowCovering", "TargetPositionLiftPercent100ths") as? Int == 500)
+        #expect(
+            try await eventually(within: .seconds(20)) {
+                try await fleet.value(0, "WindowCovering", "CurrentPositionLiftPercent100ths") as? Int == 500
+            })
+        // Wrong fields, out of range, unknown command, a cluster the endpoint lacks: refused, nothing moves.
+        let bad: [(String, String, Int)] = [
+            ("GoToLiftPercentage", #"{"fields":{"lift":1}}"#, 400),
+            ("GoToLiftPercentage", #"{"fields":{"liftPercent100thsValue":"x"}}"#, 400),
+            ("GoToLiftPercentage", #"{"fields":{"liftPercent100thsValue":10001}}"#, 400),
+            ("GoToLiftPercentage", #"{"other":1}"#, 400),
+            ("Fly", "{}", 404),
+        ]
+        for (command, body, status) in bad {
+            let answer = try await fleet.request("POST", path + command, body: body)
+            #expect(answer.status == status, "\(command) \(body): \(answer.body)")
+        }
+        let onOff = try await fleet.request("POST", "/api/devices/0/endpoints/1/clusters/OnOff/commands/On")
+        #expect(onOff.status == 404, "\(onOff.body)")
+        #expect(try await fleet.request("GET", path + "StopMotion").status == 405)
+        #expect(try await fleet.value(0, "WindowCovering", "TargetPositionLiftPercent100ths") as? Int == 500)
+
+        // The device's log: a window closed through the API is an entry, with a time.
+        #expect(try await fleet.request("POST", "/api/devices/0/actions/close-window").status == 200)
+        let log = try await fleet.request("GET", "/api/devices/0/log?limit=5").json()
+        let entries = try #require(log["events"] as? [[String: Any]])
+        #expect(entries.contains { $0["event"] as? String == "commissioning-window" && $0["open"] as? Bool == false })
+        #expect(entries.allSatisfy { $0["time"] is Int })
+        #expect(!entries.contains { $0["event"] as? String == "attribute" })
+        #expect(try await fleet.request("GET", "/api/devices/0/log?limit=0").status == 400)
+        let types = try await fleet.request("GET", "/api/types").json()["types"] as? [[String: Any]]
+        #expect(types?.map { $0["type"] as? String } == ["window-covering"])
+    }
+
     @Test("search, filters and paging over a fleet; labels come back as text, escaped in JSON")
     func listing() async throws {
         let fleet = try await HTTPProcess(["fleet", "--count", "5", "--type", "on-off-light"])

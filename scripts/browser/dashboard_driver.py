@@ -9,10 +9,16 @@ Commands:
   {"op":"rows"}                                  every row as shown: device, label, type, state, fabrics,
                                                  attributes {name: text}, manualCode, qrPayload, qrShown
   {"op":"click","device":N,"control":CLASS}      click the row's control (turn on/off: toggle, open-window...)
+  {"op":"input","device":N,"control":CLASS,"value":V}
+                                                 set the row's input or select of that class to V, as a
+                                                 person would (the page sees a change event)
   {"op":"wait","device":N,"attribute":A,"text":T,"seconds":S}
                                                  wait (at most S s, a hang guard) until the row shows A = T;
                                                  answers the text it last saw
   {"op":"waitManualCode","device":N,"seconds":S} wait until the row shows a manual code; answers its codes
+  {"op":"waitLog","device":N,"text":T,"seconds":S}
+                                                 wait until an entry of the row's event log contains T;
+                                                 answers the entries it last saw
   {"op":"search","text":T}                       type T into the search box
   {"op":"screenshot","path":P}                   save a PNG
   {"op":"quit"}
@@ -50,6 +56,7 @@ def read_row(element):
     for span in element.find_elements(By.CSS_SELECTOR, "[data-attribute]"):
         attributes[span.get_attribute("data-attribute")] = span.find_element(By.TAG_NAME, "b").text
     images = element.find_elements(By.CSS_SELECTOR, "img.qr")
+    log = [entry.get_property("textContent") for entry in element.find_elements(By.CSS_SELECTOR, ".log-entry")]
     return {
         "device": int(element.get_attribute("data-device")),
         "label": text(".label"), "type": text(".type"), "state": text(".state"),
@@ -57,7 +64,7 @@ def read_row(element):
         "manualCode": text(".manual-code"), "qrPayload": text(".qr-payload"),
         # An image that loaded has a natural width; a broken one has 0.
         "qrShown": bool(images) and images[0].get_property("naturalWidth") > 0,
-        "cells": len(cells),
+        "cells": len(cells), "log": log,
     }
 
 
@@ -87,6 +94,18 @@ def handle(driver, command):
     if op == "click":
         row(driver, command["device"]).find_element(By.CSS_SELECTOR, "button." + command["control"]).click()
         return {"ok": True}
+    if op == "input":
+        field = row(driver, command["device"]).find_element(By.CSS_SELECTOR, "." + command["control"])
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'));",
+            field, str(command["value"]))
+        return {"ok": True}
+    if op == "waitLog":
+        def probe():
+            entries = read_row(row(driver, command["device"]))["log"]
+            return any(command["text"] in entry for entry in entries), entries
+        done, entries = until(command.get("seconds", 10), probe)
+        return {"ok": done, "log": entries}
     if op == "wait":
         def probe():
             shown = read_row(row(driver, command["device"]))["attributes"].get(command["attribute"])

@@ -77,6 +77,8 @@ public final class DeviceDataModel: DataModel {
     /// Receives one ``StateChange`` per reportable attribute change and per cluster note, on the
     /// node's queue.
     public var onStateChange: ((StateChange) -> Void)?
+    /// Receives every event a cluster records (after it is in the event log), on the node's queue.
+    public var onEventRecorded: ((RecordedEvent) -> Void)?
     /// The interaction server, set by `InteractionServer.install`.
     public weak var observer: (any DataModelObserver)?
 
@@ -294,6 +296,7 @@ public final class DeviceDataModel: DataModel {
             path: path, priority: priority.rawValue, now: configuration.clock.nowMilliseconds(), data: fields,
             fabricIndex: fabricIndex)
         observer?.eventRecorded(path)
+        onEventRecorded?(RecordedEvent(path: path, number: number, priority: priority, fields: fields))
         return number
     }
 

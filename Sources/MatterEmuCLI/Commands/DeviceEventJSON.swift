@@ -1,6 +1,8 @@
 import MatterClusters
 import MatterCore
+import MatterDataModel
 import MatterDevice
+import MatterInteraction
 
 /// A device event as JSON fields for `--json` (one line each): what changed, not a sentence.
 ///
@@ -8,7 +10,8 @@ import MatterDevice
 /// note is `{"event":"note",...,"text":...}`; commissioning events are `pase-established` (`peer`),
 /// `pase-failed` (`reason`), `case-established` (`nodeID`, `fabricIndex`), `fabrics`
 /// (`fabricIndexes`), `commissioning-window` (`open`), `rebooted` (`bootReason`, `factoryReset`) and
-/// `network` (`online`).
+/// `network` (`online`); an event a cluster recorded is `cluster-event` (`endpoint`, `cluster`, `name`,
+/// `number`, `priority`, `fields`).
 enum DeviceEventJSON {
     static func fields(_ event: DeviceEvent) -> [(String, JSONValue)] {
         switch event {
@@ -48,6 +51,20 @@ enum DeviceEventJSON {
             ]
         case .network(let online):
             return [("event", .string("network")), ("online", .bool(online))]
+        case .clusterEvent(let event):
+            let schema = ClusterRegistry.standard.cluster(event.path.cluster)
+            let eventSchema = schema?.events.first { $0.id == event.path.event }
+            return [
+                ("event", .string("cluster-event")), ("endpoint", .uint(UInt64(event.path.endpoint.rawValue))),
+                ("cluster", .string(schema?.name ?? "0x" + hexDigits(event.path.cluster.rawValue, width: 4))),
+                ("name", .string(eventSchema?.name ?? "0x" + hexDigits(event.path.event.rawValue, width: 4))),
+                ("number", .uint(event.number)), ("priority", .string(event.priority.name)),
+                (
+                    "fields",
+                    TLVJSON.json(
+                        event.fields, as: eventSchema.map { .structure(StructSchema($0.name, $0.fields)) })
+                ),
+            ]
         }
     }
 }

@@ -33,16 +33,19 @@ enum ControlJSON {
     }
 
     /// The HTTP status of a control-plane error (docs/HTTP.md): 404 for a device, cluster, attribute or
-    /// event the request names and the device lacks; 409 for a state that refuses the action now (a
-    /// window already open or none to close: BUSY, WINDOW_NOT_OPEN); 503 while the device is down;
+    /// event or command the request names and the device lacks; 409 for a state that refuses the action
+    /// now (a window already open or none to close: BUSY, WINDOW_NOT_OPEN; a command: INVALID_IN_STATE); 503 while the device is down;
     /// 500 when a restart failed; 400 for everything else the request got wrong (types, ranges, read-only
     /// attributes, missing fields). The control plane's messages are the contract: CONTROL.md lists them.
     static func status(forError message: String) -> Int {
         if message.hasPrefix("the device is down") { return 503 }
         if message.hasPrefix("reboot failed") || message.hasPrefix("factory-reset failed") { return 500 }
-        if message.contains("BUSY") || message.contains("WINDOW_NOT_OPEN") { return 409 }
+        if message.contains("BUSY") || message.contains("WINDOW_NOT_OPEN") || message.contains("INVALID_IN_STATE") {
+            return 409
+        }
         let missing = [
             "unknown cluster", " has no attribute ", " has no cluster", "the fleet has no device", " defines no event ",
+            " defines no command ", " does not accept ",
         ]
         if missing.contains(where: message.contains) { return 404 }
         if message.hasPrefix("endpoint "), message.contains(" has no ") { return 404 }

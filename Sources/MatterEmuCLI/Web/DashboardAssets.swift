@@ -22,8 +22,6 @@ enum DashboardAssets {
           <input id="search" type="search" placeholder="search label, type or index" aria-label="search">
           <select id="type" aria-label="device type">
             <option value="">every type</option>
-            <option>on-off-light</option><option>dimmable-light</option><option>color-temperature-light</option>
-            <option>extended-color-light</option><option>on-off-plug</option><option>door-lock</option>
           </select>
           <select id="online" aria-label="online state">
             <option value="">online and offline</option><option value="true">online</option>
@@ -36,7 +34,7 @@ enum DashboardAssets {
         <p id="status" role="status"></p>
         <table>
           <thead><tr><th>#</th><th>label</th><th>type</th><th>state</th><th>fabrics</th><th>attributes</th>
-          <th>commissioning</th><th>controls</th></tr></thead>
+          <th>commissioning</th><th>controls</th><th>events</th></tr></thead>
           <tbody id="devices"></tbody>
         </table>
         </body>
@@ -58,6 +56,9 @@ enum DashboardAssets {
         .qr { width: 120px; height: 120px; display: block; }
         .controls button, .controls input { margin: 0 0.2rem 0.2rem 0; }
         .code { font-family: monospace; }
+        .controls label { display: inline-block; margin: 0 0.4rem 0.2rem 0; font-size: 0.9em; }
+        .controls input[type=number] { width: 6rem; }
+        .log ol { margin: 0.2rem 0; padding-left: 1.2rem; font-family: monospace; font-size: 0.85em; max-width: 28rem; }
         """#
 
     static let script = #"""
@@ -96,34 +97,86 @@ enum DashboardAssets {
 
         function act(promise) { promise.then(() => report(null), report); }
 
+        function devicePath(device) { return '/api/devices/' + device; }
+
         function attributePath(device, cluster, attribute) {
-          return '/api/devices/' + device + '/endpoints/1/clusters/' + cluster + '/attributes/' + attribute;
+          return devicePath(device) + '/endpoints/1/clusters/' + cluster + '/attributes/' + attribute;
+        }
+
+        function commandPath(device, cluster, command) {
+          return devicePath(device) + '/endpoints/1/clusters/' + cluster + '/commands/' + command;
+        }
+
+        function value(d, cluster, attribute) { return ((d.attributes || {})[cluster] || {})[attribute]; }
+
+        // One control as the server composed it from the clusters the device serves (docs/HTTP.md).
+        function control(d, c) {
+          const i = d.device;
+          const current = value(d, c.cluster, c.attribute);
+          const put = (v) => act(api('PUT', attributePath(i, c.cluster, c.attribute), { value: v }));
+          const button = (text, onclick) => el('button', { className: c.name, type: 'button', onclick }, text);
+          switch (c.kind) {
+            case 'toggle': return button(current ? c.labels[1] : c.labels[0], () => put(!current));
+            case 'set': return button(c.label, () => put(c.value));
+            case 'command': return button(c.label, () => act(api('POST', commandPath(i, c.cluster, c.command), {})));
+            case 'action': return button(c.label, () => act(api('POST', devicePath(i) + '/actions/' + c.op, c.fields || {})));
+            case 'range': {
+              const min = c.minAttribute ? value(d, c.cluster, c.minAttribute) : c.min;
+              const max = c.maxAttribute ? value(d, c.cluster, c.maxAttribute) : c.max;
+              const send = (v) => c.command
+                ? act(api('POST', commandPath(i, c.cluster, c.command), { fields: { [c.field]: v } }))
+                : put(v);
+              return el('label', {}, c.attribute + ' ', el('input', { className: c.name, type: 'range', min: min ?? 0, max: max ?? 254,
+                value: current ?? min ?? 0, 'aria-label': c.attribute, onchange: (e) => send(Number(e.target.value)) }));
+            }
+            case 'number': {
+              const input = el('input', { className: c.name, type: 'number', value: current ?? '', 'aria-label': c.attribute,
+                onchange: (e) => put(e.target.value === '' && c.nullable ? null : Number(e.target.value)) });
+              if (c.min !== undefined) input.min = c.min;
+              if (c.max !== undefined) input.max = c.max;
+              return el('label', {}, c.attribute + ' ', input);
+            }
+            case 'enum': {
+              const select = el('select', { className: c.name, 'aria-label': c.attribute, onchange: (e) => put(Number(e.target.value)) });
+              for (const option of c.options) select.append(el('option', { value: option.value, selected: option.value === current }, option.name));
+              return el('label', {}, c.attribute + ' ', select);
+            }
+            default: return null;
+          }
         }
 
         function controls(d) {
           const box = el('div', { className: 'controls' });
-          const a = d.attributes || {};
           const i = d.device;
-          if ('OnOff' in a) {
-            box.append(el('button', { className: 'toggle', type: 'button', onclick: () =>
-              act(api('PUT', attributePath(i, 'OnOff', 'OnOff'), { value: !a.OnOff })) }, a.OnOff ? 'turn off' : 'turn on'));
-          }
-          if ('CurrentLevel' in a) {
-            box.append(el('input', { className: 'level', type: 'range', min: 1, max: 254, value: a.CurrentLevel ?? 1,
-              'aria-label': 'level', onchange: (e) => act(api('PUT', attributePath(i, 'LevelControl', 'CurrentLevel'), { value: Number(e.target.value) })) }));
-          }
-          if ('LockState' in a) {
-            box.append(el('button', { className: 'lock', type: 'button', onclick: () => act(api('PUT', attributePath(i, 'DoorLock', 'LockState'), { value: 1 })) }, 'lock'));
-            box.append(el('button', { className: 'unlock', type: 'button', onclick: () => act(api('PUT', attributePath(i, 'DoorLock', 'LockState'), { value: 2 })) }, 'unlock'));
-            box.append(el('button', { className: 'jam', type: 'button', onclick: () => act(api('POST', '/api/devices/' + i + '/actions/jam', {})) }, 'jam'));
-          }
+          for (const c of d.controls || []) box.append(control(d, c));
           box.append(el('button', { className: 'open-window', type: 'button', onclick: () =>
-            act(api('POST', '/api/devices/' + i + '/actions/open-window', {}).then((w) => { windows.set(i, w); refresh(i); })) }, 'open window'));
+            act(api('POST', devicePath(i) + '/actions/open-window', {}).then((w) => { windows.set(i, w); refresh(i); })) }, 'open window'));
           box.append(el('button', { className: 'network', type: 'button', onclick: () =>
-            act(api('POST', '/api/devices/' + i + '/actions/' + (d.online ? 'offline' : 'online'), {})) }, d.online ? 'go offline' : 'go online'));
+            act(api('POST', devicePath(i) + '/actions/' + (d.online ? 'offline' : 'online'), {})) }, d.online ? 'go offline' : 'go online'));
           box.append(el('button', { className: 'reboot', type: 'button', onclick: () =>
-            act(api('POST', '/api/devices/' + i + '/actions/reboot', {})) }, 'reboot'));
+            act(api('POST', devicePath(i) + '/actions/reboot', {})) }, 'reboot'));
+          box.append(el('button', { className: 'factory-reset', type: 'button', onclick: () =>
+            act(api('POST', devicePath(i) + '/actions/factory-reset', {})) }, 'factory reset'));
           return box;
+        }
+
+        // One event-log entry as a line: a cluster's event with its fields, else the kind and its fields.
+        function logLine(e) {
+          const time = e.time ? new Date(e.time).toLocaleTimeString() + ' ' : '';
+          if (e.event === 'cluster-event') return time + e.cluster + '.' + e.name + ' #' + e.number + ' ' + JSON.stringify(e.fields);
+          const rest = Object.fromEntries(Object.entries(e).filter(([k]) => !['device', 'time', 'event'].includes(k)));
+          return time + e.event + ' ' + JSON.stringify(rest);
+        }
+
+        const openLogs = new Set();
+
+        function eventLog(d) {
+          const log = d.log || [];
+          const details = el('details', { className: 'log', open: openLogs.has(d.device) },
+            el('summary', {}, log.length ? log.length + ' recent' : 'none'),
+            el('ol', {}, ...log.map((e) => el('li', { className: 'log-entry' }, logLine(e)))));
+          details.addEventListener('toggle', () => { if (details.open) openLogs.add(d.device); else openLogs.delete(d.device); });
+          return details;
         }
 
         function commissioning(d) {
@@ -139,8 +192,11 @@ enum DashboardAssets {
 
         function row(d) {
           const attributes = el('td', {});
-          for (const [name, value] of Object.entries(d.attributes || {})) {
-            attributes.append(el('span', { className: 'attribute', 'data-attribute': name }, name + ' ', el('b', {}, JSON.stringify(value))));
+          for (const [cluster, values] of Object.entries(d.attributes || {})) {
+            for (const [name, v] of Object.entries(values)) {
+              attributes.append(el('span', { className: 'attribute', 'data-attribute': cluster + '.' + name, title: cluster },
+                name + ' ', el('b', {}, JSON.stringify(v))));
+            }
           }
           return el('tr', { id: 'device-' + d.device, 'data-device': d.device },
             el('td', {}, String(d.device)),
@@ -150,7 +206,8 @@ enum DashboardAssets {
             el('td', { className: 'fabrics' }, d.fabrics.length ? d.fabrics.join(', ') : 'none'),
             attributes,
             el('td', { className: 'commissioning' }, commissioning(d)),
-            el('td', {}, controls(d)));
+            el('td', {}, controls(d)),
+            el('td', {}, eventLog(d)));
         }
 
         function show(d) {
@@ -196,10 +253,17 @@ enum DashboardAssets {
             const event = JSON.parse(message.data);
             const d = devices.get(event.device);
             if (!d) return;
-            if (event.event === 'attribute' && event.endpoint === 1 && d.attributes && event.attribute in d.attributes) {
-              d.attributes[event.attribute] = event.value;
+            const values = (d.attributes || {})[event.cluster];
+            if (event.event === 'attribute' && event.endpoint === 1 && values && event.attribute in values) {
+              values[event.attribute] = event.value;
               show(d);
-            } else if (['network', 'commissioning-window', 'fabrics', 'rebooted'].includes(event.event) ||
+              return;
+            }
+            if (event.event !== 'attribute') {
+              d.log = (d.log || []).concat([Object.assign({ time: Date.now() }, event)]).slice(-10);
+              show(d);
+            }
+            if (['network', 'commissioning-window', 'fabrics', 'rebooted'].includes(event.event) ||
                 (event.event === 'attribute' && event.cluster === 'BasicInformation')) {
               // The device's state decides (refresh), not the event: a close that arrives late must not
               // hide the codes of the window opened after it.
@@ -219,6 +283,10 @@ enum DashboardAssets {
           document.getElementById('prev').addEventListener('click', () => { view.offset = Math.max(0, view.offset - view.limit); load(); });
           document.getElementById('next').addEventListener('click', () => { view.offset += view.limit; load(); });
           document.getElementById('filters').addEventListener('submit', (e) => e.preventDefault());
+          api('GET', '/api/types').then((answer) => {
+            const select = document.getElementById('type');
+            for (const t of answer.types) select.append(el('option', { value: t.type }, t.type + ' (' + t.count + ')'));
+          }, report);
           load();
         });
         // The stream opens after the page has loaded (a stream open before would hold the load event).

@@ -1,4 +1,6 @@
 import Foundation
+import MatterClusters
+import MatterCore
 import MatterDataModel
 import MatterDevice
 import MatterHTTP
@@ -9,6 +11,7 @@ import MatterOnboarding
 struct WebAPI: Sendable {
     let nodes: WebNodes
     let hub: HTTPEventHub
+    let log: WebEventLog
 
     /// Actions `POST /api/devices/{device}/actions/{op}` takes: the control plane's ops that are not
     /// `get`, `set` or `event` (which have routes of their own).
@@ -29,6 +32,11 @@ struct WebAPI: Sendable {
         case ("GET", ["metrics"]):
             return .text(200, await WebMetrics.render(nodes, hub: hub), contentType: "text/plain; version=0.0.4")
         case ("GET", ["api", "devices"]): return await list(request.query)
+        case ("GET", ["api", "types"]):
+            var counts: [String: Int] = [:]
+            for host in nodes.hosts { counts[host.device.configuration.deviceType, default: 0] += 1 }
+            let types = counts.keys.sorted().map { ["type": $0, "count": counts[$0] ?? 0] as [String: Any] }
+            return .json(200, ControlJSON.serialize(["ok": true, "types": types]))
         case ("GET", ["api", "events"]):
             guard let subscription = hub.subscribe() else {
                 return .error(503, "\(hub.maxSubscribers) event streams are open: close one")
@@ -80,6 +88,26 @@ struct WebAPI: Sendable {
                 control["op"] = "set"
                 control["value"] = value
             }
+            return ControlJSON.response(await nodes.control(device: index, control))
+        }
+        if rest == ["log"] {
+            guard method == "GET" else { return Self.notAllowed(request) }
+            let limit = request.query["limit"].map { Int($0) } ?? log.capacity
+            guard let limit, (1...log.capacity).contains(limit) else {
+                return .error(400, "limit must be 1...\(log.capacity)")
+            }
+            return .json(200, ControlJSON.serialize(["ok": true, "events": log.entries(device: index, limit: limit)]))
+        }
+        if rest.count == 6, rest[0] == "endpoints", rest[2] == "clusters", rest[4] == "commands" {
+            guard method == "POST" else { return Self.notAllowed(request) }
+            guard let endpoint = Int(rest[1]) else { return .error(404, "no endpoint \(rest[1])") }
+            guard body.keys.allSatisfy({ $0 == "fields" }) else {
+                return .error(400, #"the body must be {"fields": {...}} or empty"#)
+            }
+            var control: [String: Any] = [
+                "op": "invoke", "endpoint": endpoint, "cluster": rest[3], "command": rest[5],
+            ]
+            control["fields"] = body["fields"]
             return ControlJSON.response(await nodes.control(device: index, control))
         }
         if rest.count == 6, rest[0] == "endpoints", rest[2] == "clusters", rest[4] == "events" {
@@ -147,7 +175,8 @@ struct WebAPI: Sendable {
     }
 
     /// One device as the dashboard shows it: type, label, online, fabrics, window, codes while its basic
-    /// window is open, and the live attributes of its type (read through the control plane).
+    /// window is open, endpoint 1's live attributes by cluster (read through the control plane), the
+    /// controls that fit its clusters (``WebControls``) and its last 10 log entries.
     func summary(_ index: Int) async -> [String: Any] {
         let device = nodes.hosts[index].device
         let type = device.configuration.deviceType
@@ -160,30 +189,22 @@ struct WebAPI: Sendable {
             summary["qrCode"] = try? SetupQRCode.encode(device.setupPayload)
             summary["manualCode"] = try? ManualPairingCode.encode(device.setupPayload)
         }
-        var attributes: [String: Any] = [:]
-        for (cluster, attribute) in Self.liveAttributes(type) {
+        let (shown, controls) = WebControls.compose(await device.servedClusters(on: EndpointID(1)))
+        var attributes: [String: [String: Any]] = [:]
+        for item in shown {
             let answer = await nodes.control(
-                device: index, ["op": "get", "endpoint": 1, "cluster": cluster, "attribute": attribute])
+                device: index,
+                ["op": "get", "endpoint": 1, "cluster": item.cluster.name, "attribute": item.attribute.name])
             if let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
                 object["ok"] as? Bool == true
             {
-                attributes[attribute] = object["value"] ?? NSNull()
+                attributes[item.cluster.name, default: [:]][item.attribute.name] = object["value"] ?? NSNull()
             }
         }
         summary["attributes"] = attributes
+        summary["controls"] = controls
+        summary["log"] = log.entries(device: index, limit: 10)
         return summary
-    }
-
-    /// The attributes of endpoint 1 the dashboard shows and moves, by device type.
-    static func liveAttributes(_ type: String) -> [(cluster: String, attribute: String)] {
-        switch (try? DevicePreset(cliName: type))?.cliName ?? type {
-        case "on-off-light", "on-off-plug-in-unit": [("OnOff", "OnOff")]
-        case "dimmable-light": [("OnOff", "OnOff"), ("LevelControl", "CurrentLevel")]
-        case "color-temperature-light", "extended-color-light":
-            [("OnOff", "OnOff"), ("LevelControl", "CurrentLevel"), ("ColorControl", "ColorTemperatureMireds")]
-        case "door-lock": [("DoorLock", "LockState")]
-        default: []
-        }
     }
 
     private static func asset(_ text: String, _ type: String) -> HTTPResponse {

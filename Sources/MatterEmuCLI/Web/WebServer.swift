@@ -1,3 +1,4 @@
+import Foundation
 import MatterDevice
 import MatterHTTP
 
@@ -55,12 +56,14 @@ struct WebOptions {
 final class WebServer: Sendable {
     let server: HTTPServer
     let hub: HTTPEventHub
+    let log: WebEventLog
     let options: WebOptionsSnapshot
 
     /// Starts serving `nodes` as `options` say.
     init(_ options: WebOptions, nodes: WebNodes) throws(DeviceError) {
         let hub = HTTPEventHub()
-        let api = WebAPI(nodes: nodes, hub: hub)
+        let log = WebEventLog()
+        let api = WebAPI(nodes: nodes, hub: hub, log: log)
         do {
             server = try HTTPServer(
                 address: options.address,
@@ -70,6 +73,7 @@ final class WebServer: Sendable {
             throw .invalidConfiguration(error.message)
         }
         self.hub = hub
+        self.log = log
         self.options = WebOptionsSnapshot(token: options.token, tokenGenerated: options.tokenGenerated)
     }
 
@@ -78,8 +82,19 @@ final class WebServer: Sendable {
         server.address.url + "/" + (options.tokenGenerated ? "?token=" + (options.token ?? "") : "")
     }
 
-    /// Sends one device event (the fields of `--json`'s line, with `device`) to every event stream.
+    /// Sends one device event (the fields of `--json`'s line, with `device`) to every event stream, and
+    /// keeps it in the device's event log unless it is an attribute value (with `time`, ms since 1970).
     func publish(device index: Int, _ event: DeviceEvent) {
+        var isValue = false
+        if case .attribute(_, _, .some, _, _) = event { isValue = true }
+        if !isValue {
+            let time = Int64(Date().timeIntervalSince1970 * 1000)
+            log.append(
+                device: index,
+                JSONValue.object(
+                    [("device", .int(Int64(index))), ("time", .int(time))] + DeviceEventJSON.fields(event)
+                ).serialized(pretty: false))
+        }
         guard hub.subscriberCount > 0 else { return }
         hub.publish(
             JSONValue.object([("device", .int(Int64(index)))] + DeviceEventJSON.fields(event)).serialized(pretty: false)
