@@ -30,11 +30,11 @@ LAN=./scripts/lan.sh
 if [ "$quick" = 1 ]; then
     round_trips=1000 pase_runs=10 commissionings=5 invokes=1000 case_runs=10 cli_runs=10
     parallel_args=(--fleet 300 --sequential 10 --batch 100 --toggles 5)
-    lan_runs=4 sdk_runs=2 lan_fleet=300 split_count=100 advertise_runs=4
+    lan_runs=4 sdk_runs=2 lan_fleet=300 split_count=100 advertise_runs=4 web_runs=3 metrics_runs=10
 else
     round_trips=5000 pase_runs=30 commissionings=20 invokes=5000 case_runs=30 cli_runs=20
     parallel_args=(--fleet 1000 --sequential 20 --batch 100 --toggles 10)
-    lan_runs=15 sdk_runs=5 lan_fleet=1000 split_count=200 advertise_runs=10
+    lan_runs=15 sdk_runs=5 lan_fleet=1000 split_count=200 advertise_runs=10 web_runs=10 metrics_runs=50
 fi
 
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
@@ -140,6 +140,39 @@ echo "one-shot CLI 'matter-emu onoff toggle' (new process: start, CASE, invoke, 
 printf 'figure\tcli-toggle\tone-shot CLI: matter-emu onoff toggle as a new process (%s runs)\t%s\t%s\tp95\tms\n' \
     "$cli_runs" "$p50" "$p95" >>"$out"
 cat "$work/floor" >>"$out"
+
+# The dashboard of a fleet of 1,000 (--http): /metrics, the page until usable, a controller's change
+# on the page. Needs the browser suite's Chromium and venv (scripts/setup.sh); skipped without them.
+WEB_VENV=${WEB_VENV:-/opt/matter-emu/webvenv}
+if "$WEB_VENV/bin/python" -c 'import selenium' 2>/dev/null && [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    echo "bench: dashboard" >&2
+    web_count=1000
+    "$emu" fleet --count "$web_count" --type on-off-light --base-port 0 --no-advertise --state-dir "$work/web" \
+        --json --http 127.0.0.1:0 >"$work/web.out" 2>"$work/web.log" &
+    pids+=($!)
+    web_pid=$!
+    for _ in $(seq 1 600); do grep -q '"http"' "$work/web.out" 2>/dev/null && break; sleep 0.1; done
+    read -r web_url web_passcode web_port < <(python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+first = lines[0]["devices"][0]
+url = next(l["http"] for l in lines if "http" in l)
+print(url, first["passcode"], first["port"])' "$work/web.out")
+    if "$emu" pairing already-discovered 1 "$web_passcode" 127.0.0.1 "$web_port" --state-dir "$work/webctl" \
+        >"$work/webctl.log" 2>&1; then
+        "$WEB_VENV/bin/python" scripts/browser/bench_dashboard.py "$web_url" --emu "$emu" --state-dir "$work/webctl" \
+            --node 1 --device 0 --count "$web_count" --runs "$web_runs" --metrics-runs "$metrics_runs" \
+            2>"$work/dashboard.log" | tee -a "$out" | { grep -v '^figure' >&2 || true; } \
+            || { echo "bench: dashboard failed:" >&2; tail -n 20 "$work/dashboard.log" >&2; }
+    else
+        echo "bench: dashboard: pairing failed:" >&2
+        tail -n 20 "$work/webctl.log" >&2
+    fi
+    kill "$web_pid" 2>/dev/null || true
+    wait "$web_pid" 2>/dev/null || true
+else
+    echo "bench: dashboard skipped: chromium, chromium-driver or $WEB_VENV is missing (scripts/setup.sh)" >&2
+fi
 fi # lan_only
 
 # --- the virtual LAN: Avahi discovery, a fleet advertised, the SDK's controller -------------------------
@@ -239,6 +272,9 @@ commissioning-direct        <= 100
 invoke-rt                   <= 0.1
 invoke-rate-64              >= 30000
 cli-toggle                  <= 150
+http-metrics-1000           <= 100
+dashboard-usable-1000       <= 2000
+dashboard-controller-change <= 1000
 fleet-start-1000            <= 10000
 fleet-rss-1000              <= 300
 fleet-start-10000           <= 20000

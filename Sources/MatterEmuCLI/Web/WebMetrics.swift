@@ -25,28 +25,44 @@ enum WebMetrics {
         var fabricsTotal = 0
         var subscriptionsTotal = 0
         var online = 0
+        // Every device's snapshot, 64 visits in flight at a time (each on its own node's queue).
+        var snapshots = [DeviceMetricsSnapshot?](repeating: nil, count: nodes.hosts.count)
+        await withTaskGroup(of: (Int, DeviceMetricsSnapshot).self) { group in
+            var next = 0
+            func add() {
+                guard next < nodes.hosts.count else { return }
+                let index = next
+                let device = nodes.hosts[index].device
+                group.addTask { (index, await device.metricsSnapshot()) }
+                next += 1
+            }
+            for _ in 0..<64 { add() }
+            for await (index, snapshot) in group {
+                snapshots[index] = snapshot
+                add()
+            }
+        }
         for (index, host) in nodes.hosts.enumerated() {
+            guard let snapshot = snapshots[index] else { continue }
             let device = host.device
             let labels = #"device="\#(index)",type="\#(escape(device.configuration.deviceType))""#
             let counters = Dictionary(
-                await device.statistics().counters.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+                snapshot.statistics.counters.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
             for metric in deviceMetrics {
                 let value = counters[metric.counter] ?? 0
                 families[metric.metric, default: []].append("\(metric.metric){\(labels)} \(value)")
                 totals[metric.metric, default: 0] += value
             }
-            let subscriptions = await device.subscriptionCount()
-            subscriptionsTotal += subscriptions
+            subscriptionsTotal += snapshot.subscriptions
             families["matter_device_subscriptions", default: []].append(
-                "matter_device_subscriptions{\(labels)} \(subscriptions)")
-            let fabrics = await device.fabrics().count
-            fabricsTotal += fabrics
+                "matter_device_subscriptions{\(labels)} \(snapshot.subscriptions)")
+            fabricsTotal += snapshot.fabrics
             if device.isOnline { online += 1 }
-            families["matter_device_fabrics", default: []].append("matter_device_fabrics{\(labels)} \(fabrics)")
+            families["matter_device_fabrics", default: []].append("matter_device_fabrics{\(labels)} \(snapshot.fabrics)")
             families["matter_device_online", default: []].append(
                 "matter_device_online{\(labels)} \(device.isOnline ? 1 : 0)")
             families["matter_device_commissionable", default: []].append(
-                "matter_device_commissionable{\(labels)} \(await device.isCommissionable() ? 1 : 0)")
+                "matter_device_commissionable{\(labels)} \(snapshot.commissionable ? 1 : 0)")
         }
         var out = ""
         func family(_ name: String, _ help: String, _ kind: String, _ lines: [String]) {

@@ -1,5 +1,5 @@
 import MatterCore
-import MatterTransport
+package import MatterTransport
 
 extension InteractionServer {
     /// SubscribeRequest → priming ReportData chunk(s) carrying the SubscriptionId, each answered by a
@@ -147,6 +147,9 @@ extension InteractionServer {
         guard let node = try? context.requireNode() else { return 0 }
         return await count(node)
     }
+
+    /// Subscriptions the server holds now, read on its node.
+    package func subscriptionCount(on node: isolated TransportNode) -> Int { subscriptions.count }
 
     private func count(_ node: isolated TransportNode) -> Int { subscriptions.count }
 
