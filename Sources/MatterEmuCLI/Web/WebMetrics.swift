@@ -58,7 +58,8 @@ enum WebMetrics {
                 "matter_device_subscriptions{\(labels)} \(snapshot.subscriptions)")
             fabricsTotal += snapshot.fabrics
             if device.isOnline { online += 1 }
-            families["matter_device_fabrics", default: []].append("matter_device_fabrics{\(labels)} \(snapshot.fabrics)")
+            families["matter_device_fabrics", default: []].append(
+                "matter_device_fabrics{\(labels)} \(snapshot.fabrics)")
             families["matter_device_online", default: []].append(
                 "matter_device_online{\(labels)} \(device.isOnline ? 1 : 0)")
             families["matter_device_commissionable", default: []].append(
