@@ -17,6 +17,8 @@ public final class Fleet: Sendable {
         public var type: String
         public var count: Int
         public var namePrefix: String?
+        /// Scripts every device of the group starts with (after the fleet's own).
+        public var scripts: [ScriptAssignment] = []
         public init(type: String, count: Int, namePrefix: String? = nil) {
             self.type = type
             self.count = count
@@ -34,6 +36,10 @@ public final class Fleet: Sendable {
         public var baseDiscriminator: UInt16 = 3840
         /// Seed of the passcodes (the same seed gives the same codes).
         public var passcodeSeed: UInt64 = 20_202_021
+        /// Scripts every device starts with (`--script`); a device that cannot run one stops the start.
+        public var scripts: [ScriptAssignment] = []
+        /// `--time-scale` of every device.
+        public var timeScale: Double = 1
         public var pbkdfIterations: UInt32 = 1000
         public var advertise = true
         /// Raw records (default) or probed Avahi services, for the fleet's one Avahi client.
@@ -158,6 +164,8 @@ public final class Fleet: Sendable {
                 device.name = group.namePrefix.map { "\($0) \(member + 1)" }
                 device.advertise = shared != nil
                 device.factoryReset = configuration.factoryReset
+                device.scripts = configuration.scripts + group.scripts
+                device.timeScale = configuration.timeScale
                 members.append((device, preset))
             }
         }

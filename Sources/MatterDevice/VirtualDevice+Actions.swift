@@ -18,6 +18,8 @@ extension VirtualDevice {
             switch op {
             case "event": return try await emitEvent(request)
             case "invoke": return try await invokeCommand(request)
+            case "script": return try await scriptAction(request)
+            case "scripts": return await scriptList()
             case "offline", "online": return await setOnline(op == "online")
             case "open-window": return try await openWindow(request)
             case "close-window": return try await closeWindow()

@@ -80,7 +80,13 @@ extension VirtualDevice {
                         ))
                 }
                 do throws(StatusIB) {
-                    if let setValue { try server.setLocally(target.attribute.id, setValue) }
+                    if let setValue {
+                        try server.setLocally(target.attribute.id, setValue)
+                        // A value set by hand takes the attribute over from its script.
+                        dataModel.scripts.stop(
+                            AttributeScripts.Target(
+                                endpoint: target.endpoint, cluster: target.cluster.id, attribute: target.attribute.id))
+                    }
                     return .success(try server.read(target.attribute.id, context: .control))
                 } catch {
                     return .failure(ControlFailure("\(target.attribute.name): \(error)"))

@@ -113,9 +113,24 @@ extension VirtualDevice {
                 root.checkpoint = configuration.checkpoint
                 let endpoints = preset.makeEndpoints(information: basicInformation)
                 for server in root.makeClusterServers() { try endpoints[0].add(server) }
-                let dataModel = try DeviceDataModel(
-                    endpoints: endpoints,
-                    configuration: .init(context: node.context, store: attributes))
+                var modelConfiguration = DeviceDataModel.Configuration(context: node.context, store: attributes)
+                modelConfiguration.timeScale = configuration.timeScale
+                let dataModel = try DeviceDataModel(endpoints: endpoints, configuration: modelConfiguration)
+                // Every script is checked before any starts: a device never runs half its scripts.
+                for starting in [false, true] {
+                    for assignment in configuration.scripts {
+                        do throws(ScriptError) {
+                            if starting {
+                                try dataModel.scripts.start(assignment.script, on: assignment.target)
+                            } else {
+                                try dataModel.scripts.check(assignment.script, on: assignment.target)
+                            }
+                        } catch {
+                            dataModel.shutDown()
+                            return .failure(.invalidConfiguration("--script \(assignment): \(error.message)"))
+                        }
+                    }
+                }
                 dataModel.accessPolicy = root.fabrics.accessControl
                 root.startTimers(on: dataModel)
                 let server = InteractionServer.install(on: node, dataModel: dataModel)

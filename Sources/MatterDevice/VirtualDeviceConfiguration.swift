@@ -34,6 +34,11 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var faults = FaultInjection()
     /// Forget every stored fabric and attribute first.
     public var factoryReset = false
+    /// Attribute scripts started with the device (docs/SCRIPTS.md); one that does not fit its
+    /// attribute stops the start.
+    public var scripts: [ScriptAssignment] = []
+    /// How much faster than real time the device's simulated processes run (`--time-scale`).
+    public var timeScale: Double = 1
     /// Why this boot happened (GeneralDiagnostics BootReason): PowerOnReboot for a process start;
     /// a control-plane `reboot` restarts with SoftwareReset.
     public var bootReason = DeviceBootReason.powerOnReboot

@@ -59,6 +59,46 @@ struct CatalogueEndToEndTests {
     }
 
     @Test(
+        "a script from the control plane moves a sensor: our controller's subscription receives each step; a set takes the attribute back"
+    )
+    func scriptedSensor() async throws {
+        let bed = try TestBed()
+        let device = try await bed.device("temperature-sensor")
+        let controller = try await bed.controller()
+        let node = NodeID(22)
+        _ = try await controller.commission(device.request(nodeID: node))
+        let path = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .temperatureMeasurement, attribute: .TemperatureMeasurement.measuredValue)
+        let reported = try await ReportedIntegers.subscribe(controller, node, [path])
+        let started = await device.control(
+            #"{"op":"script","cluster":"TemperatureMeasurement","attribute":"MeasuredValue","script":"steps(0:1800,1s:1900,2s:2000)"}"#
+        )
+        #expect(started.contains(#""ok":true"#), "\(started)")
+        #expect(await eventually(within: .seconds(20)) { reported[path].last == 2000 }, "\(reported[path])")
+        #expect(reported[path].suffix(3) == [1800, 1900, 2000], "\(reported[path])")
+        #expect(await device.control(#"{"op":"scripts"}"#) == #"{"ok":true,"scripts":[]}"#)  // done
+
+        // A running script is listed; a value set by hand stops it; a bad one is refused.
+        _ = await device.control(
+            #"{"op":"script","cluster":"TemperatureMeasurement","attribute":"MeasuredValue","script":"sine(min=1000,max=3000,period=1h)"}"#
+        )
+        #expect(await device.control(#"{"op":"scripts"}"#).contains(#""script":"sine(min=1000,max=3000,period=1h)""#))
+        _ = await device.control(
+            #"{"op":"set","endpoint":1,"cluster":"TemperatureMeasurement","attribute":"MeasuredValue","value":2222}"#)
+        #expect(await device.control(#"{"op":"scripts"}"#) == #"{"ok":true,"scripts":[]}"#)
+        let refused = await device.control(
+            #"{"op":"script","cluster":"TemperatureMeasurement","attribute":"MeasuredValue","script":"sine(min=1)"}"#)
+        #expect(refused.contains("sine needs max=NUMBER"), "\(refused)")
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(1), cluster: .temperatureMeasurement,
+                attribute: .TemperatureMeasurement.measuredValue) == .value(.signed(2222)))
+        try await controller.cancel(reported.subscription)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test(
         "every catalogue type starts, with its device type on endpoint 1 and its product ID",
         arguments: DevicePreset.all.map(\.cliName))
     func starts(type: String) async throws {

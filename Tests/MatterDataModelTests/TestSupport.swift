@@ -37,13 +37,13 @@ final class Bench {
 
     init(
         _ preset: DevicePreset = .dimmableLight, store: InMemoryAttributeStore = InMemoryAttributeStore(),
-        clock: ManualClock = ManualClock(startingAt: 10_000)
+        clock: ManualClock = ManualClock(startingAt: 10_000), timeScale: Double = 1
     ) throws {
         self.clock = clock
         self.store = store
-        model = try DeviceDataModel(
-            endpoints: preset.makeEndpoints(),
-            configuration: DeviceDataModel.Configuration(clock: clock, store: store, randomSeed: 7))
+        var configuration = DeviceDataModel.Configuration(clock: clock, store: store, randomSeed: 7)
+        configuration.timeScale = timeScale
+        model = try DeviceDataModel(endpoints: preset.makeEndpoints(), configuration: configuration)
         model.observer = observer
         model.onStateChange = { [weak self] change in self?.log.append(change.text) }
     }

@@ -15,6 +15,33 @@ struct DeviceCommandTests {
         (["fleet"], "--count"),
         (["fleet", "--count", "3", "--base-port", "65535"], "leaves no room"),
         (["device", "--interface", "no-such-if0"], "no network interface named \"no-such-if0\""),
+        (
+            ["device", "--type", "temperature-sensor", "--script", "TemperatureMeasurement.MeasuredValue=sin(1)"],
+            "--script TemperatureMeasurement.MeasuredValue=sin(1): unknown script \"sin\""
+        ),
+        (
+            [
+                "device", "--type", "temperature-sensor", "--secured-device-port", "0", "--script",
+                "TemperatureMeasurement.MeasuredValue=sine(min=0,max=40000,period=60)",
+            ],
+            "reaches 40000, above its maximum 32767"
+        ),
+        (
+            [
+                "device", "--type", "temperature-sensor", "--script",
+                "TemperatureMeasurement.MeasuredValue=constant(1)",
+                "--script", "1/TemperatureMeasurement.MeasuredValue=constant(2)",
+            ],
+            "two scripts move 1/TemperatureMeasurement.MeasuredValue"
+        ),
+        (["device", "--time-scale", "0"], "--time-scale must be a number 0.1...1000"),
+        (
+            [
+                "fleet", "--count", "2", "--type", "on-off-light", "--base-port", "0", "--script",
+                "OnOff.OnOff=sine(min=0,max=1,period=1)",
+            ],
+            "takes true or false, the script sets numbers"
+        ),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
@@ -90,6 +117,25 @@ struct DeviceCommandTests {
         ])
         #expect(paired.exitCode == 0, "\(paired.stderr)")
         return (device, port, state)
+    }
+
+    @Test("--script with --time-scale: a sensor follows its steps ten times faster, each value a --json line")
+    func scriptedSensor() throws {
+        let temporary = try TemporaryDirectory(prefix: "matter-emu-cli")
+        let (device, _) = try Self.startDevice(
+            [
+                "--type", "temperature-sensor", "--secured-device-port", "0", "--time-scale", "10", "--script",
+                "TemperatureMeasurement.MeasuredValue=steps(0:1800,10s:1900,20s:2000)",
+            ], directory: temporary.path)
+        defer { device.stop() }
+        let last = device.jsonLine(within: .seconds(30)) {
+            $0["attribute"] as? String == "MeasuredValue" && $0["value"] as? Int == 2000
+        }
+        #expect(last != nil, "\(device.jsonLines) \(device.stderr)")
+        let values = device.jsonLines.filter { $0["attribute"] as? String == "MeasuredValue" }.compactMap {
+            $0["value"] as? Int
+        }
+        #expect(values.suffix(2) == [1900, 2000], "\(values)")
     }
 
     @Test("a port already in use is a usage error (exit 2) that says so")

@@ -21,6 +21,14 @@ import Testing
         (#"{"groups":[{"type":"on-off-light","count":"3"}]}"#, #""count", a whole number 1...65535"#),
         (#"{"groups":[{"type":"on-off-light","count":1,"name":7}]}"#, #""name" must be a string"#),
         (#"[1,2]"#, "not a JSON object"),
+        (
+            #"{"groups":[{"type":"temperature-sensor","count":1,"scripts":[5]}]}"#,
+            #""scripts" must be a list of strings"#
+        ),
+        (
+            #"{"groups":[{"type":"temperature-sensor","count":1,"scripts":["TemperatureMeasurement.MeasuredValue=walk(min=0)"]}]}"#,
+            "group 0: script TemperatureMeasurement.MeasuredValue=walk(min=0): walk needs max=NUMBER"
+        ),
     ])
     func badConfigurationsAreUsageErrors(config: String, message: String) throws {
         let temporary = try TemporaryDirectory(prefix: "matter-emu-fleetcfg")

@@ -174,6 +174,23 @@ import Testing
         #expect(entries.allSatisfy { $0["time"] is Int })
         #expect(!entries.contains { $0["event"] as? String == "attribute" })
         #expect(try await fleet.request("GET", "/api/devices/0/log?limit=0").status == 400)
+        // Scripts: started and listed over HTTP; a csv script (a file of the host) only from the command line or ctl.
+        let script = try await fleet.request(
+            "POST", "/api/devices/0/actions/script",
+            body:
+                #"{"cluster":"WindowCovering","attribute":"CurrentPositionLiftPercent100ths","script":"steps(0:1000,1h:2000)"}"#
+        )
+        #expect(script.status == 200, "\(script.body)")
+        let listed =
+            try await fleet.request("POST", "/api/devices/0/actions/scripts").json()["scripts"] as? [[String: Any]]
+        #expect(listed?.first?["attribute"] as? String == "CurrentPositionLiftPercent100ths")
+        let file = try await fleet.request(
+            "POST", "/api/devices/0/actions/script",
+            body:
+                #"{"cluster":"WindowCovering","attribute":"CurrentPositionLiftPercent100ths","script":"CSV(/etc/passwd)"}"#
+        )
+        #expect(file.status == 400, "\(file.body)")
+        #expect(file.body.contains("not over HTTP"), "\(file.body)")
         let types = try await fleet.request("GET", "/api/types").json()["types"] as? [[String: Any]]
         #expect(types?.map { $0["type"] as? String } == ["window-covering"])
     }

@@ -36,9 +36,14 @@ public final class DataModelTimer {
     public var isRunning: Bool { deadline != nil }
 
     /// Arms the timer to fire `milliseconds` from now (at least 1 ms), replacing an earlier arming.
-    /// Does nothing while the cluster server is not part of a data model.
+    /// A cluster server's timer counts simulated time: the data model's `timeScale` divides the wait
+    /// (the root node's own timers keep real time). Does nothing while the cluster server is not part
+    /// of a data model.
     public func start(after milliseconds: UInt64) {
         guard let dataModel else { return }
+        let scale = dataModel.configuration.timeScale
+        let wait =
+            owner == nil || scale == 1 ? milliseconds : max(1, UInt64((Double(milliseconds) / scale).rounded()))
         let scheduler = dataModel.scheduler
         if timer?.scheduler !== scheduler {
             timer?.cancel()
@@ -47,7 +52,7 @@ public final class DataModelTimer {
             made.setOwner(dataModel)
             timer = made
         }
-        timer?.start(after: milliseconds)
+        timer?.start(after: wait)
     }
 
     /// Disarms the timer.

@@ -36,6 +36,10 @@ public final class DeviceDataModel: DataModel {
         public var randomSeed: UInt64?
         /// Event records kept for reads and subscriptions (oldest dropped first).
         public var eventCapacity: Int
+        /// How much faster than real time the clusters' simulated processes run (transitions, cycles,
+        /// rooms, coverings, scripts: every timer a cluster server makes); the protocol's timers (the
+        /// root node's fail-safe and windows, MRP, subscriptions) keep real time. 1: real time.
+        public var timeScale: Double = 1
 
         /// Services on `clock` with no node: timers run when a test calls
         /// ``DeviceDataModel/serviceTimers()``.
@@ -174,6 +178,9 @@ public final class DeviceDataModel: DataModel {
         DataModelTimer(model: self, action: action)
     }
 
+    /// The attribute scripts running on this data model (docs/SCRIPTS.md).
+    public private(set) lazy var scripts = AttributeScripts(model: self)
+
     /// Runs the timers due at the clock's current time on the data model's scheduler (on a node: every
     /// timer of the node; tests call it after moving a `ManualClock`).
     public func serviceTimers() { scheduler.service() }
@@ -183,6 +190,7 @@ public final class DeviceDataModel: DataModel {
 
     /// Stops every server (BasicInformation records ShutDown) and cancels all timers.
     public func shutDown() {
+        scripts.stopAll()
         for endpoint in allEndpoints {
             for server in endpoint.clusters { server.stop() }
         }

@@ -55,7 +55,7 @@ struct DeviceCommand: CLICommand {
             .value(
                 "fail-safe-expiry", "SECONDS",
                 "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
-        ] + WebOptions.options
+        ] + SimulationOptions.options + WebOptions.options
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Prints the QR code, its payload and the manual code, then one line per state change. Stop with
@@ -64,8 +64,10 @@ struct DeviceCommand: CLICommand {
         with --json). --control PATH serves the control plane over a Unix socket (get/set any attribute, events,
         reboot, offline/online, factory-reset, commissioning windows, identify, jam; see `matter-emu ctl`
         and docs/CONTROL.md). --app-pipe FIFO takes the SDK example apps' pipe commands (SendDoorLockAlarm,
-        HardwareFaultChange, SoftwareReset...; SetDoorState and switch presses are refused: no type here
-        has a door sensor or a Switch). Both survive a reboot. --http [ADDR:]PORT serves a dashboard, a JSON
+        HardwareFaultChange, SoftwareReset, switch presses...; SetDoorState is refused: no type here has a
+        door sensor). Both survive a reboot. --script moves an attribute over time (a sensor following a sine,
+        a ramp, a random walk, steps or a CSV series) and --time-scale runs simulated processes faster
+        (docs/SCRIPTS.md). --http [ADDR:]PORT serves a dashboard, a JSON
         API over the same control plane, an event stream and /metrics (docs/HTTP.md); off loopback it asks for
         a Bearer token (--http-token, or one made and printed).
         """
@@ -114,6 +116,7 @@ struct DeviceCommand: CLICommand {
             throw UsageError("--interface: there is no network interface named \"\(name)\"", command: Self.pathString)
         }
         configuration.factoryReset = arguments.has("factory-reset")
+        try SimulationOptions(arguments: arguments, command: Self.pathString).apply(to: &configuration)
         configuration.advertise = !arguments.has("no-advertise")
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi

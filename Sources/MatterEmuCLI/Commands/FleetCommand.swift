@@ -32,7 +32,7 @@ struct FleetCommand: CLICommand {
                 "control", "PATH", "serve the fleet's control plane on this Unix socket (requests name a \"device\")"),
             .value(
                 "app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
-        ] + WebOptions.options
+        ] + SimulationOptions.options + WebOptions.options
     static let positionals: [PositionalSpec] = []
     static let discussion = """
         Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
@@ -51,6 +51,9 @@ struct FleetCommand: CLICommand {
 
         --control PATH: one socket for the fleet; every request names its device, "device": 3 (index) or
         "device": "Kitchen 2" (node label), and {"op":"devices"} lists them (docs/CONTROL.md).
+
+        --script and --time-scale apply to every device (docs/SCRIPTS.md); a group of --config can carry
+        "scripts" of its own.
 
         --http [ADDR:]PORT: the fleet's dashboard (search, filter, paging), JSON API, event stream and
         /metrics (docs/HTTP.md); off loopback a Bearer token is required (--http-token, or one made and printed).
@@ -93,6 +96,9 @@ struct FleetCommand: CLICommand {
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
         configuration.factoryReset = arguments.has("factory-reset")
+        let simulation = try SimulationOptions(arguments: arguments, command: Self.pathString)
+        configuration.scripts = simulation.scripts
+        configuration.timeScale = simulation.timeScale
         self.configuration = configuration
         self.context = context
         stateOption = arguments.value("KVS") != nil ? "--KVS" : "--state-dir"

@@ -1,12 +1,13 @@
 import Foundation
+import MatterDataModel
 import MatterDevice
 
-/// `fleet --config FILE`: `{"groups": [{"type": ..., "count": N, "name": ...}], "basePort": P}`, every
+/// `fleet --config FILE`: `{"groups": [{"type": ..., "count": N, "name": ..., "scripts": [...]}], "basePort": P}`, every
 /// key checked. An unknown key is an error naming it and the nearest known one; a value of the wrong
 /// type or out of range names its key and range; a fleet without devices is refused. Exit 2.
 struct FleetConfigFile {
     static let topKeys = ["groups", "basePort"]
-    static let groupKeys = ["type", "count", "name"]
+    static let groupKeys = ["type", "count", "name", "scripts"]
 
     let groups: [Fleet.Group]
     let basePort: UInt16?
@@ -37,7 +38,20 @@ struct FleetConfigFile {
                 guard let text = value as? String else { throw fail("group \(index): \"name\" must be a string") }
                 name = text
             }
-            groups.append(Fleet.Group(type: type, count: count, namePrefix: name))
+            var group = Fleet.Group(type: type, count: count, namePrefix: name)
+            if let value = entry["scripts"] {
+                guard let texts = value as? [String] else {
+                    throw fail("group \(index): \"scripts\" must be a list of strings ([EP/]CLUSTER.ATTRIBUTE=SCRIPT)")
+                }
+                for text in texts {
+                    do throws(ScriptError) {
+                        group.scripts.append(try ScriptAssignment(parsing: text, readFile: ScriptAssignment.readFile))
+                    } catch {
+                        throw fail("group \(index): script \(text): \(error.message)")
+                    }
+                }
+            }
+            groups.append(group)
         }
         self.groups = groups
         if let value = json["basePort"] {

@@ -17,7 +17,7 @@ struct WebAPI: Sendable {
     /// `get`, `set` or `event` (which have routes of their own).
     static let actions: Set<String> = [
         "reboot", "factory-reset", "offline", "online", "open-window", "close-window", "identify", "jam",
-        "hardware-fault", "press", "multi-press", "long-press", "switch",
+        "hardware-fault", "press", "multi-press", "long-press", "switch", "script", "scripts",
     ]
 
     /// The most devices one page of `GET /api/devices` lists.
@@ -125,6 +125,11 @@ struct WebAPI: Sendable {
             guard method == "POST" else { return Self.notAllowed(request) }
             guard body["op"] == nil, body["device"] == nil else {
                 return .error(400, "the action and the device are named by the path, not the body")
+            }
+            // A csv script reads a file of the device's host: given on the command line or through
+            // `matter-emu ctl` (the owner's socket), never by a web client.
+            if let script = body["script"] as? String, script.lowercased().contains("csv") {
+                return .error(400, "csv scripts are given with --script or matter-emu ctl, not over HTTP")
             }
             var control = body
             control["op"] = rest[1]
