@@ -111,7 +111,8 @@ extension VirtualDevice {
                 root.pase.localMRP = configuration.mrp
                 root.caseResponder.localMRP = configuration.mrp
                 root.checkpoint = configuration.checkpoint
-                let endpoints = preset.makeEndpoints(information: basicInformation)
+                var endpoints = preset.makeEndpoints(information: basicInformation)
+                endpoints += try Self.bridgedEndpoints(configuration, preset: preset, uniqueID: identity.uniqueID)
                 for server in root.makeClusterServers() { try endpoints[0].add(server) }
                 var modelConfiguration = DeviceDataModel.Configuration(context: node.context, store: attributes)
                 modelConfiguration.timeScale = configuration.timeScale
@@ -250,4 +251,49 @@ private struct Parts: Sendable {
     let dataModel: NodeBound<DeviceDataModel>
     let root: NodeBound<RootNode>
     let server: InteractionServer
+}
+
+extension VirtualDevice {
+    /// A bridge's bridged devices on endpoints 2, 3, ... (none for other types; bridged devices for
+    /// another type are refused).
+    static func bridgedEndpoints(_ configuration: VirtualDeviceConfiguration, preset: DevicePreset, uniqueID: String)
+        throws -> [Endpoint]
+    {
+        guard !configuration.bridged.isEmpty else { return [] }
+        guard preset.isBridge else {
+            throw DeviceError.invalidConfiguration("--bridged needs --type aggregator (a bridge)")
+        }
+        let total = configuration.bridged.reduce(0) { $0 + $1.count }
+        guard total <= Self.maxBridged else {
+            throw DeviceError.invalidConfiguration(
+                "--bridged: at most \(Self.maxBridged) bridged devices, not \(total)")
+        }
+        var endpoints: [Endpoint] = []
+        var counts: [String: Int] = [:]
+        for (type, count) in configuration.bridged {
+            do throws(DataModelError) {
+                let bridged = try DevicePreset(cliName: type)
+                for _ in 0..<count {
+                    let id = EndpointID(UInt16(2 + endpoints.count))
+                    counts[bridged.cliName, default: 0] += 1
+                    endpoints.append(
+                        try bridged.makeBridgedEndpoint(
+                            id, label: "\(bridged.productName) \(counts[bridged.cliName] ?? 0)",
+                            uniqueID: bridgedUniqueID(uniqueID, id)))
+                }
+            } catch {
+                throw DeviceError.invalidConfiguration("--bridged \(type): \(error)")
+            }
+        }
+        return endpoints
+    }
+
+    /// The most bridged devices one bridge holds (its endpoints stay below 1,000).
+    static let maxBridged = 997
+
+    /// A bridged device's UniqueID: the bridge's (its first 24 characters) and the endpoint, stable across
+    /// boots, at most 32 characters.
+    static func bridgedUniqueID(_ bridge: String, _ endpoint: EndpointID) -> String {
+        "\(bridge.prefix(24))-\(endpoint.rawValue)"
+    }
 }

@@ -39,6 +39,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var scripts: [ScriptAssignment] = []
     /// How much faster than real time the device's simulated processes run (`--time-scale`).
     public var timeScale: Double = 1
+    /// A bridge's devices (`--type aggregator --bridged TYPE:COUNT,...`): device types (CLI names) and
+    /// counts, on endpoints 2, 3, ... in this order (docs/BRIDGES.md).
+    public var bridged: [(type: String, count: Int)] = []
     /// Why this boot happened (GeneralDiagnostics BootReason): PowerOnReboot for a process start;
     /// a control-plane `reboot` restarts with SoftwareReset.
     public var bootReason = DeviceBootReason.powerOnReboot

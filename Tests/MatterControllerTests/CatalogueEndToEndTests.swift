@@ -99,6 +99,80 @@ struct CatalogueEndToEndTests {
     }
 
     @Test(
+        "a bridge: our controller sees every bridged endpoint; devices added and removed through the control plane change the PartsLists it subscribes to; an unreachable one sends ReachableChanged"
+    )
+    func bridge() async throws {
+        let bed = try TestBed()
+        let device = try await bed.device(
+            "aggregator", bridged: [("on-off-light", 2), ("temperature-sensor", 1), ("contact-sensor", 1)])
+        let controller = try await bed.controller()
+        let node = NodeID(23)
+        let result = try await controller.commission(device.request(nodeID: node))
+        #expect(result.node.deviceTypes.map(\.deviceType).contains(DeviceTypeID(0x000E)))
+        let parts = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .descriptor, attribute: .Descriptor.partsList)
+        @Sendable func list(_ value: TLVValue?) -> [UInt64] {
+            guard case .array(let items)? = value else { return [] }
+            return items.compactMap { if case .unsigned(let n) = $0.value { n } else { nil } }
+        }
+        #expect(
+            list(
+                try await controller.readAttribute(
+                    node, endpoint: EndpointID(1), cluster: .descriptor, attribute: .Descriptor.partsList
+                ).value)
+                == [2, 3, 4, 5])
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(4), cluster: .bridgedDeviceBasicInformation,
+                attribute: .BridgedDeviceBasicInformation.nodeLabel) == .value(.utf8("Temperature Sensor 1")))
+
+        let reportedParts = Mutex<[[UInt64]]>([])
+        let reachable = Mutex<[TLVValue]>([])
+        let (subscription, _) = try await controller.subscribe(
+            node, attributes: [AttributePathIB(parts)],
+            events: [
+                EventPathIB(
+                    endpoint: nil, cluster: .bridgedDeviceBasicInformation,
+                    event: .BridgedDeviceBasicInformation.reachableChanged)
+            ], minInterval: 0, maxInterval: 10,
+            onReport: { report in
+                if let value = report.result.report(for: parts)?.value {
+                    reportedParts.withLock { $0.append(list(value)) }
+                }
+            },
+            onEvents: { events in
+                for event in events.events where event.path.endpoint == EndpointID(3) {
+                    if let value = event.fields.first?.value { reachable.withLock { $0.append(value) } }
+                }
+            })
+        let added = await device.control(#"{"op":"bridge-add","type":"dimmable-light","label":"Desk"}"#)
+        #expect(added.contains(#""endpoint":6"#), "\(added)")
+        #expect(await eventually(within: .seconds(10)) { reportedParts.withLock { $0.last } == [2, 3, 4, 5, 6] })
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(6), cluster: .onOff, attribute: .OnOff.onOff) == .value(.bool(false)))
+        let removed = await device.control(#"{"op":"bridge-remove","endpoint":2}"#)
+        #expect(removed.contains(#""removed":true"#), "\(removed)")
+        #expect(await eventually(within: .seconds(10)) { reportedParts.withLock { $0.last } == [3, 4, 5, 6] })
+        #expect(
+            try await controller.readAttribute(node, endpoint: EndpointID(2), cluster: .onOff, attribute: .OnOff.onOff)
+                != .value(.bool(false)))
+        let unreachable = await device.control(#"{"op":"reachable","endpoint":3,"reachable":false}"#)
+        #expect(unreachable.contains(#""ok":true"#), "\(unreachable)")
+        #expect(await eventually(within: .seconds(10)) { reachable.withLock { $0 } == [.bool(false)] })
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(3), cluster: .bridgedDeviceBasicInformation,
+                attribute: .BridgedDeviceBasicInformation.reachable) == .value(.bool(false)))
+        // Not a bridged device, not a bridge's type: refused.
+        #expect(await device.control(#"{"op":"bridge-remove","endpoint":1}"#).contains("not a bridged device"))
+        #expect(await device.control(#"{"op":"bridge-add","type":"aggregator"}"#).contains("not another bridge"))
+        await controller.cancel(subscription)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test(
         "every catalogue type starts, with its device type on endpoint 1 and its product ID",
         arguments: DevicePreset.all.map(\.cliName))
     func starts(type: String) async throws {

@@ -35,6 +35,11 @@ struct DeviceCommandTests {
             "two scripts move 1/TemperatureMeasurement.MeasuredValue"
         ),
         (["device", "--time-scale", "0"], "--time-scale must be a number 0.1...1000"),
+        (["device", "--type", "on-off-light", "--bridged", "on-off-light"], "need --type aggregator (or bridge)"),
+        (["device", "--type", "bridge", "--bridged", "toaster:2"], "toaster"),
+        (["device", "--type", "bridge", "--bridged", "on-off-light:0"], "COUNT must be 1...997"),
+        (["device", "--type", "bridge", "--bridged", "on-off-light:900,dimmable-light:100"], "at most 997"),
+        (["device", "--type", "bridge", "--bridged", "bridge"], "not another bridge"),
         (
             [
                 "fleet", "--count", "2", "--type", "on-off-light", "--base-port", "0", "--script",

@@ -33,6 +33,10 @@ struct DataModelValidatorTests {
         }.filter { !$0.isEmpty }
     }()
 
+    /// The bridged devices of the aggregator's case.
+    static let bridgedMix =
+        "on-off-light:2,dimmable-light,temperature-sensor:2,contact-sensor,window-covering,thermostat"
+
     @Test("matter-emu device --help lists the device types")
     func typesListed() {
         #expect(!Self.deviceTypes.isEmpty, "no --type TYPE line with types in matter-emu device --help")
@@ -47,9 +51,11 @@ struct DataModelValidatorTests {
             work.remove()
         }
         let wildcardLog = work.path("\(type).wildcard.log")
+        // A bridge is judged with bridged devices of several types (each endpoint its type and Bridged Node).
+        let bridged = type == "aggregator" ? ["--bridged", Self.bridgedMix] : []
         let device = try DeviceProcess(
             type, on: lan.host(1), lan: lan, work: work,
-            ["--type", type, "--discriminator", "3840", "--passcode", "20202021"])
+            ["--type", type, "--discriminator", "3840", "--passcode", "20202021"] + bridged)
         let read = try Referee.run(
             type,
             lan.inHost(

@@ -15,7 +15,8 @@ public enum VirtualDevices {
     public static func start(
         _ type: String = "dimmable-light", in directory: TemporaryDirectory, name: String,
         passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840, vendorID: VendorID? = nil,
-        port: UInt16 = 0, mrp: MRPParameters? = nil, dnssd: InMemoryDNSSD? = nil
+        port: UInt16 = 0, mrp: MRPParameters? = nil, dnssd: InMemoryDNSSD? = nil,
+        bridged: [(type: String, count: Int)] = []
     ) async throws -> VirtualDevice {
         var configuration = VirtualDeviceConfiguration(
             deviceType: type, storagePath: directory.file("\(name).sqlite"), pkiDirectory: TestPaths.pkiDirectory)
@@ -26,6 +27,7 @@ public enum VirtualDevices {
         configuration.storageNamespace = name
         configuration.advertise = dnssd != nil
         if let mrp { configuration.mrp = mrp }
+        configuration.bridged = bridged
         return try await VirtualDevice.start(configuration, dnssd: dnssd)
     }
 }

@@ -24,6 +24,7 @@ struct ClusterBehaviour: Sendable {
         .switch: .switch,
         .thermostat: .thermostat,
         .operationalState: .operationalState,
+        .bridgedDeviceBasicInformation: .bridgedDeviceBasicInformation,
     ]
 }
 

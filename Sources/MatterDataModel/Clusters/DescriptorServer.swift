@@ -38,10 +38,13 @@ public final class DescriptorServer: ClusterServer {
         }
     }
 
-    /// The PartsList: on endpoint 0 every other endpoint, elsewhere none.
+    /// The PartsList: on endpoint 0 every other endpoint; on an Aggregator every bridged device (an endpoint
+    /// with the Bridged Node device type); elsewhere none.
     public var parts: [EndpointID] {
-        guard endpointID == .root, let dataModel else { return [] }
-        return dataModel.endpoints.filter { $0 != .root }
+        guard let dataModel, let endpoint else { return [] }
+        if endpointID == .root { return dataModel.endpoints.filter { $0 != .root } }
+        guard endpoint.isAggregator else { return [] }
+        return dataModel.allEndpoints.filter(\.isBridgedNode).map(\.id)
     }
 
     override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? { nil }

@@ -20,6 +20,8 @@ extension DevicePreset {
             return "a client-side device type (it commands other devices through Binding): not served yet"
         }
         let requirements = mandatoryServers(schema)
+        // A bridge: its Aggregator endpoint has no server but the Descriptor; its devices are endpoints of their own.
+        if schema.id == DeviceTypeSchema.aggregator.id { return nil }
         guard !requirements.isEmpty else {
             return "made of other device types on further endpoints: not served yet"
         }

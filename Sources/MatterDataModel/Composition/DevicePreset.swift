@@ -53,7 +53,7 @@ public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
     public static let doorLock = DevicePreset(.doorLock, productID: ProductID(0x8006), productName: "Door Lock")
 
     /// The names the first releases used, still accepted by `--type`.
-    public static let aliases: [String: String] = ["on-off-plug": "on-off-plug-in-unit"]
+    public static let aliases: [String: String] = ["on-off-plug": "on-off-plug-in-unit", "bridge": "aggregator"]
 
     /// Every device type a virtual device can be, the six first presets first, then the others in device-type-ID
     /// order.

@@ -76,4 +76,10 @@ public final class Endpoint {
         deviceTypes.append(deviceType)
         dataModel?.descriptorChanged(on: self, .Descriptor.deviceTypeList)
     }
+
+    /// True when the endpoint is an Aggregator (a bridge's endpoint that lists its bridged devices).
+    public var isAggregator: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.aggregator.id } }
+
+    /// True when the endpoint is a bridged device (it carries the Bridged Node device type).
+    public var isBridgedNode: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.bridgedNode.id } }
 }

@@ -68,7 +68,12 @@ public final class DeviceDataModel: DataModel {
     /// Where its timers run: the node's scheduler, or a manual one of its own.
     let scheduler: NodeScheduler
     let log = Logger(label: "data-model")
-    private var table: [EndpointID: Endpoint] = [:]
+    private var table: [EndpointID: Endpoint] = [:] {
+        didSet { highestEndpointID = max(highestEndpointID, table.keys.max() ?? .root) }
+    }
+    /// The highest endpoint number this data model has held: a new dynamic endpoint takes the next one, so a
+    /// removed endpoint's number is not given again while the device runs.
+    public private(set) var highestEndpointID = EndpointID.root
     private var random: SeededRandom
     private var eventLog: EventLog
     private var started = false
@@ -103,6 +108,7 @@ public final class DeviceDataModel: DataModel {
             table[endpoint.id] = endpoint
         }
         for endpoint in endpoints { attach(endpoint) }
+        highestEndpointID = table.keys.max() ?? .root  // (didSet does not run in init)
         restoreGroups()
         groupTable.onSave = { [unowned self] in saveGroups() }
         started = true
@@ -142,7 +148,27 @@ public final class DeviceDataModel: DataModel {
         table[endpoint.id] = endpoint
         attach(endpoint)
         for server in endpoint.clusters { server.start() }
-        if let root = table[.root] { descriptorChanged(on: root, .Descriptor.partsList) }
+        partsChanged()
+    }
+
+    /// Removes endpoint `id` from the running model (not endpoint 0): its scripts stop, its servers stop,
+    /// and the PartsLists that listed it report the change. Returns it, or nil when there is none.
+    @discardableResult
+    public func remove(_ id: EndpointID) -> Endpoint? {
+        guard id != .root, let endpoint = table[id] else { return nil }
+        for (target, _) in scripts.all where target.endpoint == id { scripts.stop(target) }
+        for server in endpoint.clusters { server.stop() }
+        table[id] = nil
+        endpoint.dataModel = nil
+        partsChanged()
+        return endpoint
+    }
+
+    /// Endpoint 0's PartsList and every Aggregator's changed (an endpoint came or went).
+    private func partsChanged() {
+        for endpoint in table.values where endpoint.id == .root || endpoint.isAggregator {
+            descriptorChanged(on: endpoint, .Descriptor.partsList)
+        }
         compositionChanged()
     }
 

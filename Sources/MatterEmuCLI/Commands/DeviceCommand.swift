@@ -19,6 +19,9 @@ struct DeviceCommand: CLICommand {
     static let options: [OptionSpec] =
         [
             .value("type", "TYPE", DeviceCommand.typeList),
+            .value(
+                "bridged", "TYPE:COUNT,...",
+                "with --type aggregator (bridge): the bridged devices, on endpoints 2, 3, ... (docs/BRIDGES.md)"),
             .value("discriminator", "N", "12-bit discriminator (default 3840)"),
             .value("passcode", "N", "setup passcode (default 20202021)"),
             .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
@@ -72,6 +75,35 @@ struct DeviceCommand: CLICommand {
         a Bearer token (--http-token, or one made and printed).
         """
 
+    /// `--bridged on-off-light:20,temperature-sensor:10` as (type, count) pairs, every type a device type that
+    /// can be bridged; `--type` must be the Aggregator.
+    static func bridged(_ text: String, type: String) throws(UsageError) -> [(type: String, count: Int)] {
+        func fail(_ why: String) -> UsageError { UsageError("--bridged \(text): \(why)", command: pathString) }
+        guard (try? DevicePreset(cliName: type))?.isBridge == true else {
+            throw fail("the bridged devices need --type aggregator (or bridge), not \(type)")
+        }
+        var result: [(type: String, count: Int)] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let name = parts.first.map(String.init), !name.isEmpty else {
+                throw fail("\"\(item)\" is not TYPE or TYPE:COUNT")
+            }
+            let count = parts.count == 2 ? Int(parts[1]) : 1
+            guard let count, (1...997).contains(count) else { throw fail("\"\(item)\": COUNT must be 1...997") }
+            let preset: DevicePreset
+            do {
+                preset = try DevicePreset(cliName: name)
+            } catch {
+                throw fail("\(error)")
+            }
+            guard !preset.isBridge else { throw fail("a bridge bridges devices, not another bridge") }
+            result.append((preset.cliName, count))
+        }
+        let total = result.reduce(0) { $0 + $1.count }
+        guard total <= 997 else { throw fail("at most 997 bridged devices, not \(total)") }
+        return result
+    }
+
     let configuration: VirtualDeviceConfiguration
     let context: CLIContext
     let statsInterval: Double?
@@ -117,6 +149,9 @@ struct DeviceCommand: CLICommand {
         }
         configuration.factoryReset = arguments.has("factory-reset")
         try SimulationOptions(arguments: arguments, command: Self.pathString).apply(to: &configuration)
+        if let text = arguments.value("bridged") {
+            configuration.bridged = try Self.bridged(text, type: type)
+        }
         configuration.advertise = !arguments.has("no-advertise")
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
