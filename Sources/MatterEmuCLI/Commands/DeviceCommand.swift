@@ -276,11 +276,12 @@ struct DeviceCommand: CLICommand {
         // A reboot that cannot bring the device back ends the process (the host logged why).
         host.onFailure { error in signals.stop(because: error) }
         let failure = await signals.wait()
-        await stats?.finish()
         server?.stop()
         control?.close()
         pipe?.close()
         await host.stop()
+        // After the stop, so that it is the last line and counts the ShutDown it sent.
+        await stats?.finish()
         if let failure { throw failure }
         return .success
     }
