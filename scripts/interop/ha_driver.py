@@ -17,7 +17,11 @@ LAN through the server's WebSocket, as Home Assistant does. For each device:
     (all devices restart together, after the per-device checks);
 and, across the two on-off lights, two distinct identities (BasicInformation SerialNumber and
 UniqueID, which Home Assistant's device registry keys on); then remove_node for every node (the
-NODE_REMOVED event, and the device reporting that its fabric is gone).
+NODE_REMOVED event, and the device reporting that its fabric is gone). Last, a bridge of 100 bridged
+devices of four types (docs/BRIDGES.md): commissioned and interviewed with every bridged endpoint (its
+device type and Bridged Node); a bridged light toggled through the server; a bridged device removed
+through the device's control plane (the Aggregator's PartsList reported without it) and one made
+unreachable (Reachable reported false); remove_node.
 Prints one [PASS]/[FAIL] line per check and ends with 'N passed, N failed'. Exit 0 when all passed.
 """
 import argparse
@@ -54,8 +58,8 @@ WAIT = 10  # seconds to wait for a report or an event before a check fails (not 
 class Device:
     """One `matter-emu device` process on the devices' host."""
 
-    def __init__(self, args, index, name, kind):
-        self.args, self.name, self.kind = args, name, kind
+    def __init__(self, args, index, name, kind, extra=()):
+        self.args, self.name, self.kind, self.extra = args, name, kind, list(extra)
         self.port = 5541 + index
         # Distinct short discriminators (the upper 4 bits, all a manual code carries) and passcodes: a
         # code must find its own device and no other.
@@ -69,7 +73,7 @@ class Device:
     def start(self, factory_reset=False):
         command = [self.args.emu, "device", "--type", self.kind,
                    "--secured-device-port", str(self.port), "--discriminator", str(self.discriminator),
-                   "--passcode", str(self.passcode), "--KVS", self.kvs, "--json"]
+                   "--passcode", str(self.passcode), "--KVS", self.kvs, "--json"] + self.extra
         if factory_reset:
             command.append("--factory-reset")
         with open(self.log, "a") as log:
@@ -173,6 +177,89 @@ class Events:
             if node == node_id and value == available:
                 return True
         return None
+
+
+BRIDGED = [("on-off-light", 40, 0x0100), ("dimmable-light", 20, 0x0101), ("temperature-sensor", 20, 0x0302),
+           ("contact-sensor", 20, 0x0015)]
+PARTS_LIST = "1/29/3"
+
+
+async def bridge_checks(client, events, args):
+    """A bridge of 100: commissioned with every bridged endpoint, a bridged light toggled, one device
+    removed and one made unreachable through the control plane, each seen through the subscription."""
+    import chip.clusters as Clusters
+    control = str(pathlib.Path(args.work) / "bridge.sock")
+    mix = ",".join(f"{kind}:{count}" for kind, count, _ in BRIDGED)
+    device = Device(args, len(DEVICES), "bridge", "bridge", ["--bridged", mix, "--control", control])
+    device.start(factory_reset=True)
+    try:
+        doc = await device.started()
+        if doc is None:
+            check("bridge: device starts", False, device.tail())
+            return
+        start = time.monotonic()
+        try:
+            data = await asyncio.wait_for(client.commission_with_code(doc["qrCode"], network_only=True), 300)
+            node_id = data.node_id
+            check("bridge: commission_with_code and interview (100 bridged devices)", True,
+                  f"node {node_id}, {time.monotonic() - start:.1f} s")
+        except Exception as error:
+            check("bridge: commission_with_code and interview (100 bridged devices)", False,
+                  f"{error!r}; device: {device.tail()}")
+            return
+        watched = [PARTS_LIST, "2/6/0", "3/57/17"]
+        events.watch_node(node_id, watched)
+        attributes = client.get_node(node_id).node_data.attributes
+        expected, endpoint = {}, 2
+        for kind, count, type_id in BRIDGED:
+            for _ in range(count):
+                expected[endpoint] = type_id
+                endpoint += 1
+        wrong = []
+        for number, type_id in expected.items():
+            types = [field(entry, 0) for entry in attributes.get(f"{number}/29/0") or []]
+            if type_id not in types or 0x0013 not in types or attributes.get(f"{number}/57/17") is not True:
+                wrong.append(f"{number}: {types}")
+        parts = attributes.get(PARTS_LIST) or []
+        check("bridge: every bridged endpoint in the node data (its type and Bridged Node, Reachable)",
+              not wrong and sorted(parts) == sorted(expected),
+              f"PartsList of {len(parts)} endpoints; wrong: {wrong[:5]}")
+
+        mark = events.mark()
+        try:
+            await asyncio.wait_for(client.send_device_command(node_id, 2, Clusters.OnOff.Commands.Toggle()), WAIT)
+            toggled = await events.wait(lambda: events.attribute_after(mark, node_id, "2/6/0", lambda v: v is True))
+            check("bridge: a bridged light toggled through the server, reported", toggled is not None,
+                  f"reported {toggled!r}")
+        except Exception as error:
+            check("bridge: a bridged light toggled through the server, reported", False, repr(error))
+
+        def ctl(request):
+            result = subprocess.run([args.emu, "ctl", control, json.dumps(request)], capture_output=True, text=True)
+            return result.stdout.strip() or result.stderr.strip()
+
+        mark = events.mark()
+        answer = ctl({"op": "bridge-remove", "endpoint": 5})
+        removed = await events.wait(
+            lambda: events.attribute_after(mark, node_id, PARTS_LIST, lambda v: isinstance(v, list) and 5 not in v))
+        check("bridge: a bridged device removed on the control plane, PartsList reported without it",
+              removed is not None and len(removed[0]) == len(expected) - 1,
+              f"control plane {answer}; reported {len(removed[0]) if removed else 'nothing'} endpoints")
+        mark = events.mark()
+        answer = ctl({"op": "reachable", "endpoint": 3, "reachable": False})
+        unreachable = await events.wait(lambda: events.attribute_after(mark, node_id, "3/57/17", lambda v: v is False))
+        check("bridge: a bridged device made unreachable, Reachable reported false", unreachable is not None,
+              f"control plane {answer}")
+
+        mark = events.mark()
+        try:
+            await asyncio.wait_for(client.remove_node(node_id), WAIT)
+            gone = await events.wait(lambda: True if node_id in events.removed[mark[2]:] else None)
+            check("bridge: remove_node", gone is not None, f"NODE_REMOVED event: {gone is not None}")
+        except Exception as error:
+            check("bridge: remove_node", False, repr(error))
+    finally:
+        device.stop()
 
 
 def field(struct, number):
@@ -380,6 +467,8 @@ async def main(args):
                           f"NODE_REMOVED event: {gone is not None}; the device left the fabric: {left is not None}")
                 except Exception as error:
                     check(f"{name}: remove_node", False, repr(error))
+
+            await bridge_checks(client, events, args)
             await client.disconnect()
             listening.cancel()
     finally:
