@@ -17,8 +17,10 @@ extension ClusterBehaviour {
     /// Thermostat (heating and cooling): a room that follows it. Every second, in Heat (or Auto) mode below
     /// its heating setpoint the thermostat heats (ThermostatRunningState Heat, LocalTemperature +0.25 °C) until
     /// the setpoint is reached; in Cool mode above the cooling setpoint it cools likewise; otherwise the room
-    /// drifts toward 18 °C by 0.05 °C every ten seconds, and the thermostat starts again 0.5 °C past its
-    /// setpoint. SetpointRaiseLower moves the setpoints within their limits.
+    /// drifts toward 18 °C by 0.05 °C every ten seconds (the room is looked at every ten seconds then, not
+    /// every second), and the thermostat starts again 0.5 °C past its setpoint. A room at 18 °C that nothing
+    /// heats or cools holds no timer until a setpoint, the mode or the temperature changes. SetpointRaiseLower
+    /// moves the setpoints within their limits.
     static let thermostat = ClusterBehaviour(
         features: ["HEAT", "COOL"], attributes: [.Thermostat.thermostatRunningState]
     ) { server in
@@ -28,7 +30,6 @@ extension ClusterBehaviour {
             server.update(.Thermostat.localTemperature, .signed(2000))
         }
         var running: UInt64 = 0
-        var ticks = 0
         var room: DataModelTimer?
         func signed(_ server: GenericClusterServer, _ attribute: AttributeID, _ fallback: Int64) -> Int64 {
             if case .signed(let value)? = server.value(attribute) { return value }
@@ -36,7 +37,6 @@ extension ClusterBehaviour {
             return fallback
         }
         func tick(_ server: GenericClusterServer) {
-            ticks += 1
             let mode = server.unsignedValue(.Thermostat.systemMode)
             let local = signed(server, .Thermostat.localTemperature, 2000)
             let heat = signed(server, .Thermostat.occupiedHeatingSetpoint, 2000)
@@ -55,18 +55,37 @@ extension ClusterBehaviour {
             case 1: next = min(heat, local + roomRate)
             case 2: next = max(cool, local - roomRate)
             default:
-                if ticks % 10 == 0, local != roomAmbient {
+                if local != roomAmbient {
                     next =
                         local > roomAmbient ? max(roomAmbient, local - roomDrift) : min(roomAmbient, local + roomDrift)
                 }
             }
             server.update(.Thermostat.thermostatRunningState, .unsigned(running))
             if next != local { server.update(.Thermostat.localTemperature, .signed(next)) }
-            room?.start(after: 1000)
+            // Heating or cooling: every second; drifting: every ten; at the ambient temperature: asleep (a
+            // change below wakes it), unless a setpoint calls for heat or cold at once.
+            if running != 0 {
+                room?.start(after: 1000)
+            } else if next != roomAmbient || (heats && next <= heat - roomHysteresis)
+                || (cools && next >= cool + roomHysteresis)
+            {
+                room?.start(after: 10_000)
+            } else {
+                room?.cancel()
+            }
         }
         server.onStart { server in
             if room == nil { room = server.makeTimer { [weak server] in server.map(tick) } }
             room?.start(after: 1000)
+        }
+        // A change of the mode, a setpoint or the temperature (from a controller, the control plane, a script)
+        // is looked at within a second, however long the rest; the room's own changes come from the tick,
+        // which arms its next wait after them.
+        for attribute in [
+            AttributeID.Thermostat.systemMode, .Thermostat.occupiedHeatingSetpoint, .Thermostat.occupiedCoolingSetpoint,
+            .Thermostat.localTemperature,
+        ] {
+            server.onChange(attribute) { _, _, _ in room?.start(after: 1000) }
         }
         server.handle(.Thermostat.setpointRaiseLower) { server, fields, _ throws(StatusIB) in
             let mode = try fields.unsigned(0, UInt8.self)
