@@ -8,6 +8,7 @@ let allCommands: [CommandSpec] =
         PayloadParseCommand.self,
         PayloadGenerateCommand.self,
         DiscoverCommand.self,
+        DoctorCommand.self,
         DeviceCommand.self,
         FleetCommand.self,
         CtlCommand.self,

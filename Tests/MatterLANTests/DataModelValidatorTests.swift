@@ -33,9 +33,9 @@ struct DataModelValidatorTests {
         }.filter { !$0.isEmpty }
     }()
 
-    /// The bridged devices of the aggregator's case.
+    /// The bridged devices of the aggregator's case: a bridge of 100 of six types.
     static let bridgedMix =
-        "on-off-light:2,dimmable-light,temperature-sensor:2,contact-sensor,window-covering,thermostat"
+        "on-off-light:40,dimmable-light:10,temperature-sensor:20,contact-sensor:10,window-covering:10,thermostat:10"
 
     @Test("matter-emu device --help lists the device types")
     func typesListed() {

@@ -33,6 +33,48 @@ struct EmbeddedMDNSLANTests {
         return false
     }
 
+    @Test(
+        "matter-emu doctor: Avahi and its port sharer found beside the daemon; without one, auto falls back; multicast comes back; the LAN's answers heard"
+    )
+    func doctor() throws {
+        let work = try WorkDirectory(prefix: "mdns-doctor")
+        let (h1, h2) = (lan.host(1), lan.host(2))
+        // A device in host 2 answers the doctor's query for Matter services.
+        let device = try DeviceProcess(
+            "light", on: h2, lan: lan, work: work,
+            ["--mdns", "embedded", "--interface", "lan0", "--discriminator", "2346", "--secured-device-port", "5541"])
+        defer { device.process.stop() }
+        func doctor(_ host: String) throws -> (exitCode: Int32, json: [String: Any]) {
+            let result = try lan.run(
+                host, [BuiltBinaries.matterEmu, "doctor", "--interface", "lan0", "--listen", "3", "--json"],
+                timeout: 60)
+            return (result.exitCode, try result.json())
+        }
+        func check(_ json: [String: Any], _ name: String) -> [String: Any]? {
+            (json["checks"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+        }
+        let withAvahi = try doctor(h1)
+        #expect(withAvahi.exitCode == 0, "\(withAvahi.json)")
+        #expect(withAvahi.json["autoBackend"] as? String == "avahi")
+        #expect(withAvahi.json["interfaces"] as? [String] == ["lan0"])
+        #expect(
+            (withAvahi.json["otherResponders"] as? [String])?.contains { $0.hasPrefix("avahi-daemon (pid ") } == true,
+            "\(withAvahi.json)")
+        #expect(check(withAvahi.json, "multicast")?["status"] as? String == "ok", "\(withAvahi.json)")
+        #expect(check(withAvahi.json, "port")?["status"] as? String == "ok", "\(withAvahi.json)")
+        #expect((withAvahi.json["answeringHosts"] as? [String])?.contains(lan.ipv4(2)) == true, "\(withAvahi.json)")
+
+        try lan.control(["avahi-stop", h1])
+        defer { _ = try? lan.control(["avahi-start", h1]) }
+        let without = try doctor(h1)
+        #expect(without.exitCode == 0, "\(without.json)")
+        #expect(without.json["autoBackend"] as? String == "embedded")
+        #expect(check(without.json, "avahi")?["status"] as? String == "warning")
+        #expect((check(without.json, "avahi")?["advice"] as? String)?.contains("--mdns") == true)
+        #expect((without.json["otherResponders"] as? [String])?.isEmpty == true, "\(without.json)")
+        #expect(check(without.json, "multicast")?["status"] as? String == "ok", "\(without.json)")
+    }
+
     @Test("embedded responder without avahi-daemon: found by Avahi and by the embedded querier, commissioned")
     func embeddedDeviceInteroperates() throws {
         let work = try WorkDirectory(prefix: "mdns-lan")
