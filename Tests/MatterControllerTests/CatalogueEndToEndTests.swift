@@ -199,9 +199,11 @@ struct CatalogueEndToEndTests {
     }
 
     /// Commissions a fresh device of `type` by our controller as node `node`.
-    func commissioned(_ type: String, node: NodeID) async throws -> (TestBed, VirtualDevice, Controller) {
+    func commissioned(_ type: String, node: NodeID, timeScale: Double = 1) async throws -> (
+        TestBed, VirtualDevice, Controller
+    ) {
         let bed = try TestBed()
-        let device = try await bed.device(type)
+        let device = try await bed.device(type, timeScale: timeScale)
         let controller = try await bed.controller()
         _ = try await controller.commission(device.request(nodeID: node))
         return (bed, device, controller)
@@ -378,6 +380,52 @@ struct CatalogueEndToEndTests {
         #expect(warming == warming.sorted(), "the room only warms while heated: \(seen)")
         #expect(rested(), "\(reported[running])")
         await controller.cancel(subscription)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test(
+        "a robotic vacuum (time scale 10): Cleaning from our controller runs, records OperationCompletion, goes home and docks; the subscription sees the states in order"
+    )
+    func vacuumRun() async throws {
+        let node = NodeID(29)
+        let (_, device, controller) = try await commissioned("robotic-vacuum-cleaner", node: node, timeScale: 10)
+        let path = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .rvcOperationalState, attribute: .RvcOperationalState.operationalState)
+        let reported = try await ReportedIntegers.subscribe(controller, node, [path])
+        let result = try await controller.invoke(
+            node, endpoint: EndpointID(1), cluster: .rvcRunMode, command: .RvcRunMode.changeToMode,
+            fields: [TLVElement(tag: .context(0), .unsigned(1))])
+        guard case .response(let response, .structure(let fields)) = result else {
+            Issue.record("no response: \(result)")
+            return
+        }
+        #expect(response == .RvcRunMode.changeToModeResponse)
+        #expect(fields.first?.value == .unsigned(0))
+        #expect(await eventually(within: .seconds(30)) { reported[path].last == 0x42 && reported[path].contains(1) })
+        // Docked (0x42) at start, running, then seeking the charger, charging, docked: in this order (a report
+        // may carry the latest of two changes that came while the previous one awaited its acknowledgement).
+        let states = Array(reported[path].drop { $0 != 1 })
+        let order: [Int64] = [1, 0x40, 0x41, 0x42]
+        #expect(states.first == 1 && states.last == 0x42, "\(reported[path])")
+        #expect(
+            zip(states, states.dropFirst()).allSatisfy { pair in
+                (order.firstIndex(of: pair.0) ?? 9) < (order.firstIndex(of: pair.1) ?? -1)
+            }, "\(reported[path])")
+        let completion = try await controller.readEvents(
+            node,
+            paths: [
+                EventPathIB(
+                    endpoint: EndpointID(1), cluster: .rvcOperationalState,
+                    event: .RvcOperationalState.operationCompletion)
+            ]
+        ).events
+        #expect(completion.count == 1)
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(1), cluster: .rvcRunMode, attribute: .RvcRunMode.currentMode)
+                == .value(.unsigned(0)))
+        try await controller.cancel(reported.subscription)
         await controller.stop()
         await device.stop()
     }

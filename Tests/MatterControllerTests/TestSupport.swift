@@ -46,14 +46,16 @@ final class TestBed: Sendable {
     /// certification declaration).
     func device(
         _ type: String = "dimmable-light", passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840,
-        vendorID: VendorID? = nil, advertise: Bool = false, bridged: [(type: String, count: Int)] = []
+        vendorID: VendorID? = nil, advertise: Bool = false, bridged: [(type: String, count: Int)] = [],
+        timeScale: Double = 1
     ) async throws -> VirtualDevice {
         let number = devices.add(1, ordering: .relaxed).newValue
         let loopback = [DNSSDAddress("127.0.0.1")].compactMap { $0 }
         let host = advertise ? dnssd.makeHost(hostName: "device-\(number).local", addresses: loopback) : nil
         return try await VirtualDevices.start(
             type, in: directory, name: "device\(number)", passcode: passcode, discriminator: discriminator,
-            vendorID: vendorID, mrp: Self.fastMRP, dnssd: host, bridged: bridged)
+            vendorID: vendorID, mrp: Self.fastMRP, dnssd: host, bridged: bridged,
+            timeScale: timeScale)
     }
 }
 

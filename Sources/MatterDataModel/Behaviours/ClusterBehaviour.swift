@@ -25,6 +25,8 @@ struct ClusterBehaviour: Sendable {
         .thermostat: .thermostat,
         .operationalState: .operationalState,
         .bridgedDeviceBasicInformation: .bridgedDeviceBasicInformation,
+        .rvcRunMode: .rvcRunMode,
+        .rvcOperationalState: .rvcOperationalState,
     ]
 }
 

@@ -118,7 +118,7 @@ enum DashboardAssets {
           switch (c.kind) {
             case 'toggle': return button(current ? c.labels[1] : c.labels[0], () => put(!current));
             case 'set': return button(c.label, () => put(c.value));
-            case 'command': return button(c.label, () => act(api('POST', commandPath(i, c.cluster, c.command), {})));
+            case 'command': return button(c.label, () => act(api('POST', commandPath(i, c.cluster, c.command), { fields: c.fields || {} })));
             case 'action': return button(c.label, () => act(api('POST', devicePath(i) + '/actions/' + c.op, c.fields || {})));
             case 'range': {
               const min = c.minAttribute ? value(d, c.cluster, c.minAttribute) : c.min;

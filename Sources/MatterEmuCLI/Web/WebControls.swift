@@ -108,12 +108,18 @@ enum WebControls {
                 command("SelfTestRequest", name: "self-test", label: "self-test")
             case .electricalPowerMeasurement:
                 number("ActivePower", name: "active-power")
+            case .rvcRunMode:
+                show("CurrentMode")
+                command("ChangeToMode", name: "clean", label: "clean", fields: ["newMode": 1])
+                command("ChangeToMode", name: "idle", label: "idle", fields: ["newMode": 0])
             default:
                 if schema.name.hasSuffix("OperationalState") {
                     show("OperationalState")
                     show("CountdownTime")
-                    for name in ["Start", "Pause", "Resume", "Stop"] {
-                        command(name, name: name.lowercased(), label: name.lowercased())
+                    for name in ["Start", "Pause", "Resume", "Stop", "GoHome"] {
+                        command(
+                            name, name: name == "GoHome" ? "go-home" : name.lowercased(),
+                            label: name == "GoHome" ? "go home" : name.lowercased())
                     }
                 } else if schema.name.hasSuffix("Measurement") {
                     number("MeasuredValue", name: "measured-value")
@@ -193,10 +199,10 @@ enum WebControls {
             ])
         }
 
-        /// A button invoking `command` with no fields, when the endpoint accepts it.
-        private func command(_ command: String, name: String, label: String) {
+        /// A button invoking `command` (with `fields`), when the endpoint accepts it.
+        private func command(_ command: String, name: String, label: String, fields: [String: Any] = [:]) {
             guard let schema = schema.command(named: command), served.commands.contains(schema.id) else { return }
-            add(["kind": "command", "name": name, "command": schema.name, "label": label])
+            add(["kind": "command", "name": name, "command": schema.name, "label": label, "fields": fields])
         }
 
         /// A range invoking `command` with its value in `field`, shown as `attribute`.
