@@ -68,16 +68,7 @@ extension VirtualDevice {
         guard let schema = cluster.event(named: eventName) else {
             throw ControlFailure("\(cluster.name) defines no event \(eventName)")
         }
-        let fieldsJSON = request["fields"] ?? [String: Any]()
-        guard fieldsJSON is [String: Any] else { throw ControlFailure("\"fields\" must be a JSON object") }
-        let fields: TLVValue
-        do {
-            fields = try ClusterValueCodec.encode(
-                text: Self.cliText(fieldsJSON), as: .structure(StructSchema(schema.name, schema.fields)),
-                nullable: false, context: schema.name)
-        } catch {
-            throw ControlFailure("\(error)")
-        }
+        let fields = try Self.fields(request, schema.name, schema.fields)
         var fabricIndex: UInt8?
         if schema.isFabricSensitive {
             guard case .structure(let members) = fields,
@@ -291,6 +282,21 @@ extension VirtualDevice {
             }
         }
         return "\(status)"
+    }
+
+    /// The request's `fields` (a JSON object, fields by name or tag; absent: none) as the structure
+    /// `fields` of `name` describe (an event's or a command's).
+    static func fields(_ request: [String: Any], _ name: String, _ fields: [FieldSchema]) throws(ControlFailure)
+        -> TLVValue
+    {
+        let json = request["fields"] ?? [String: Any]()
+        guard json is [String: Any] else { throw ControlFailure("\"fields\" must be a JSON object") }
+        do {
+            return try ClusterValueCodec.encode(
+                text: cliText(json), as: .structure(StructSchema(name, fields)), nullable: false, context: name)
+        } catch {
+            throw ControlFailure("\(error)")
+        }
     }
 
     static func endpoint(_ request: [String: Any]) throws(ControlFailure) -> EndpointID {

@@ -22,16 +22,7 @@ extension VirtualDevice {
         guard let schema = cluster.command(named: commandName) else {
             throw ControlFailure("\(cluster.name) defines no command \(commandName)")
         }
-        let fieldsJSON = request["fields"] ?? [String: Any]()
-        guard fieldsJSON is [String: Any] else { throw ControlFailure("\"fields\" must be a JSON object") }
-        let fields: TLVValue
-        do {
-            fields = try ClusterValueCodec.encode(
-                text: Self.cliText(fieldsJSON), as: .structure(StructSchema(schema.name, schema.fields)),
-                nullable: false, context: schema.name)
-        } catch {
-            throw ControlFailure("\(error)")
-        }
+        let fields = try Self.fields(request, schema.name, schema.fields)
         let boundDataModel = self.dataModel
         let result: Result<CommandResponse?, ControlFailure> = await node.run { node in
             let dataModel = boundDataModel.value(in: node)
