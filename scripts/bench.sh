@@ -231,23 +231,30 @@ else
     sleep 2 # the last withdrawn records' goodbyes have expired from h2's cache
 
     # 3. A fleet on h1, browsed from h2 from before it starts until every device is resolved; then
-    #    one of them commissioned by discriminator. Raw records, then the same with --probe on a
-    #    fresh LAN (empty caches).
-    for publishing in raw probe; do
-        if [ "$publishing" = probe ]; then
+    #    one of them commissioned by discriminator. Raw records, then the same with --probe, then with the
+    #    embedded responder (--mdns embedded, browsed by h2's Avahi), each on a fresh LAN (empty caches).
+    for publishing in raw probe embedded; do
+        fleet_args=(--publishing "$publishing")
+        browse_args=(--publishing "$publishing")
+        if [ "$publishing" = embedded ]; then
+            fleet_args=(--mdns embedded)
+            browse_args=(--fleet-mdns embedded)
+        fi
+        if [ "$publishing" != raw ]; then
             $LAN down >/dev/null 2>&1 && lan_up=0
             $LAN up 2 >"$work/lan.log" 2>&1 && lan_up=1 || { echo "bench: lan.sh up failed" >&2; break; }
         fi
         echo "bench: LAN: a fleet of $lan_fleet advertised ($publishing)" >&2
         rm -f "$work/fleet-start.json" "$work/fleet-ready.json"
         $LAN exec "$h2" "$bench" lan-browse --expect "$lan_fleet" --start-file "$work/fleet-start.json" --timeout 150 \
-            --commission-ready "$work/fleet-ready.json" --publishing "$publishing" \
+            --commission-ready "$work/fleet-ready.json" "${browse_args[@]}" \
             >"$work/lan-browse.out" 2>"$work/lan-browse.log" &
         pids+=($!)
         browse_pid=$!
         sleep 1
         $LAN exec "$h1" "$bench" lan-fleet --count "$lan_fleet" --start-file "$work/fleet-start.json" \
-            --ready "$work/fleet-ready.json" --publishing "$publishing" >"$work/lan-fleet.out" 2>"$work/lan-fleet.log" &
+            --ready "$work/fleet-ready.json" "${fleet_args[@]}" \
+            >"$work/lan-fleet.out" 2>"$work/lan-fleet.log" &
         pids+=($!)
         fleet_pid=$!
         wait "$browse_pid" || true
@@ -280,6 +287,7 @@ fleet-rss-1000              <= 300
 fleet-start-10000           <= 20000
 fleet-rss-10000             <= 1500
 lan-fleet-advertised-1000   <= 5
+lan-fleet-advertised-1000-embedded <= 5
 lan-fleet-rss-1000          <= 300
 fleet-commission-100-at-8   <= 20
 fleet-commission-100-at-32  <= 20

@@ -73,21 +73,26 @@ extension VirtualDevice {
                     return .failure(
                         ControlFailure("endpoint \(target.endpoint.rawValue) has no \(target.cluster.name) cluster"))
                 }
-                guard server.attributes.contains(where: { $0.id == target.attribute.id }) else {
+                // The global attributes too (FeatureMap, AttributeList, AcceptedCommandList...), as a read serves them.
+                let served = dataModel.servedAttributes(endpoint: target.endpoint, cluster: target.cluster.id)
+                guard served.contains(target.attribute.id) else {
                     return .failure(
                         ControlFailure(
                             "\(target.cluster.name) on endpoint \(target.endpoint.rawValue) has no attribute \(target.attribute.name)"
                         ))
                 }
+                let path = ConcreteAttributePath(
+                    endpoint: target.endpoint, cluster: target.cluster.id, attribute: target.attribute.id)
                 do throws(StatusIB) {
                     if let setValue {
+                        guard !target.attribute.id.isGlobal else { throw StatusIB(.unsupportedWrite) }
                         try server.setLocally(target.attribute.id, setValue)
                         // A value set by hand takes the attribute over from its script.
                         dataModel.scripts.stop(
                             AttributeScripts.Target(
                                 endpoint: target.endpoint, cluster: target.cluster.id, attribute: target.attribute.id))
                     }
-                    return .success(try server.read(target.attribute.id, context: .control))
+                    return .success(try dataModel.readServed(path, context: .control))
                 } catch {
                     return .failure(ControlFailure("\(target.attribute.name): \(error)"))
                 }

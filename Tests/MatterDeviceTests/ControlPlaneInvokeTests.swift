@@ -61,6 +61,30 @@ struct ControlPlaneInvokeTests {
         await device.stop()
     }
 
+    @Test("get serves the global attributes as a read does; they cannot be set")
+    func globals() async throws {
+        let workspace = try TemporaryDirectory()
+        let device = try await DeviceCommissioningTests.device(workspace, type: "laundry-washer")
+        func get(_ attribute: String) async throws -> [String: Any] {
+            try Self.object(
+                await device.control(
+                    #"{"op":"get","endpoint":1,"cluster":"OperationalState","attribute":"\#(attribute)"}"#))
+        }
+        #expect(try await get("ClusterRevision")["value"] is Int)
+        #expect(try await get("FeatureMap")["value"] as? Int == 0)
+        let accepted = try #require(try await get("AcceptedCommandList")["value"] as? [Int])
+        #expect(Set(accepted) == [0, 1, 2, 3])  // Pause, Stop, Start, Resume
+        #expect(try await get("GeneratedCommandList")["value"] as? [Int] == [4])
+        let attributes = try #require(try await get("AttributeList")["value"] as? [Int])
+        #expect(attributes.contains(0xFFFB) && attributes.contains(0xFFFC) && attributes.contains(4))
+        let set = try Self.object(
+            await device.control(
+                #"{"op":"set","endpoint":1,"cluster":"OperationalState","attribute":"FeatureMap","value":1}"#))
+        #expect(set["ok"] as? Bool == false, "\(set)")
+        #expect(try await get("FeatureMap")["value"] as? Int == 0)
+        await device.stop()
+    }
+
     /// Lines the device's sink received, from the node's queue.
     final class Recorded: Sendable {
         private let state = Mutex([String]())

@@ -146,7 +146,7 @@ struct PathProcessor {
         }
     }
 
-    private func readValue(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    func readValue(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
         let listed = dataModel.attributes(endpoint: path.endpoint, cluster: path.cluster).contains {
             $0.id == path.attribute
         }
