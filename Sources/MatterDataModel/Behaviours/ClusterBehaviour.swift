@@ -27,6 +27,7 @@ struct ClusterBehaviour: Sendable {
         .bridgedDeviceBasicInformation: .bridgedDeviceBasicInformation,
         .rvcRunMode: .rvcRunMode,
         .rvcOperationalState: .rvcOperationalState,
+        .energyEvse: .energyEvse,
     ]
 }
 

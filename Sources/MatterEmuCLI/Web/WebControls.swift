@@ -1,3 +1,4 @@
+import Foundation
 import MatterClusters
 import MatterCore
 import MatterDevice
@@ -108,6 +109,16 @@ enum WebControls {
                 command("SelfTestRequest", name: "self-test", label: "self-test")
             case .electricalPowerMeasurement:
                 number("ActivePower", name: "active-power")
+            case .energyEvse:
+                choice("State", name: "ev-state")
+                show("SupplyState")
+                show("SessionEnergyCharged")
+                command("Disable", name: "disable", label: "disable")
+                command(
+                    "EnableCharging", name: "enable", label: "enable charging",
+                    fields: [
+                        "chargingEnabledUntil": NSNull(), "minimumChargeCurrent": 6000, "maximumChargeCurrent": 32000,
+                    ])
             case .rvcRunMode:
                 show("CurrentMode")
                 command("ChangeToMode", name: "clean", label: "clean", fields: ["newMode": 1])
