@@ -20,6 +20,11 @@ struct BrowseOperation {
     var found: [String: Found] = [:]
     var order: [String] = []
     var rejected: Set<String> = []
+    /// Items the browser reports as present (added by `new`, taken out by `remove`).
+    var present: Set<AvahiBrowseItem> = []
+    /// Resolutions of an item that failed so far (Avahi gives a resolver 5 s; a responder busy with a
+    /// fleet's announcements can take longer): each failure is tried again, later, while the item is present.
+    var failures: [AvahiBrowseItem: Int] = [:]
     var allForNow = false
     /// Set when `limit` instances have stayed resolved for `settleDelay` (a settle timer ran).
     var settled = false
@@ -51,6 +56,9 @@ struct BrowseOperation {
     /// How long a satisfied browse waits for more of its instances' items (the other address
     /// family, another interface), which arrive within milliseconds of the first.
     static let settleDelay: Duration = .milliseconds(50)
+
+    /// The wait before trying a failed resolution again: 1, 2, 4, 8 s, then every 8 s.
+    static func retryDelay(afterFailures failures: Int) -> Duration { .seconds(1 << min(max(failures - 1, 0), 3)) }
 }
 
 extension AvahiDNSSD {
@@ -127,14 +135,11 @@ extension AvahiDNSSD {
             guard operation.query.accepts(instanceName: item.name), !operation.pending.values.contains(item) else {
                 return
             }
-            do {
-                let resolver = try connection.newServiceResolver(item, type: operation.query.serviceType)
-                resolverOwners[resolver] = token
-                operation.pending[resolver] = item
-            } catch {
-                logger.debug("cannot resolve \(item.name): \(error)")
-            }
+            operation.present.insert(item)
+            startResolver(item, in: &operation, token: token, connection: connection)
         case .remove(let item):
+            operation.present.remove(item)
+            operation.failures[item] = nil
             let key = item.name.lowercased()
             for (resolver, pendingItem) in operation.pending where pendingItem == item {
                 connection.free(resolver)
@@ -188,7 +193,11 @@ extension AvahiDNSSD {
         switch event {
         case .failure(let code):
             logger.debug("resolving \(item.name) failed: \(AvahiConnection.error(code, operation: "resolve"))")
+            let failures = (operation.failures[item] ?? 0) + 1
+            operation.failures[item] = failures
+            scheduleRetry(item, token: token, after: BrowseOperation.retryDelay(afterFailures: failures))
         case .found(let resolved):
+            operation.failures[item] = nil
             let key = item.name.lowercased()
             guard !operation.rejected.contains(key) else { break }
             let pair = resolved.address.map { [(item: item, address: $0)] } ?? []
@@ -209,5 +218,34 @@ extension AvahiDNSSD {
         }
         browses[token] = operation
         completeOrSettle(token)
+    }
+
+    /// Starts resolving `item` for the browse `token`.
+    private func startResolver(
+        _ item: AvahiBrowseItem, in operation: inout BrowseOperation, token: UInt64, connection: AvahiConnection
+    ) {
+        do {
+            let resolver = try connection.newServiceResolver(item, type: operation.query.serviceType)
+            resolverOwners[resolver] = token
+            operation.pending[resolver] = item
+        } catch {
+            logger.debug("cannot resolve \(item.name): \(error)")
+        }
+    }
+
+    /// Tries a failed resolution of `item` again after `delay`, if the browse still runs, the item is still
+    /// present and nothing resolves it meanwhile.
+    private func scheduleRetry(_ item: AvahiBrowseItem, token: UInt64, after delay: Duration) {
+        executor.queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { dnssd in
+                guard var operation = dnssd.browses[token], let connection = dnssd.connection,
+                    operation.present.contains(item), operation.failures[item] != nil,
+                    !operation.pending.values.contains(item)
+                else { return }
+                dnssd.startResolver(item, in: &operation, token: token, connection: connection)
+                dnssd.browses[token] = operation
+            }
+        }
     }
 }
