@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the committed TEST-ONLY device attestation PKI under fixtures/pki: one PAA (VID 0xFFF1),
+# Regenerates the committed TEST-ONLY device attestation PKI under fixtures/pki: one PAA (VID 0xFFF1), one
+# PAA without a Vendor ID (for twins of recorded devices, which serve their recording's Vendor ID),
 # one PAI (VID 0xFFF1), and a DAC + key + certification declaration per emulated device type.
 #
 # The certificates and CDs are made by MatterCredentials itself (AttestationCertificate / TestAttestationAuthority

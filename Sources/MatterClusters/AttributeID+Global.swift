@@ -7,7 +7,7 @@ extension AttributeID {
     public static let generatedCommandList = AttributeID(0xFFF8)
     /// AcceptedCommandList (0xFFF9): commands the server accepts.
     public static let acceptedCommandList = AttributeID(0xFFF9)
-    /// EventList (0xFFFA): removed in Matter 1.3; never served.
+    /// EventList (0xFFFA): removed in Matter 1.3; served only by twins of older devices that had it.
     public static let eventList = AttributeID(0xFFFA)
     /// AttributeList (0xFFFB): every implemented attribute, the globals included.
     public static let attributeList = AttributeID(0xFFFB)

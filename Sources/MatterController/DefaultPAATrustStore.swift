@@ -1,9 +1,9 @@
 import Foundation
 public import MatterCredentials
 
-/// The PAAs device attestation trusts when no `--paa-trust-store` is given: this project's test PAA
-/// (`fixtures/pki/paa-trust-store`, for our virtual devices) and the connectedhomeip SDK's public
-/// test PAAs (`credentials/test/attestation/Chip-Test-PAA-{FFF1,FFF2,NoVID}-Cert.pem`), so
+/// The PAAs device attestation trusts when no `--paa-trust-store` is given: this project's test PAAs
+/// (`fixtures/pki/paa-trust-store`: FFF1's for our virtual devices, the any-vendor one for twins) and the
+/// connectedhomeip SDK's public test PAAs (`credentials/test/attestation/Chip-Test-PAA-{FFF1,FFF2,NoVID}-Cert.pem`), so
 /// development devices built on the SDK's example credentials are accepted out of the box, as
 /// chip-tool accepts them. Compiled in, so the installed binary needs no data files.
 ///
@@ -44,9 +44,28 @@ public enum DefaultPAATrustStore {
         return try PAATrustStore(certificates: certificates.map(\.derEncoded))
     }
 
-    static let pems = [matterEmulatorTestPAA, sdkTestPAAFFF1, sdkTestPAAFFF2, sdkTestPAANoVID]
+    static let pems = [
+        matterEmulatorTestPAA, matterEmulatorAnyVendorPAA, sdkTestPAAFFF1, sdkTestPAAFFF2, sdkTestPAANoVID,
+    ]
 
     /// This project's test PAA, `fixtures/pki/paa-cert.pem` ("Matter Emulator Test PAA FFF1").
+    /// fixtures/pki/paa-any-vendor-cert.pem: this project's PAA without a Vendor ID, which signs the PAIs
+    /// of twins of recorded devices (any vendor).
+    static let matterEmulatorAnyVendorPAA = """
+        -----BEGIN CERTIFICATE-----
+        MIIBuzCCAWCgAwIBAgIIYXxZ5jIQrLcwCgYIKoZIzj0EAwIwLjEsMCoGA1UEAwwj
+        TWF0dGVyIEVtdWxhdG9yIFRlc3QgUEFBIEFueSBWZW5kb3IwIBcNMjQwMTAxMDAw
+        MDAwWhgPOTk5OTEyMzEyMzU5NTlaMC4xLDAqBgNVBAMMI01hdHRlciBFbXVsYXRv
+        ciBUZXN0IFBBQSBBbnkgVmVuZG9yMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE
+        kQM6D+QkCWnTQC1jQeazGtWlA5LLWip1Zjp2BrzCfMnyAvchXEqF3k0/Rp/rWGdF
+        RtKwLs9xpB0TxwzKdofKf6NmMGQwEgYDVR0TAQH/BAgwBgEB/wIBATAOBgNVHQ8B
+        Af8EBAMCAQYwHQYDVR0OBBYEFHAxzRTCrzbAFi6FnDkn6KKUnlTHMB8GA1UdIwQY
+        MBaAFHAxzRTCrzbAFi6FnDkn6KKUnlTHMAoGCCqGSM49BAMCA0kAMEYCIQDOWRb1
+        RCt63x11WNi5cFZplbAKxLwkvK23wkQcK7o+WQIhAKSX12eKZUDmBjTld49Am+9f
+        D9+cT84g81rWGdVGBQ4o
+        -----END CERTIFICATE-----
+        """
+
     static let matterEmulatorTestPAA = """
         -----BEGIN CERTIFICATE-----
         MIIB2zCCAYCgAwIBAgIIXfAqWI4eeOwwCgYIKoZIzj0EAwIwPjEmMCQGA1UEAwwd

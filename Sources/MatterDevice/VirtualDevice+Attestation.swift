@@ -32,4 +32,29 @@ extension VirtualDevice {
             throw .attestation("issuing a test DAC for \(preset.cliName) from \(pkiDirectory): \(error)")
         }
     }
+
+    /// A twin's attestation, made at start: a PAI for the recording's Vendor ID under the PKI directory's
+    /// any-vendor PAA (`paa-any-vendor-cert.pem`, `paa-any-vendor-key.pem`), a DAC for its Product ID, and a
+    /// certification declaration for both and its primary device type, signed by the directory's CD key.
+    static func twinAttestation(for twin: NodeTwin, pkiDirectory: String) throws(DeviceError)
+        -> DeviceAttestationCredentials
+    {
+        do {
+            func read(_ name: String) throws -> String {
+                try String(contentsOfFile: pkiDirectory + "/" + name, encoding: .utf8)
+            }
+            let authority = try TestAttestationAuthority.forVendor(
+                twin.vendorID,
+                paa: try AttestationCertificate(
+                    der: try PEM.decode(try read("paa-any-vendor-cert.pem"), label: "CERTIFICATE")),
+                paaKey: try PEM.privateKey(try read("paa-any-vendor-key.pem")))
+            return try authority.issueDevice(
+                productID: twin.productID, deviceTypeID: twin.primaryDeviceType.id.rawValue,
+                commonName: "Matter Emulator Test DAC twin",
+                certificationDeclarationKey: try PEM.privateKey(
+                    try read("cd-signing-key.pem")), vendorID: twin.vendorID)
+        } catch {
+            throw .attestation("issuing a test DAC for the twin from \(pkiDirectory): \(error)")
+        }
+    }
 }

@@ -27,14 +27,21 @@ extension VirtualDevice {
         } catch {
             throw .invalidConfiguration("\(error)")
         }
+        let twin = configuration.twin
+        if twin != nil, !configuration.bridged.isEmpty {
+            throw .invalidConfiguration(
+                "a twin of a recorded device has the recording's endpoints; --bridged is refused")
+        }
         let attestation: DeviceAttestationCredentials
         if let given = configuration.attestation {
             attestation = given
+        } else if let twin {
+            attestation = try twinAttestation(for: twin, pkiDirectory: configuration.pkiDirectory)
         } else {
             attestation = try testAttestation(for: preset, pkiDirectory: configuration.pkiDirectory)
         }
-        let vendorID = configuration.vendorID ?? VendorID.testVendor1
-        let productID = configuration.productID ?? preset.productID
+        let vendorID = configuration.vendorID ?? twin?.vendorID ?? VendorID.testVendor1
+        let productID = configuration.productID ?? twin?.productID ?? preset.productID
 
         // Storage: the device keeps its PASE verifier and salt, never the passcode.
         let persistence: DevicePersistence
@@ -111,9 +118,19 @@ extension VirtualDevice {
                 root.pase.localMRP = configuration.mrp
                 root.caseResponder.localMRP = configuration.mrp
                 root.checkpoint = configuration.checkpoint
-                var endpoints = preset.makeEndpoints(information: basicInformation)
-                endpoints += try Self.bridgedEndpoints(configuration, preset: preset, uniqueID: identity.uniqueID)
-                for server in root.makeClusterServers() { try endpoints[0].add(server) }
+                var endpoints: [Endpoint]
+                if let twin {
+                    // The recording's endpoints; the root node's own servers where the recording has none
+                    // (the live ones are never taken from it: NodeTwin.liveClusters).
+                    endpoints = twin.makeEndpoints()
+                    for server in root.makeClusterServers() where endpoints[0].cluster(server.id) == nil {
+                        try endpoints[0].add(server)
+                    }
+                } else {
+                    endpoints = preset.makeEndpoints(information: basicInformation)
+                    endpoints += try Self.bridgedEndpoints(configuration, preset: preset, uniqueID: identity.uniqueID)
+                    for server in root.makeClusterServers() { try endpoints[0].add(server) }
+                }
                 var modelConfiguration = DeviceDataModel.Configuration(context: node.context, store: attributes)
                 modelConfiguration.timeScale = configuration.timeScale
                 let dataModel = try DeviceDataModel(endpoints: endpoints, configuration: modelConfiguration)
@@ -173,7 +190,8 @@ extension VirtualDevice {
             configuration: configuration, ownership: ownership, node: node,
             dataModel: parts.dataModel, root: parts.root,
             server: parts.server, advertiser: advertiser, gate: gate,
-            preset: preset, vendorID: vendorID, productID: productID)
+            deviceTypeID: twin?.primaryDeviceType.id ?? preset.deviceType.id, vendorID: vendorID,
+            productID: productID)
         await device.wire()
         await node.start()
         return device

@@ -35,7 +35,7 @@ public final class VirtualDevice: Sendable {
         configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
         dataModel: NodeBound<DeviceDataModel>, root: NodeBound<RootNode>,
         server: InteractionServer, advertiser: DeviceAdvertiser?,
-        gate: OfflineGate, preset: DevicePreset, vendorID: VendorID, productID: ProductID
+        gate: OfflineGate, deviceTypeID: DeviceTypeID, vendorID: VendorID, productID: ProductID
     ) {
         self.configuration = configuration
         self.ownership = ownership
@@ -47,7 +47,7 @@ public final class VirtualDevice: Sendable {
         self.gate = gate
         self.vendorID = vendorID
         self.productID = productID
-        deviceTypeID = preset.deviceType.id
+        self.deviceTypeID = deviceTypeID
     }
 
     /// The onboarding payload the device prints (QR code and manual code).

@@ -1,5 +1,6 @@
 public import MatterCore
 public import MatterCredentials
+public import MatterDataModel
 public import MatterDiscovery
 import MatterStorage
 public import MatterTransport
@@ -53,6 +54,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// Which mDNS implementation the device's own DNS-SD client is (`--mdns`): the Avahi daemon (default),
     /// the embedded responder, or Avahi when a daemon answers and the embedded one otherwise.
     public var mdns = MDNSBackend.avahi
+    /// A twin of a recorded device (`--from-dump`): its endpoints, clusters and values instead of `deviceType`'s,
+    /// its vendor and product IDs, and a test DAC issued at start under the PKI directory's any-vendor PAA.
+    public var twin: NodeTwin?
     /// Attestation credentials to use instead of the PKI directory's DAC for the device type (a
     /// fleet issues one DAC per device).
     public var attestation: DeviceAttestationCredentials?

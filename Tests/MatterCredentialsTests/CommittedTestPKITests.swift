@@ -1,6 +1,7 @@
 import Foundation
 import MatterCore
 import MatterCredentials
+import MatterCrypto
 import MatterTestSupport
 import Testing
 
@@ -16,10 +17,18 @@ struct CommittedTestPKITests {
     @Test("every device's DAC, key, PAI and CD pass attestation against the committed PAA trust store")
     func acceptedByVerifier() throws {
         let store = try PAATrustStore(directory: Self.root.appendingPathComponent("paa-trust-store").path)
-        #expect(store.certificates.count == 1 && store.skippedFiles.isEmpty)
+        #expect(store.certificates.count == 2 && store.skippedFiles.isEmpty)  // FFF1's and the any-vendor PAA
         let verifier = try DeviceAttestationVerifier(trustStore: store)
         let pai = try AttestationCertificate(der: try Self.load("pai-cert.der"))
-        let paa = try #require(store.certificates.first)
+        let paa = try #require(store.certificates.first { $0.vendorID != nil })
+        // The any-vendor PAA (twins of recorded devices): no Vendor ID, its PEM and key beside it.
+        let anyVendor = try #require(store.certificates.first { $0.vendorID == nil })
+        #expect(
+            try PEM.decode(
+                String(decoding: try Self.load("paa-any-vendor-cert.pem"), as: UTF8.self), label: "CERTIFICATE")
+                == anyVendor.derEncoded)
+        let anyVendorKey = try PEM.privateKey(String(decoding: try Self.load("paa-any-vendor-key.pem"), as: UTF8.self))
+        #expect(anyVendorKey.publicKey == anyVendor.publicKey)
         #expect(paa.vendorID == .testVendor1 && pai.vendorID == .testVendor1)
         #expect(
             try PEM.decode(String(decoding: try Self.load("pai-cert.pem"), as: UTF8.self), label: "CERTIFICATE")

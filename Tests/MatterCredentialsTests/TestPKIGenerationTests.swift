@@ -42,6 +42,41 @@ struct TestPKIGenerationTests {
         try write(authority: authority, devices: devices, to: URL(fileURLWithPath: output))
     }
 
+    @Test("a PAA not scoped to a vendor signs a PAI of any vendor; its DACs are accepted; written when asked")
+    func anyVendor() throws {
+        let cdKey = try sdkTestCDSigningKey()
+        let paaKey = try P256PrivateKey()
+        let paa = try AttestationCertificate.makePAA(
+            key: paaKey, commonName: "Matter Emulator Test PAA Any Vendor", vendorID: nil,
+            validity: .noExpiry(fromYear: 2024))
+        let verifier = try DeviceAttestationVerifier(trustStore: PAATrustStore(certificates: [paa.derEncoded]))
+        for vendor in [VendorID(0x1217), VendorID(0x131B), .testVendor1] {
+            let authority = try TestAttestationAuthority.forVendor(vendor, paa: paa, paaKey: paaKey)
+            #expect(authority.pai.vendorID == vendor)
+            let credentials = try authority.issueDevice(
+                productID: ProductID(0x0042), deviceTypeID: 0x0302, certificationDeclarationKey: cdKey, vendorID: vendor
+            )
+            try checkAccepted(credentials, vendorID: vendor, productID: ProductID(0x0042), verifier: verifier)
+        }
+        // A PAA scoped to a vendor does not make PAIs of another.
+        let scoped = try TestAttestationAuthority.generate()
+        #expect(throws: CredentialsError.self) {
+            try TestAttestationAuthority.forVendor(VendorID(0x1217), paa: scoped.paa, paaKey: scoped.paaKey)
+        }
+        guard let output = ProcessInfo.processInfo.environment["MATTER_EMU_PKI_OUTPUT"], !output.isEmpty else { return }
+        let root = URL(fileURLWithPath: output)
+        let files = FileManager.default
+        try files.createDirectory(
+            at: root.appendingPathComponent("paa-trust-store"), withIntermediateDirectories: true)
+        try Data(paa.derEncoded).write(
+            to: root.appendingPathComponent("paa-trust-store/Matter-Emulator-Test-PAA-AnyVendor-Cert.der"))
+        try Data(PEM.encode(paa.derEncoded, label: PEM.certificateLabel).utf8).write(
+            to: root.appendingPathComponent("paa-any-vendor-cert.pem"))
+        let keyURL = root.appendingPathComponent("paa-any-vendor-key.pem")
+        try Data(try PEM.encode(privateKey: paaKey).utf8).write(to: keyURL)
+        try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyURL.path)
+    }
+
     private func write(
         authority: TestAttestationAuthority,
         devices: [(
@@ -57,7 +92,7 @@ struct TestPKIGenerationTests {
             if secret { try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
         }
         func pem(_ der: [UInt8]) -> [UInt8] { Array(PEM.encode(der, label: PEM.certificateLabel).utf8) }
-        try? files.removeItem(at: root.appendingPathComponent("paa-trust-store"))
+        try? files.removeItem(at: root.appendingPathComponent("paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der"))
         try? files.removeItem(at: root.appendingPathComponent("devices"))
         try put(authority.paa.derEncoded, "paa-trust-store/Matter-Emulator-Test-PAA-FFF1-Cert.der")
         try put(pem(authority.paa.derEncoded), "paa-cert.pem")

@@ -76,6 +76,25 @@ public struct TestAttestationAuthority: Sendable {
         return try TestAttestationAuthority(paa: paa, paaKey: paaKey, pai: pai, paiKey: paiKey)
     }
 
+    /// An authority for any vendor: a fresh PAI for `vendorID` under `paa`, a PAA that is not scoped to a vendor
+    /// (its subject has no Vendor ID, so it may sign a PAI of any vendor). Twins of recorded devices use it to
+    /// serve the recording's Vendor ID.
+    public static func forVendor(
+        _ vendorID: VendorID, paa: AttestationCertificate, paaKey: P256PrivateKey,
+        validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024)
+    ) throws(CredentialsError) -> TestAttestationAuthority {
+        guard paa.vendorID == nil else {
+            throw .invalidArgument("the PAA is scoped to a vendor; a PAI of another vendor needs a PAA without one")
+        }
+        let paiKey = try withCrypto { () throws(CryptoError) in try P256PrivateKey() }
+        let digits = String(vendorID.rawValue, radix: 16, uppercase: true)
+        let pai = try AttestationCertificate.makePAI(
+            publicKey: paiKey.publicKey,
+            commonName: "Matter Emulator Test PAI " + String(repeating: "0", count: 4 - digits.count) + digits,
+            vendorID: vendorID, validity: validity, issuer: paa, issuerKey: paaKey)
+        return try TestAttestationAuthority(paa: paa, paaKey: paaKey, pai: pai, paiKey: paiKey)
+    }
+
     /// Issues a DAC (fresh key unless `dacKey` is given) and a certification declaration for one product.
     ///
     /// - Parameters:

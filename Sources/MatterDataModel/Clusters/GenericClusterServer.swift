@@ -37,6 +37,11 @@ public final class GenericClusterServer: ClusterServer {
     private let askedEvents: Set<EventID>
     private var changeHandlers: [AttributeID: [ChangeHandler]] = [:]
     private var startHandlers: [(GenericClusterServer) -> Void] = []
+    /// A recorded cluster's GeneratedCommandList (nil: the responses of the accepted commands).
+    private let recordedGenerated: [CommandID]?
+    /// A recorded cluster answers an accepted command without a behaviour with success (a response command
+    /// with its mandatory fields at their least values), not UNSUPPORTED_COMMAND.
+    private let answersEveryCommand: Bool
 
     /// What runs after an attribute's value changed (from a write, the control plane or a behaviour): the
     /// server, the old value and the new one.
@@ -111,6 +116,8 @@ public final class GenericClusterServer: ClusterServer {
         self.askedEvents = Set(optionalEvents)
         self.served = served
         self.commandSchemas = commands
+        self.recordedGenerated = nil
+        self.answersEveryCommand = false
         for attribute in served { self.values[attribute.id] = ClusterValueCheck.initialValue(of: attribute) }
         for (id, value) in values {
             guard let attribute = served.first(where: { $0.id == id }) else {
@@ -124,6 +131,41 @@ public final class GenericClusterServer: ClusterServer {
             self.values[id] = value
         }
         super.init(id: schema.id, revision: schema.revision, featureMap: map)
+    }
+
+    /// A cluster as a recording has it (a twin of a recorded device): exactly the `attributes` given, in this
+    /// order and with these values, the `accepted` and `generated` commands, this FeatureMap and
+    /// ClusterRevision. Values are not checked (they are what a device sent); attributes and commands the
+    /// model does not know (a vendor's) are served read-only and accepted with the view and operate
+    /// privileges. An accepted command without a behaviour answers success: a response command, where the
+    /// model gives it one, with its mandatory fields at their least values.
+    public init(
+        recorded schema: ClusterSchema, revision: UInt16, featureMap: UInt32,
+        attributes: [(id: AttributeID, value: TLVValue)], accepted: [CommandID], generated: [CommandID]
+    ) {
+        self.schema = schema
+        self.features = Set(schema.features.filter { featureMap & $0.mask != 0 }.map(\.code))
+        self.served = attributes.map { recorded in
+            schema.attribute(recorded.id) ?? Self.unknownAttribute(recorded.id, value: recorded.value)
+        }
+        self.commandSchemas = accepted.map { id in
+            schema.command(id) ?? CommandSchema(id, "Command0x" + String(id.rawValue, radix: 16, uppercase: true))
+        }
+        self.askedEvents = []
+        self.recordedGenerated = generated
+        self.answersEveryCommand = true
+        for recorded in attributes { self.values[recorded.id] = recorded.value }
+        super.init(id: schema.id, revision: revision, featureMap: featureMap)
+    }
+
+    /// A read-only attribute the model does not know, typed by its recorded value's kind (a list is a list).
+    private static func unknownAttribute(_ id: AttributeID, value: TLVValue) -> AttributeSchema {
+        let type: ClusterDataType
+        switch value {
+        case .array, .list: type = .list(.bytes)
+        default: type = .bytes
+        }
+        return AttributeSchema(id, "Attribute0x" + String(id.rawValue, radix: 16, uppercase: true), type)
     }
 
     /// Makes `command` do `behaviour` (it must be one of the accepted commands).
@@ -179,6 +221,7 @@ public final class GenericClusterServer: ClusterServer {
     override public var acceptedCommands: [CommandInfo] { commandSchemas.map(CommandInfo.init) }
 
     override public var generatedCommands: [CommandID] {
+        if let recordedGenerated { return recordedGenerated }
         var ids: [CommandID] = []
         for command in commandSchemas {
             if case .command(let id) = command.response, !ids.contains(id) { ids.append(id) }
@@ -262,8 +305,14 @@ public final class GenericClusterServer: ClusterServer {
     override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
-        guard let behaviour = behaviours[command] else { throw StatusIB(.unsupportedCommand) }
-        return try behaviour(self, fields, context)
+        if let behaviour = behaviours[command] { return try behaviour(self, fields, context) }
+        guard answersEveryCommand else { throw StatusIB(.unsupportedCommand) }
+        guard let request = schema.command(command), case .command(let responseID) = request.response,
+            let response = schema.responses.first(where: { $0.id == responseID })
+        else { return nil }
+        return CommandResponse(
+            command: responseID,
+            fields: ClusterValueCheck.zero(.structure(StructSchema(response.name, response.fields))))
     }
 }
 

@@ -22,6 +22,10 @@ struct DeviceCommand: CLICommand {
             .value(
                 "bridged", "TYPE:COUNT,...",
                 "with --type aggregator (bridge): the bridged devices, on endpoints 2, 3, ... (docs/BRIDGES.md)"),
+            .value(
+                "from-dump", "FILE",
+                "a twin of a recorded device: its endpoints, clusters and values from a node dump (Home Assistant's, python-matter-server's or `matter-emu node dump`'s; docs/TWINS.md)"
+            ),
             .value("discriminator", "N", "12-bit discriminator (default 3840)"),
             .value("passcode", "N", "setup passcode (default 20202021)"),
             .value("secured-device-port", "PORT", "UDP port (default 5540; 0 picks a free port)"),
@@ -147,6 +151,14 @@ struct DeviceCommand: CLICommand {
         if let name = configuration.interface, if_nametoindex(name) == 0 {
             throw UsageError("--interface: there is no network interface named \"\(name)\"", command: Self.pathString)
         }
+        if let file = arguments.value("from-dump") {
+            for option in ["type", "bridged", "product-id", "vendor-id"] where arguments.value(option) != nil {
+                throw UsageError(
+                    "--from-dump serves the recorded device as it is: --\(option) does not go with it",
+                    command: Self.pathString)
+            }
+            configuration.twin = try TwinFile.read(file, command: Self.pathString)
+        }
         configuration.factoryReset = arguments.has("factory-reset")
         try SimulationOptions(arguments: arguments, command: Self.pathString).apply(to: &configuration)
         if let text = arguments.value("bridged") {
@@ -194,6 +206,12 @@ struct DeviceCommand: CLICommand {
         self.context = context
     }
 
+    /// The type the start line names: the catalogue's, or `twin of VVVV/PPPP` for a twin.
+    var deviceTypeName: String {
+        guard let twin = configuration.twin else { return configuration.deviceType }
+        return "twin of \(TwinFile.hex4(twin.vendorID.rawValue))/\(TwinFile.hex4(twin.productID.rawValue))"
+    }
+
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
         try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
@@ -231,17 +249,21 @@ struct DeviceCommand: CLICommand {
             await host.stop()
             throw error
         }
+        let output = context.output
+        if let twin = configuration.twin {
+            for warning in twin.warnings { output.progress("warning: dump: \(warning)") }
+            output.progress(TwinFile.testDeviceNote(twin))
+        }
         let payload = device.setupPayload
         let qr = try SetupQRCode.encode(payload)
         let manual = try ManualPairingCode.encode(payload)
-        let output = context.output
         let json = context.json
         if json {
             output.print(
                 JSONValue.object(
                     [
                         ("event", .string("started")), ("qrCode", .string(qr)), ("manualCode", .string(manual)),
-                        ("port", .uint(UInt64(device.port))), ("deviceType", .string(configuration.deviceType)),
+                        ("port", .uint(UInt64(device.port))), ("deviceType", .string(deviceTypeName)),
                         ("discriminator", .uint(UInt64(configuration.discriminator))),
                         ("commissionable", .bool(await device.isCommissionable())),
                     ] + (server.map { [("http", .string($0.dashboardURL))] } ?? [])
@@ -252,7 +274,7 @@ struct DeviceCommand: CLICommand {
             lines.append("QR code payload   \(qr)")
             lines.append("Manual code       \(ManualPairingCode.formatted(manual))")
             lines.append(
-                "Device            \(configuration.deviceType) on UDP port \(device.port), state \(configuration.storagePath)"
+                "Device            \(deviceTypeName) on UDP port \(device.port), state \(configuration.storagePath)"
             )
             if let server { lines.append("Dashboard         \(server.dashboardURL)") }
             for fabric in await device.fabrics() {

@@ -14,6 +14,7 @@ enum ControllerCommands {
             RoomsCreateCommand.self, RoomsDeleteCommand.self,
             GroupCreateCommand.self, GroupDeleteCommand.self, GroupAddCommand.self, GroupRemoveCommand.self,
             GroupListCommand.self, GroupShowCommand.self, GroupPartsCommand.self, AnyReadEventByIDCommand.self,
+            NodeDumpCommand.self,
         ]
         // A hand-written command of a cluster (`onoff toggle`, which also takes groups) is shown with that
         // cluster's generic ones and takes the place of the generic command with the same words.
