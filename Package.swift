@@ -153,7 +153,11 @@ let package = Package(
         // namespace hosts and are enabled only when a wrapper (scripts/test-network.sh, ...) exported the LAN.
         .testTarget(
             name: "MatterLANTests",
-            dependencies: ["MatterTestSupport", "MatterEmuCLI", "matter-dnssd-probe", "matter-emu-hostile"]),
+            dependencies: [
+                "MatterTestSupport", "MatterEmuCLI", "MatterCore", "MatterClusters", "MatterDataModel",
+                "matter-dnssd-probe",
+                "matter-emu-hostile",
+            ]),
     ]
 )
 

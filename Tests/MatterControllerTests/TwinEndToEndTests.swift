@@ -69,6 +69,43 @@ struct TwinEndToEndTests {
         await controller.stop()
     }
 
+    @Test(
+        "a twin keeps its recorded state where a behaviour would set up a fresh device's: a thermostat Off at 22.5 °C")
+    func recordedStateWins() async throws {
+        let bed = try TestBed()
+        let original = try await bed.device("thermostat")
+        let controller = try await bed.controller()
+        _ = try await controller.commission(original.request(nodeID: NodeID(1)))
+        var recorded = try await dump(controller, NodeID(1))
+        await original.stop()
+        recorded.attributes[NodeDump.Path(EndpointID(1), .thermostat, .Thermostat.systemMode)] = .unsigned(0)
+        recorded.attributes[NodeDump.Path(EndpointID(1), .thermostat, .Thermostat.localTemperature)] = .signed(2250)
+        let twin = try await twin(of: recorded, bed, controller, node: NodeID(2))
+        for (attribute, value) in [
+            (AttributeID.Thermostat.systemMode, TLVValue.unsigned(0)), (.Thermostat.localTemperature, .signed(2250)),
+        ] {
+            #expect(
+                try await controller.readAttribute(
+                    NodeID(2), endpoint: EndpointID(1), cluster: .thermostat, attribute: attribute) == .value(value))
+        }
+        // Its behaviour runs: Heat below the setpoint heats the room (the twin's room rests at 22.5 °C).
+        try await controller.writeAttribute(
+            NodeID(2), endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.systemMode,
+            value: .unsigned(4))
+        try await controller.writeAttribute(
+            NodeID(2), endpoint: EndpointID(1), cluster: .thermostat, attribute: .Thermostat.occupiedHeatingSetpoint,
+            value: .signed(2400))
+        #expect(
+            await eventually(within: .seconds(30), every: .milliseconds(200)) {
+                let running = try? await controller.readAttribute(
+                    NodeID(2), endpoint: EndpointID(1), cluster: .thermostat,
+                    attribute: .Thermostat.thermostatRunningState)
+                return running == .value(.unsigned(1))
+            })
+        await twin.stop()
+        await controller.stop()
+    }
+
     @Test("a twin's commands: OnOff toggles through the catalogue's behaviour; a vendor's command answers success")
     func commands() async throws {
         let bed = try TestBed()

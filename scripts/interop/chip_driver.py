@@ -279,8 +279,33 @@ async def wildcard(ctrl, node, args):
     if not ok:
         return
     pathlib.Path(args.wildcard_log).write_text("\n".join(chip_tool_log.render(raw, versions)) + "\n")
+    if args.dump_json:
+        pathlib.Path(args.dump_json).write_text(json.dumps(recorded_node(node, raw), indent=1) + "\n")
     pathlib.Path(args.wildcard_log + ".shape.json").write_text(json.dumps(
         {"specificationVersion": int(spec), "endpoints": chip_tool_log.read_shape(raw)}))
+
+
+def recorded_node(node, raw):
+    """The read as python-matter-server records a node (its MatterNode's `attributes`): keys
+    "endpoint/cluster/attribute", structs keyed by field tag, octet strings in base64, null as null."""
+    import base64
+
+    def plain(value):
+        if isinstance(value, (bytes, bytearray)):
+            return base64.b64encode(bytes(value)).decode("ascii")
+        if isinstance(value, dict):
+            return {str(tag): plain(member) for tag, member in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(member) for member in value]
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        return None  # the TLV reader's Null
+    attributes = {}
+    for endpoint, clusters in sorted(raw.items()):
+        for cluster, values in sorted(clusters.items()):
+            for attribute, value in sorted(values.items()):
+                attributes[f"{endpoint}/{cluster}/{attribute}"] = plain(value)
+    return {"node_id": node, "available": True, "attributes": attributes}
 
 
 async def second_fabric(ctrl, authorities, Clusters, args):
@@ -334,6 +359,8 @@ if __name__ == "__main__":
     parser.add_argument("--second-fabric", action="store_true", help="then commission into a second fabric")
     parser.add_argument("--wildcard-log", metavar="PATH",
                         help="after commissioning, read every attribute and write it as a chip-tool wildcard log")
+    parser.add_argument("--dump-json", metavar="PATH",
+                        help="with --wildcard-log: also write the read as a Home Assistant node (a node dump)")
     parser.add_argument("--work", default="/data/chip-driver")
     parser.add_argument("--bench", type=int, default=0, metavar="N",
                         help="commission N devices (discriminators --discriminator...+N-1) and time the stages")

@@ -20,7 +20,8 @@ extension ClusterBehaviour {
     /// drifts toward 18 °C by 0.05 °C every ten seconds (the room is looked at every ten seconds then, not
     /// every second), and the thermostat starts again 0.5 °C past its setpoint. A room at 18 °C that nothing
     /// heats or cools holds no timer until a setpoint, the mode or the temperature changes. SetpointRaiseLower
-    /// moves the setpoints within their limits.
+    /// moves the setpoints within their limits. A twin's room (a recorded thermostat) rests at the temperature
+    /// recorded, not at 18 °C: it changes when the thermostat heats or cools it.
     static let thermostat = ClusterBehaviour(
         features: ["HEAT", "COOL"], attributes: [.Thermostat.thermostatRunningState]
     ) { server in
@@ -36,6 +37,9 @@ extension ClusterBehaviour {
             if case .unsigned(let value)? = server.value(attribute) { return Int64(value) }
             return fallback
         }
+        let ambient =
+            server.isRecorded
+            ? signed(server, .Thermostat.localTemperature, ClusterBehaviour.roomAmbient) : ClusterBehaviour.roomAmbient
         func tick(_ server: GenericClusterServer) {
             let mode = server.unsignedValue(.Thermostat.systemMode)
             let local = signed(server, .Thermostat.localTemperature, 2000)
@@ -55,9 +59,9 @@ extension ClusterBehaviour {
             case 1: next = min(heat, local + roomRate)
             case 2: next = max(cool, local - roomRate)
             default:
-                if local != roomAmbient {
+                if local != ambient {
                     next =
-                        local > roomAmbient ? max(roomAmbient, local - roomDrift) : min(roomAmbient, local + roomDrift)
+                        local > ambient ? max(ambient, local - roomDrift) : min(ambient, local + roomDrift)
                 }
             }
             server.update(.Thermostat.thermostatRunningState, .unsigned(running))
@@ -66,7 +70,7 @@ extension ClusterBehaviour {
             // change below wakes it), unless a setpoint calls for heat or cold at once.
             if running != 0 {
                 room?.start(after: 1000)
-            } else if next != roomAmbient || (heats && next <= heat - roomHysteresis)
+            } else if next != ambient || (heats && next <= heat - roomHysteresis)
                 || (cools && next >= cool + roomHysteresis)
             {
                 room?.start(after: 10_000)

@@ -43,6 +43,10 @@ public final class GenericClusterServer: ClusterServer {
     /// with its mandatory fields at their least values), not UNSUPPORTED_COMMAND.
     private let answersEveryCommand: Bool
 
+    /// True for a cluster as a recording has it (``init(recorded:revision:featureMap:attributes:accepted:generated:)``):
+    /// a behaviour leaves the recorded state as it found it.
+    var isRecorded: Bool { recordedGenerated != nil }
+
     /// What runs after an attribute's value changed (from a write, the control plane or a behaviour): the
     /// server, the old value and the new one.
     public typealias ChangeHandler = (GenericClusterServer, TLVValue?, TLVValue) -> Void

@@ -118,6 +118,9 @@ public struct NodeTwin: Sendable {
             accepted: commands(.acceptedCommandList), generated: commands(.generatedCommandList))
         if let behaviour = ClusterBehaviour.registry[cluster], fits(behaviour, server, schema) {
             behaviour.attach(server)
+            // What the behaviour set up for a fresh device (a thermostat in Heat, an appliance stopped) gives
+            // way to the recording.
+            for (id, value) in attributes where server.value(id) != value { server.update(id, value) }
         }
         return server
     }
