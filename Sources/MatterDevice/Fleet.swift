@@ -2,7 +2,7 @@ import Foundation
 import MatterCore
 import MatterCredentials
 import MatterCrypto
-import MatterDataModel
+public import MatterDataModel
 public import MatterDiscovery
 import MatterOnboarding
 import MatterStorage
@@ -19,6 +19,8 @@ public final class Fleet: Sendable {
         public var namePrefix: String?
         /// Scripts every device of the group starts with (after the fleet's own).
         public var scripts: [ScriptAssignment] = []
+        /// Twins of one recorded device instead of devices of `type` (`"dump"` in `--config`).
+        public var twin: NodeTwin?
         public init(type: String, count: Int, namePrefix: String? = nil) {
             self.type = type
             self.count = count
@@ -146,7 +148,8 @@ public final class Fleet: Sendable {
         for group in configuration.groups {
             let preset: DevicePreset
             do {
-                preset = try DevicePreset(cliName: group.type)
+                // A twin's preset is not used: its endpoints and attestation are the recording's.
+                preset = group.twin == nil ? try DevicePreset(cliName: group.type) : .dimmableLight
             } catch {
                 throw .invalidConfiguration("\(error)")
             }
@@ -166,6 +169,7 @@ public final class Fleet: Sendable {
                 device.factoryReset = configuration.factoryReset
                 device.scripts = configuration.scripts + group.scripts
                 device.timeScale = configuration.timeScale
+                device.twin = group.twin
                 members.append((device, preset))
             }
         }
@@ -227,7 +231,11 @@ public final class Fleet: Sendable {
     ) async -> Result<DeviceHost, DeviceError> {
         var device = configuration
         do throws(DeviceError) {
-            device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
+            if let twin = device.twin {
+                device.attestation = try VirtualDevice.twinAttestation(for: twin, pkiDirectory: device.pkiDirectory)
+            } else {
+                device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
+            }
             return .success(try await DeviceHost.start(device, dnssd: dnssd))
         } catch {
             return .failure(error)

@@ -21,13 +21,14 @@ extension VirtualDevice {
         if let name = configuration.name, let problem = BasicInformationServer.nodeLabelProblem(name) {
             throw .invalidConfiguration("the name (NodeLabel) \"\(name)\" \(problem)")
         }
+        let twin = configuration.twin
         let preset: DevicePreset
         do {
-            preset = try DevicePreset(cliName: configuration.deviceType)
+            // A twin's endpoints, identity and attestation are its recording's; its `deviceType` names nothing.
+            preset = twin == nil ? try DevicePreset(cliName: configuration.deviceType) : .dimmableLight
         } catch {
             throw .invalidConfiguration("\(error)")
         }
-        let twin = configuration.twin
         if twin != nil, !configuration.bridged.isEmpty {
             throw .invalidConfiguration(
                 "a twin of a recorded device has the recording's endpoints; --bridged is refused")
@@ -122,7 +123,7 @@ extension VirtualDevice {
                 if let twin {
                     // The recording's endpoints; the root node's own servers where the recording has none
                     // (the live ones are never taken from it: NodeTwin.liveClusters).
-                    endpoints = twin.makeEndpoints()
+                    endpoints = twin.makeEndpoints(nodeLabel: configuration.name)
                     for server in root.makeClusterServers() where endpoints[0].cluster(server.id) == nil {
                         try endpoints[0].add(server)
                     }

@@ -44,6 +44,17 @@ struct TwinCommandTests {
             twin.stop()
             #expect(twin.stderr.contains("this twin is a TEST device"), "\(twin.stderr)")
         }
+
+        // A fleet of twins: a group names the dump (relative to the configuration file) instead of a type.
+        let config = directory + "/fleet.json"
+        try Data(#"{"groups": [{"dump": "plug.ha.json", "count": 2, "name": "Twin"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: config))
+        let fleet = try ControlledProcess(["fleet", "--config", config])
+        let devices = try fleet.ctl(#"{"op":"devices"}"#).answer["devices"] as? [[String: Any]]
+        #expect(devices?.count == 2)
+        #expect(try fleet.get(0, "BasicInformation", "ProductID", device: 1) as? Int == 0x8005)
+        #expect(try fleet.get(0, "BasicInformation", "NodeLabel", device: 1) as? String == "Twin 2")
+        #expect(fleet.stderr.contains("this twin is a TEST device"), "\(fleet.stderr)")
     }
 
     @Test(

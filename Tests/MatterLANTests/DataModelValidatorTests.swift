@@ -1,7 +1,4 @@
 import Foundation
-import MatterClusters
-import MatterCore
-import MatterDataModel
 import MatterTestSupport
 import Testing
 
@@ -107,23 +104,7 @@ struct DataModelValidatorTests {
         if !read.succeeded {
             print("  [twin-\(type)] device output (last lines):\n\(Referee.tail(twin.process.stdout))")
         }
-        let original = try NodeDump.read(json: String(contentsOfFile: recording, encoding: .utf8))
-        let copy = try NodeDump.read(json: String(contentsOfFile: replayed, encoding: .utf8))
-        func bound(_ path: NodeDump.Path) -> Bool {
-            (path.endpoint == .root && NodeTwin.liveClusters.contains(path.cluster))
-                || NodeDump.attributeSchema(path)?.isFabricScoped == true
-        }
-        let paths = Set(original.attributes.keys).union(copy.attributes.keys).filter { !bound($0) }.sorted()
-        let differing = paths.filter { original.attributes[$0] != copy.attributes[$0] }
-        for path in differing {
-            let was = String(describing: original.attributes[path])
-            let now = String(describing: copy.attributes[path])
-            Issue.record("\(type): twin \(path): recorded \(was), twin \(now)")
-        }
-        let verdict = differing.isEmpty ? "PASS" : "FAIL"
-        print(
-            "  [\(type)] [\(verdict)] twin: the SDK's wildcard read of the twin equals its recording "
-                + "(\(paths.count - differing.count)/\(paths.count) attributes, fabric-bound aside)")
+        try TwinComparison.judge(type, recording: recording, twin: replayed, by: "the SDK")
     }
 
     /// Copies the logs of `work` into `directory` (DMV_KEEP).

@@ -50,6 +50,16 @@ struct HomeAssistantTests {
                     "--emu", BuiltBinaries.matterEmu, "--work", work.path("devices"),
                 ]),
             timeout: 930)
+        // Twins (issue 31): the server's stored node of a device, served again and interviewed by the server.
+        for name in ["extended-color-light", "door-lock"] {
+            let recording = work.path("devices/\(name).recorded.json")
+            let twin = work.path("devices/\(name).twin.json")
+            guard manager.fileExists(atPath: recording), manager.fileExists(atPath: twin) else {
+                Issue.record("\(name): the driver wrote no twin files (its [FAIL] lines say why)")
+                continue
+            }
+            try TwinComparison.judge(name, recording: recording, twin: twin, by: "Home Assistant's Matter Server")
+        }
         if !report.succeeded {
             let log = (try? String(contentsOfFile: work.path("server.log"), encoding: .utf8)) ?? ""
             print(

@@ -47,6 +47,8 @@ DEVICES = [
     ("door-lock", "door-lock", 0x000A, 0x8006, "qrCode"),
     ("on-off-light-2", "on-off-light", 0x0100, 0x8001, "qrCode"),
 ]
+# Devices whose stored node is served again as a twin (device --from-dump) and interviewed by the server.
+TWINS = ["extended-color-light", "door-lock"]
 ONOFF = "1/6/0"
 LOCK_STATE = "1/257/0"
 WINDOW_STATUS = "0/60/0"
@@ -71,7 +73,8 @@ class Device:
         self.starts = 0
 
     def start(self, factory_reset=False):
-        command = [self.args.emu, "device", "--type", self.kind,
+        kind = ["--type", self.kind] if self.kind else []  # a twin (--from-dump) has no type of ours
+        command = [self.args.emu, "device"] + kind + [
                    "--secured-device-port", str(self.port), "--discriminator", str(self.discriminator),
                    "--passcode", str(self.passcode), "--KVS", self.kvs, "--json"] + self.extra
         if factory_reset:
@@ -331,6 +334,54 @@ async def restart(client, events, device, node_id, timeout=120):
           f"within {timeout} s: {detail}")
 
 
+def node_file(node_data):
+    """A node the server stores, as a file of its own format (what Home Assistant's diagnostics and fixtures
+    hold): attributes keyed "endpoint/cluster/attribute", octet strings in base64."""
+    import base64
+
+    def plain(value):
+        if isinstance(value, (bytes, bytearray)):
+            return base64.b64encode(bytes(value)).decode("ascii")
+        if isinstance(value, dict):
+            return {str(key): plain(member) for key, member in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(member) for member in value]
+        return value
+    return json.dumps({"node_id": node_data.node_id, "available": True,
+                       "attributes": {key: plain(value) for key, value in sorted(node_data.attributes.items())}},
+                      indent=1) + "\n"
+
+
+async def twin_checks(client, args, nodes):
+    """Issue 31: the node the server stored for a device, saved in the server's own format, served again by
+    `matter-emu device --from-dump`; the server commissions and interviews the twin. Both stored nodes are
+    written to the work directory (NAME.recorded.json, NAME.twin.json), which the suite compares."""
+    for index, name in enumerate(TWINS):
+        node_id = nodes.get(name)
+        if node_id is None:
+            check(f"twin of {name}: commissioned and interviewed", False, "the original was not commissioned")
+            continue
+        recorded = pathlib.Path(args.work) / f"{name}.recorded.json"
+        recorded.write_text(node_file(client.get_node(node_id).node_data))
+        twin = Device(args, len(DEVICES) + 1 + index, f"twin-{name}", None, ["--from-dump", str(recorded)])
+        twin.start(factory_reset=True)
+        try:
+            doc = await twin.started()
+            if doc is None:
+                check(f"twin of {name}: commissioned and interviewed", False, twin.tail())
+                continue
+            start = time.monotonic()
+            data = await asyncio.wait_for(client.commission_with_code(doc["manualCode"], network_only=True), 180)
+            (pathlib.Path(args.work) / f"{name}.twin.json").write_text(node_file(client.get_node(data.node_id).node_data))
+            check(f"twin of {name}: commissioned and interviewed", True,
+                  f"node {data.node_id}, {time.monotonic() - start:.1f} s")
+            await asyncio.wait_for(client.remove_node(data.node_id), WAIT)
+        except Exception as error:
+            check(f"twin of {name}: commissioned and interviewed", False, f"{error!r}; device: {twin.tail()}")
+        finally:
+            twin.stop()
+
+
 async def one_device(client, events, device, spec, doc):
     """Commissions one device and runs its checks; returns its node ID, or None."""
     import chip.clusters as Clusters
@@ -450,6 +501,8 @@ async def main(args):
                       "; ".join(f"{label} {x!r} / {y!r}" for label, (x, y) in pairs.items()))
             else:
                 check("two on-off lights: distinct SerialNumber and UniqueID", False, "not both commissioned")
+
+            await twin_checks(client, args, nodes)
 
             by_name = {device.name: device for device in devices}
             for name, node_id in nodes.items():

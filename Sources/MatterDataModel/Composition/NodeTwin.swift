@@ -70,13 +70,19 @@ public struct NodeTwin: Sendable {
     }
 
     /// Fresh endpoints for a data model: endpoint 0 without the ``liveClusters`` (the device adds its own),
-    /// then every other endpoint.
-    public func makeEndpoints() -> [Endpoint] {
+    /// then every other endpoint. `nodeLabel` (a device's `--name`) replaces the recorded NodeLabel.
+    public func makeEndpoints(nodeLabel: String? = nil) -> [Endpoint] {
         dump.endpoints.map { id in
             let types = (try? Self.deviceTypes(dump, id)) ?? []
             let endpoint = Endpoint(id, deviceTypes: types)
             for cluster in dump.clusters(on: id) where id != .root || !Self.liveClusters.contains(cluster) {
-                endpoint.insert(server(id, cluster))
+                let made = server(id, cluster)
+                if id == .root, cluster == .basicInformation, let nodeLabel,
+                    let information = made as? GenericClusterServer
+                {
+                    information.update(.BasicInformation.nodeLabel, .utf8(nodeLabel))
+                }
+                endpoint.insert(made)
             }
             return endpoint
         }

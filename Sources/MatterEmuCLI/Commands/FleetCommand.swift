@@ -1,5 +1,6 @@
 import Foundation
 import MatterCore
+import MatterDataModel
 import MatterDevice
 import MatterDiscovery
 import MatterOnboarding
@@ -14,7 +15,7 @@ struct FleetCommand: CLICommand {
             .value("type", "TYPE", "device type of every device (default dimmable-light)"),
             .value(
                 "config", "FILE",
-                "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked)"
+                "JSON: {\"groups\": [{\"type\": ..., \"count\": N, \"name\": ...}], \"basePort\": 5540} (every key checked; \"dump\": FILE instead of \"type\": twins of a recorded device)"
             ),
             .value(
                 "base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
@@ -110,6 +111,10 @@ struct FleetCommand: CLICommand {
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
         try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
+        for twin in configuration.groups.compactMap(\.twin) {
+            for warning in twin.warnings { context.output.progress("warning: dump: \(warning)") }
+            context.output.progress(TwinFile.testDeviceNote(twin))
+        }
         let fleet = try await Fleet.start(configuration)
         let control: ControlSocket?
         let pipe: AppPipe?

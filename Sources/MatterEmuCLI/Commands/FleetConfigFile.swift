@@ -3,11 +3,11 @@ import MatterDataModel
 import MatterDevice
 
 /// `fleet --config FILE`: `{"groups": [{"type": ..., "count": N, "name": ..., "scripts": [...]}], "basePort": P}`, every
-/// key checked. An unknown key is an error naming it and the nearest known one; a value of the wrong
+/// key checked; a group may give `"dump": FILE` (twins of a recorded device, docs/TWINS.md) instead of a type. An unknown key is an error naming it and the nearest known one; a value of the wrong
 /// type or out of range names its key and range; a fleet without devices is refused. Exit 2.
 struct FleetConfigFile {
     static let topKeys = ["groups", "basePort"]
-    static let groupKeys = ["type", "count", "name", "scripts"]
+    static let groupKeys = ["type", "dump", "count", "name", "scripts"]
 
     let groups: [Fleet.Group]
     let basePort: UInt16?
@@ -29,7 +29,20 @@ struct FleetConfigFile {
             if let unknown = Self.unknownKey(in: entry, known: Self.groupKeys) {
                 throw fail("group \(index): \(unknown)")
             }
-            guard let type = entry["type"] as? String else { throw fail("group \(index) needs a \"type\" (a string)") }
+            var twin: NodeTwin?
+            if let value = entry["dump"] {
+                guard let file = value as? String else { throw fail("group \(index): \"dump\" must be a file name") }
+                guard entry["type"] == nil else {
+                    throw fail("group \(index): a \"dump\" group is the recorded device; it takes no \"type\"")
+                }
+                // Relative to the configuration file's directory.
+                let base = (path as NSString).deletingLastPathComponent
+                let resolved = file.hasPrefix("/") || base.isEmpty ? file : base + "/" + file
+                twin = try TwinFile.read(resolved, command: command)
+            }
+            guard let type = entry["type"] as? String ?? (twin != nil ? "dump" : nil) else {
+                throw fail("group \(index) needs a \"type\" (a string) or a \"dump\" (a node dump file)")
+            }
             guard let count = Self.integer(entry["count"]), (1...65_535).contains(count) else {
                 throw fail("group \(index) needs a \"count\", a whole number 1...65535")
             }
@@ -39,6 +52,7 @@ struct FleetConfigFile {
                 name = text
             }
             var group = Fleet.Group(type: type, count: count, namePrefix: name)
+            group.twin = twin
             if let value = entry["scripts"] {
                 guard let texts = value as? [String] else {
                     throw fail("group \(index): \"scripts\" must be a list of strings ([EP/]CLUSTER.ATTRIBUTE=SCRIPT)")
