@@ -101,13 +101,6 @@ enum RecordedJSON {
     /// The JSON Home Assistant's servers write for `value`.
     static func encode(_ value: TLVValue) -> String {
         switch value {
-        case .null: return "null"
-        case .bool(let v): return v ? "true" : "false"
-        case .unsigned(let v): return String(v)
-        case .signed(let v): return String(v)
-        case .float(let v): return v.isFinite ? "\(v)" : "null"
-        case .double(let v): return v.isFinite ? "\(v)" : "null"
-        case .utf8(let v): return ClusterValueCodec.quoted(v)
         case .bytes(let v): return ClusterValueCodec.quoted(Base64.encode(v))
         case .array(let members), .list(let members):
             return "[" + members.map { encode($0.value) }.joined(separator: ", ") + "]"
@@ -117,6 +110,8 @@ enum RecordedJSON {
                     + encode(member.value)
             }
             return "{" + fields.joined(separator: ", ") + "}"
+        default:
+            return ClusterValueCodec.format(value, as: nil)  // scalars are written alike
         }
     }
 }

@@ -26,7 +26,7 @@ import re
 import sys
 import time
 
-from referee import check, summary
+from referee import check, node_dump, summary
 
 
 class StageRecorder(logging.Handler):
@@ -280,32 +280,11 @@ async def wildcard(ctrl, node, args):
         return
     pathlib.Path(args.wildcard_log).write_text("\n".join(chip_tool_log.render(raw, versions)) + "\n")
     if args.dump_json:
-        pathlib.Path(args.dump_json).write_text(json.dumps(recorded_node(node, raw), indent=1) + "\n")
+        attributes = {f"{endpoint}/{cluster}/{attribute}": value for endpoint, clusters in raw.items()
+                      for cluster, values in clusters.items() for attribute, value in values.items()}
+        pathlib.Path(args.dump_json).write_text(node_dump(node, attributes))
     pathlib.Path(args.wildcard_log + ".shape.json").write_text(json.dumps(
         {"specificationVersion": int(spec), "endpoints": chip_tool_log.read_shape(raw)}))
-
-
-def recorded_node(node, raw):
-    """The read as python-matter-server records a node (its MatterNode's `attributes`): keys
-    "endpoint/cluster/attribute", structs keyed by field tag, octet strings in base64, null as null."""
-    import base64
-
-    def plain(value):
-        if isinstance(value, (bytes, bytearray)):
-            return base64.b64encode(bytes(value)).decode("ascii")
-        if isinstance(value, dict):
-            return {str(tag): plain(member) for tag, member in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [plain(member) for member in value]
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return value
-        return None  # the TLV reader's Null
-    attributes = {}
-    for endpoint, clusters in sorted(raw.items()):
-        for cluster, values in sorted(clusters.items()):
-            for attribute, value in sorted(values.items()):
-                attributes[f"{endpoint}/{cluster}/{attribute}"] = plain(value)
-    return {"node_id": node, "available": True, "attributes": attributes}
 
 
 async def second_fabric(ctrl, authorities, Clusters, args):

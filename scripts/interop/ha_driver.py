@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from referee import check, summary
+from referee import check, node_dump, summary
 
 
 # (name, type, device type ID of endpoint 1, ProductID, code to commission with)
@@ -334,24 +334,6 @@ async def restart(client, events, device, node_id, timeout=120):
           f"within {timeout} s: {detail}")
 
 
-def node_file(node_data):
-    """A node the server stores, as a file of its own format (what Home Assistant's diagnostics and fixtures
-    hold): attributes keyed "endpoint/cluster/attribute", octet strings in base64."""
-    import base64
-
-    def plain(value):
-        if isinstance(value, (bytes, bytearray)):
-            return base64.b64encode(bytes(value)).decode("ascii")
-        if isinstance(value, dict):
-            return {str(key): plain(member) for key, member in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [plain(member) for member in value]
-        return value
-    return json.dumps({"node_id": node_data.node_id, "available": True,
-                       "attributes": {key: plain(value) for key, value in sorted(node_data.attributes.items())}},
-                      indent=1) + "\n"
-
-
 async def twin_checks(client, args, nodes):
     """Issue 31: the node the server stored for a device, saved in the server's own format, served again by
     `matter-emu device --from-dump`; the server commissions and interviews the twin. Both stored nodes are
@@ -362,7 +344,7 @@ async def twin_checks(client, args, nodes):
             check(f"twin of {name}: commissioned and interviewed", False, "the original was not commissioned")
             continue
         recorded = pathlib.Path(args.work) / f"{name}.recorded.json"
-        recorded.write_text(node_file(client.get_node(node_id).node_data))
+        recorded.write_text(node_dump(node_id, client.get_node(node_id).node_data.attributes))
         twin = Device(args, len(DEVICES) + 1 + index, f"twin-{name}", None, ["--from-dump", str(recorded)])
         twin.start(factory_reset=True)
         try:
@@ -372,7 +354,7 @@ async def twin_checks(client, args, nodes):
                 continue
             start = time.monotonic()
             data = await asyncio.wait_for(client.commission_with_code(doc["manualCode"], network_only=True), 180)
-            (pathlib.Path(args.work) / f"{name}.twin.json").write_text(node_file(client.get_node(data.node_id).node_data))
+            (pathlib.Path(args.work) / f"{name}.twin.json").write_text(node_dump(data.node_id, client.get_node(data.node_id).node_data.attributes))
             check(f"twin of {name}: commissioned and interviewed", True,
                   f"node {data.node_id}, {time.monotonic() - start:.1f} s")
             await asyncio.wait_for(client.remove_node(data.node_id), WAIT)
