@@ -69,7 +69,10 @@ final class CommissioningSession: Sendable {
     ) async -> Result<CommissioningResult, HomeError> {
         let started = state.withLock { s -> Result<(Int, Task<Outcome, Never>), HomeError> in
             guard s.lock != nil else {
-                return .failure(.invalid("call prepareForMatterCommissioning() before commissioning a device"))
+                return .failure(
+                    .invalid(
+                        "call prepareForMatterCommissioning() before commissioning a device", code: .failedPrecondition)
+                )
             }
             guard s.inFlight == nil else {
                 return .failure(HomeError(.commissioning, "a commissioning is already running in this home"))
@@ -140,7 +143,9 @@ final class CommissioningSession: Sendable {
     /// Ends the session: the IDs commissioned since prepare.
     func complete() throws(HomeError) -> [NodeID] {
         let outcome = state.withLock { s -> Result<([NodeID], CommissioningLockFile?), HomeError> in
-            guard s.lock != nil else { return .failure(.invalid("no commissioning was prepared")) }
+            guard s.lock != nil else {
+                return .failure(.invalid("no commissioning was prepared", code: .failedPrecondition))
+            }
             guard s.inFlight == nil else {
                 return .failure(
                     HomeError(

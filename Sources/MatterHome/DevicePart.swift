@@ -89,7 +89,8 @@ public struct DevicePart: Sendable {
         }
         let relevant = members.filter { $0.live.accepts($0.endpoint, cluster, command) != false }
         guard !relevant.isEmpty else {
-            throw .invalid("no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))")
+            throw .invalid(
+                "no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))", code: .unimplemented)
         }
         // A member whose data model was not known yet may turn out not to have the command: it
         // answers UNSUPPORTED_ENDPOINT/CLUSTER/COMMAND and is skipped, as one known to lack it.
@@ -112,7 +113,8 @@ public struct DevicePart: Sendable {
         }
         if outcomes.contains(where: { $0.1 == nil }) { return }
         if let first = outcomes.first(where: { !$0.skipped })?.1 { throw first }
-        throw .invalid("no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))")
+        throw .invalid(
+            "no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))", code: .unimplemented)
     }
 
     /// True when the device answered that it has no such endpoint, cluster or command.
@@ -130,7 +132,7 @@ public struct DevicePart: Sendable {
         for (attribute, value) in writes {
             let name = schema?.attribute(attribute)?.name ?? "\(attribute)"
             guard member.live.hasAttribute(member.endpoint, cluster, attribute) != false else {
-                throw .invalid("device \(member.live.nodeID.rawValue) does not support \(name)")
+                throw .invalid("device \(member.live.nodeID.rawValue) does not support \(name)", code: .notFound)
             }
             guard schema?.attribute(attribute)?.isWritable ?? true else {
                 throw .invalid("\(name) is read-only: a command changes it, not a write")

@@ -46,7 +46,7 @@ package struct RoomRegistry: Sendable {
         guard name.contains(where: { !$0.isWhitespace }) else { throw .invalid("a room name cannot be empty") }
         let room = Room(name: name)
         guard try !rooms().contains(where: { $0.id == room.id }) else {
-            throw .invalid("there is already a room named \"\(name)\"")
+            throw .invalid("there is already a room named \"\(name)\"", code: .alreadyExists)
         }
         do { try records.set(room.id, to: Array(name.utf8), namespace: Self.namespace) } catch {
             throw HomeError(error)
@@ -59,7 +59,7 @@ package struct RoomRegistry: Sendable {
     @discardableResult
     package func delete(_ name: String) throws(HomeError) -> Room {
         guard let room = try rooms().first(where: { $0.id == name.lowercased() }) else {
-            throw .invalid("there is no room named \"\(name)\"")
+            throw .invalid("there is no room named \"\(name)\"", code: .notFound)
         }
         do {
             _ = try records.remove(room.id, namespace: Self.namespace)

@@ -110,7 +110,8 @@ extension Structure {
     /// - Throws: `invalidArgument` when no device was commissioned yet, or the name is taken.
     public func configureDevice(named name: String, in room: Room?) async throws(HomeError) {
         guard let nodeID = home.commissioning.lastCommissioned else {
-            throw .invalid("no device was commissioned since prepareForMatterCommissioning()")
+            throw .invalid(
+                "no device was commissioned since prepareForMatterCommissioning()", code: .failedPrecondition)
         }
         do {
             try home.store.rename(nodeID, to: name.isEmpty ? nil : name)
