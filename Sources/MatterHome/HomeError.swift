@@ -174,9 +174,16 @@ extension HomeError {
         }
     }
 
-    /// A store failure.
+    /// A store failure; a value the store refuses is the caller's (invalidArgument, notFound, alreadyExists).
     init(_ error: StorageError) {
-        self.init(.storage, error.description)
+        switch error {
+        case .invalidArgument: self.init(.invalidArgument, error.description)
+        case .noSuchNode, .noSuchGroup: self.init(.invalidArgument, error.description, code: .notFound)
+        case .nameAlreadyUsed, .nodeAlreadyExists: self.init(.invalidArgument, error.description, code: .alreadyExists)
+        case .storeInUse: self.init(.storage, error.description, code: .unavailable)
+        case .storeDamaged, .storeFileChanged, .emptyStoreFile: self.init(.storage, error.description, code: .dataLoss)
+        default: self.init(.storage, error.description)
+        }
     }
 
     static func invalid(_ message: String, code: Code = .invalidArgument) -> HomeError {

@@ -25,6 +25,8 @@ final class LiveDevice: Sendable {
         var observers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextObserver = 0
         var subscription: ClientSubscription?
+        /// Whether the last subscription attempt holds (true), ended or failed (false); nil before the first.
+        var online: Bool?
     }
 
     private let state = Mutex(State())
@@ -75,16 +77,23 @@ final class LiveDevice: Sendable {
                         endedContinuation.finish()
                     })
                 apply(subscription.priming.attributes, authoritative: true)
-                state.withLock { $0.subscription = subscription }
+                state.withLock {
+                    $0.subscription = subscription
+                    $0.online = true
+                }
                 settle()
                 delay = .milliseconds(250)
                 for await _ in ended { break }
-                state.withLock { $0.subscription = nil }
+                state.withLock {
+                    $0.subscription = nil
+                    $0.online = false
+                }
                 if Task.isCancelled {
                     await controller.cancel(subscription)
                     return
                 }
             } catch {
+                state.withLock { $0.online = false }
                 settle()
             }
             guard !Task.isCancelled else { return }
@@ -111,6 +120,16 @@ final class LiveDevice: Sendable {
                 return false
             }
             if ready { continuation.resume() }
+        }
+    }
+
+    /// Online while the subscription holds; offline once it was lost or could not be made; unknown before
+    /// the first attempt ended.
+    var connectivityState: ConnectivityState {
+        switch state.withLock({ $0.online }) {
+        case true?: .online
+        case false?: .offline
+        case nil: .unknown
         }
     }
 

@@ -4,6 +4,8 @@ public struct Room: Sendable, Hashable, Identifiable {
     public let id: String
     /// The room's name as first written.
     public let name: String
+    /// The ID of the structure the room is in (a state directory holds one).
+    public let structureID: String = Structure.defaultID
 
     init(name: String) {
         self.id = name.lowercased()

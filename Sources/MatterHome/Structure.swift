@@ -4,10 +4,12 @@ import MatterStorage
 
 /// The one structure of a home (a state directory holds one fabric): its name, rooms, devices and
 /// device groups, and the commissioning lifecycle.
-public struct Structure: Sendable, Identifiable {
+public struct Structure: Sendable, Identifiable, Hashable {
     let home: HomeContext
+    /// The ID of the one structure of a state directory.
+    static let defaultID = "default"
     /// The structure's ID (one structure per state directory: always `default`).
-    public let id = "default"
+    public let id = Structure.defaultID
     /// The structure's name (`Home` until renamed with ``setName(_:)``).
     public let name: String
 
@@ -52,8 +54,41 @@ public struct Structure: Sendable, Identifiable {
     /// - Throws: `invalidArgument` when there is no such room.
     public func deleteRoom(_ room: Room) async throws(HomeError) { try home.rooms.delete(room.name) }
 
+    /// Deletes the room with ID `id`; its devices are then in no room.
+    /// - Throws: `notFound` when there is no such room.
+    public func deleteRoom(id: String) async throws(HomeError) {
+        guard let room = try await rooms().first(where: { $0.id == id }) else {
+            throw .invalid("there is no room with ID \"\(id)\"", code: .notFound)
+        }
+        try await deleteRoom(room)
+    }
+
     /// Puts `device` in `room` (nil: in none).
     public func move(_ device: HomeDevice, to room: Room?) async throws(HomeError) {
         do { try home.store.setRoom(device.nodeID, to: room?.name) } catch { throw HomeError(error) }
+    }
+
+    /// Puts `device` in `room` (the Home API's form).
+    public func move(device: HomeDevice, to room: Room) async throws(HomeError) {
+        try await move(device, to: Optional(room))
+    }
+
+    /// Puts the device with ID `deviceID` in the room with ID `roomID`.
+    /// - Throws: `notFound` for a device or room this structure does not have.
+    public func move(device deviceID: String, to roomID: String) async throws(HomeError) {
+        guard let device = try await devices().first(where: { $0.id == deviceID }) else {
+            throw .invalid("there is no device with ID \"\(deviceID)\"", code: .notFound)
+        }
+        guard let room = try await rooms().first(where: { $0.id == roomID }) else {
+            throw .invalid("there is no room with ID \"\(roomID)\"", code: .notFound)
+        }
+        try await move(device, to: room)
+    }
+
+    public static func == (a: Structure, b: Structure) -> Bool { a.id == b.id && a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
     }
 }

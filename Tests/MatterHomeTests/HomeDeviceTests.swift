@@ -1,0 +1,101 @@
+import MatterController
+import MatterCore
+import MatterDevice
+import MatterTestSupport
+import Testing
+
+@testable import MatterHome
+
+/// HomeDevice's management: IDs, connectivity, names, moves, decommissioning.
+@Suite("Home API devices")
+struct HomeDeviceTests {
+    let bed: HomeTestBed
+
+    init() throws { bed = try HomeTestBed() }
+
+    /// Polls `condition` (the state it reads is not signalled).
+    func becomes(_ condition: () async -> Bool) async -> Bool {
+        await MatterTestSupport.eventually(within: .seconds(30), every: .milliseconds(100)) { await condition() }
+    }
+
+    @Test("IDs, Matter, online while the subscription holds and offline once the device is gone; Hashable")
+    func identityAndConnectivity() async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 601)
+        let plug = try await bed.device("on-off-plug", name: "plug", discriminator: 602)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        _ = try await commission([lamp, plug], in: structure)
+        let devices = try await home.devices()
+        #expect(Set(devices).count == 2)
+        #expect(Set(devices) == Set(try await home.devices()))
+        #expect(Set([structure, try #require(try await home.structures().first)]).count == 1)
+        for device in devices {
+            #expect(device.structureID == structure.id && device.isMatterDevice && device.roomID == nil)
+            #expect(await becomes { device.sourceConnectivity.connectivityState == .online })
+            #expect(device.sourceConnectivity.dataSourceLocality == .local)
+        }
+        await plug.stop()
+        let gone = try #require(devices.first { $0.name != "lamp" && $0.id != devices[0].id } ?? devices.last)
+        #expect(await becomes { gone.sourceConnectivity.connectivityState == .offline })
+        #expect(devices[0].sourceConnectivity.connectivityState == .online)
+        await home.close()
+        await lamp.stop()
+    }
+
+    @Test("setName renames in the store the CLI shares; move by objects and by IDs; deleteRoom(id:)")
+    func nameAndRooms() async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 611)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        _ = try await commission([lamp], in: structure)
+        let device = try #require(try await home.devices().first)
+        let renamed = try await device.setName("Desk lamp")
+        #expect(renamed.name == "Desk lamp" && renamed.id == device.id && renamed != device)
+        #expect(try await home.devices().first?.name == "Desk lamp")
+        let taken = await #expect(throws: HomeError.self) { try await device.setName("12") }
+        #expect(taken?.code == .invalidArgument)
+
+        let kitchen = try await structure.createRoom(name: "Kitchen")
+        let hall = try await structure.createRoom(name: "Hall")
+        #expect(kitchen.structureID == structure.id)
+        try await structure.move(device: renamed, to: kitchen)
+        #expect(try await home.devices().first?.roomID == kitchen.id)
+        try await structure.move(device: renamed.id, to: hall.id)
+        #expect(try await home.devices().first?.roomID == hall.id)
+        let noRoom = await #expect(throws: HomeError.self) { try await structure.move(device: renamed.id, to: "attic") }
+        #expect(noRoom?.code == .notFound)
+        let noDevice = await #expect(throws: HomeError.self) { try await structure.move(device: "99", to: hall.id) }
+        #expect(noDevice?.code == .notFound)
+        try await structure.deleteRoom(id: hall.id)
+        #expect(try await home.devices().first?.roomID == nil)
+        #expect(try await structure.rooms().map(\.id) == [kitchen.id])
+        await home.close()
+        await lamp.stop()
+    }
+
+    @Test("decommission removes our fabric from the device, then forgets it; an unreachable one only when told")
+    func decommission() async throws {
+        let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 621)
+        let plug = try await bed.device("on-off-plug", name: "plug", discriminator: 622)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().first)
+        let ids = try await commission([lamp, plug], in: structure)
+        let devices = try await home.devices()
+        let first = try #require(devices.first { $0.id == ids[0] })
+        let second = try #require(devices.first { $0.id == ids[1] })
+        #expect(await first.decommissionEligibility == .eligible)
+        #expect(try await first.decommission() == [first.id])
+        #expect(await lamp.fabrics().isEmpty)
+        #expect(await first.decommissionEligibility == .ineligible)
+        #expect(try await home.devices().map(\.id) == [second.id])
+
+        await plug.stop()
+        let refused = await #expect(throws: HomeError.self) { try await second.decommission() }
+        #expect(refused?.code == .unavailable)
+        #expect(try await home.devices().map(\.id) == [second.id])
+        #expect(try await second.decommission(forgettingUnreachable: true) == [second.id])
+        #expect(try await home.devices().isEmpty)
+        await home.close()
+        await lamp.stop()
+    }
+}
