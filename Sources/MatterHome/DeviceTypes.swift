@@ -19,6 +19,50 @@ public struct DeviceTypes: Sendable, AsyncSequence {
         return T(part: DevicePart(home: home, members: [PartMember(live: live, endpoint: endpoint)], group: nil))
     }
 
+    /// True when the device has an endpoint of device type `type` (the Home API's `contains`).
+    public func contains<T: DeviceType>(_ type: T.Type) async -> Bool {
+        await live.waitUntilSettled()
+        return !endpoints(of: T.self).isEmpty
+    }
+
+    /// Every endpoint of the device with device type `type`, in endpoint order (a bridge's lights, a
+    /// power strip's outlets).
+    public func getAll<T: DeviceType>(of type: T.Type) async -> [T] {
+        await live.waitUntilSettled()
+        return endpoints(of: T.self).map { endpoint in
+            T(part: DevicePart(home: home, members: [PartMember(live: live, endpoint: endpoint)], group: nil))
+        }
+    }
+
+    /// How many device types the device's endpoints have in all (endpoint 0's Root Node included).
+    public var count: Int {
+        get async {
+            await live.waitUntilSettled()
+            let reported = live.deviceTypes()
+            return reported.isEmpty ? stored.count : reported.count
+        }
+    }
+
+    /// The device type `type` now and after each change the device reports (coalesced), while the home is
+    /// open; nothing when the device has no such endpoint.
+    public func subscribe<T: DeviceType>(_ type: T.Type) -> AsyncStream<T> {
+        let types = self
+        let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task {
+            guard let current = await types.get(T.self) else {
+                continuation.finish()
+                return
+            }
+            continuation.yield(current)
+            for await _ in types {
+                if let next = await types.get(T.self) { continuation.yield(next) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     /// Every endpoint with `type`.
     func endpoints<T: DeviceType>(of type: T.Type) -> [EndpointID] {
         let wanted = DeviceTypeID(T.matterDeviceTypeID)

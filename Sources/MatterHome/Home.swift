@@ -102,13 +102,21 @@ public final class Home: Sendable {
     }
 
     /// The home's structures: one per state directory.
-    public func structures() async throws(HomeError) -> [Structure] {
-        [try Structure(home: context)]
+    public func structures() -> Query<Structure> {
+        let context = self.context
+        return Query(home: context) { () throws(HomeError) in [try Structure(home: context)] }
     }
 
-    /// Every commissioned device, by ID.
-    public func devices() async throws(HomeError) -> [HomeDevice] {
-        try context.nodes().map(context.device)
+    /// Every commissioned device.
+    public func devices() -> Query<HomeDevice> {
+        let context = self.context
+        return Query(home: context) { () throws(HomeError) in Set(try context.nodes().map(context.device)) }
+    }
+
+    /// Every room of every structure.
+    public func rooms() -> Query<Room> {
+        let context = self.context
+        return Query(home: context) { () throws(HomeError) in Set(try context.rooms.rooms()) }
     }
 
     /// Ends the subscriptions, cancels a commissioning in flight and closes the socket.

@@ -24,6 +24,9 @@ final class HomeContext: Sendable {
     private let live = Mutex<[NodeID: LiveDevice]>([:])
     private let closed = Mutex(false)
 
+    /// True once ``close()`` began.
+    var isClosed: Bool { closed.withLock { $0 } }
+
     init(
         controller: Controller, records: KeyValueStore, stateDirectory: String, commissioningAddress: DirectAddress?,
         canDiscover: Bool, usesAvahi: Bool, retryLimit: Duration, maxInterval: UInt16

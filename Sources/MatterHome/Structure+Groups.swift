@@ -10,7 +10,9 @@ extension Structure {
 
     /// Creates a group of `devices` (each device's application endpoints).
     /// - Throws: `invalidArgument` when the name is empty or taken by a device or group.
-    public func createDeviceGroup(name: String, devices: [HomeDevice]) async throws(HomeError) -> DeviceGroup {
+    public func createDeviceGroup(name: String, devices: some Sequence<HomeDevice>) async throws(HomeError)
+        -> DeviceGroup
+    {
         let group: ControllerGroup?
         do throws(StorageError) {
             try home.store.createGroup(name)

@@ -35,16 +35,20 @@ public struct Structure: Sendable, Identifiable, Hashable {
 
     // MARK: Devices
 
-    /// Every device of the structure, by ID.
-    public func devices() async throws(HomeError) -> [HomeDevice] {
-        try home.nodes().map(home.device)
+    /// Every device of the structure.
+    public func devices() -> Query<HomeDevice> {
+        let home = self.home
+        return Query(home: home) { () throws(HomeError) in Set(try home.nodes().map(home.device)) }
     }
 
     // MARK: Rooms
 
     /// The rooms: those created with ``createRoom(name:)`` (or `matter-emu rooms create`) and those
     /// devices were put in, by name.
-    public func rooms() async throws(HomeError) -> [Room] { try home.rooms.rooms() }
+    public func rooms() -> Query<Room> {
+        let home = self.home
+        return Query(home: home) { () throws(HomeError) in Set(try home.rooms.rooms()) }
+    }
 
     /// Creates an empty room.
     /// - Throws: `invalidArgument` for an empty name or one a room already has.
@@ -57,7 +61,7 @@ public struct Structure: Sendable, Identifiable, Hashable {
     /// Deletes the room with ID `id`; its devices are then in no room.
     /// - Throws: `notFound` when there is no such room.
     public func deleteRoom(id: String) async throws(HomeError) {
-        guard let room = try await rooms().first(where: { $0.id == id }) else {
+        guard let room = try await rooms().list().first(where: { $0.id == id }) else {
             throw .invalid("there is no room with ID \"\(id)\"", code: .notFound)
         }
         try await deleteRoom(room)
@@ -76,10 +80,10 @@ public struct Structure: Sendable, Identifiable, Hashable {
     /// Puts the device with ID `deviceID` in the room with ID `roomID`.
     /// - Throws: `notFound` for a device or room this structure does not have.
     public func move(device deviceID: String, to roomID: String) async throws(HomeError) {
-        guard let device = try await devices().first(where: { $0.id == deviceID }) else {
+        guard let device = try await devices().list().first(where: { $0.id == deviceID }) else {
             throw .invalid("there is no device with ID \"\(deviceID)\"", code: .notFound)
         }
-        guard let room = try await rooms().first(where: { $0.id == roomID }) else {
+        guard let room = try await rooms().list().first(where: { $0.id == roomID }) else {
             throw .invalid("there is no room with ID \"\(roomID)\"", code: .notFound)
         }
         try await move(device, to: room)

@@ -23,7 +23,7 @@ struct CommissioningLifecycleTests {
     @Test("commissioning without prepare, complete without prepare, and a bad payload are typed errors")
     func misuse() async throws {
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let error = await #expect(throws: HomeError.self) {
             try await structure.commissionMatterDevice(onboardingPayload: "MT:-24J0AFN00KA0648G00")
         }
@@ -42,8 +42,8 @@ struct CommissioningLifecycleTests {
     func secondPrepare() async throws {
         let first = try await bed.openHome()
         let second = try await bed.openHome()
-        let structure = try #require(try await first.structures().first)
-        let otherStructure = try #require(try await second.structures().first)
+        let structure = try #require(try await first.structures().list().first)
+        let otherStructure = try #require(try await second.structures().list().first)
         try await structure.prepareForMatterCommissioning()
         let again = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
         #expect(again?.category == .commissioning)
@@ -62,7 +62,7 @@ struct CommissioningLifecycleTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
     func secondPrepareFromAnotherProcess() async throws {
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
         // Another process takes the lock the way a second Home would (flock on its own open of the
         // file) and holds it: one process, the shell that becomes `sleep`, so terminating it frees it.
@@ -88,7 +88,7 @@ struct CommissioningLifecycleTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
     func inheritedLockDescriptor() async throws {
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
         // A process spawned while the home is prepared shares the lock's open file description until it
         // execs (O_CLOEXEC); here the child keeps it for its life (`sleep`), so the window is held open.
@@ -117,7 +117,7 @@ struct CommissioningLifecycleTests {
     )
     func lockFileThroughALink() async throws {
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let lockPath = ControllerStateDirectory.storePath(in: bed.stateDirectory) + ".home-commissioning.lock"
         let elsewhere = try TemporaryDirectory()
         let victim = try elsewhere.victim("victim.txt")
@@ -141,7 +141,7 @@ struct CommissioningLifecycleTests {
     @Test("matter-emu pairing in another process and a prepared home exclude each other, with typed errors")
     func cliPairingExcludesPrepare() async throws {
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         // A socket where nothing answers: the CLI's PASE waits on it (MRP retransmissions).
         let silent = try UDPEndpoint(port: 0, queue: DispatchQueue(label: "test.silent"))
         func pairing() throws -> RunningProcess {
@@ -185,7 +185,7 @@ struct CommissioningLifecycleTests {
     func noDiscovery() async throws {
         let home = try await Home.open(
             configuration: Home.Configuration(stateDirectory: bed.stateDirectory, discovery: .none))
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
         #expect(error?.category == .discovery)
         await home.close()
@@ -197,7 +197,7 @@ struct CommissioningLifecycleTests {
     func cancelAtStage(_ stage: CommissioningStage) async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 401)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         try await structure.prepareForMatterCommissioning()
         // Cancel from the progress callback, which runs on the controller as the stage starts. A
         // consumer of `commissioningUpdates` gets the updates later, on its own task: its cancel can
@@ -220,7 +220,7 @@ struct CommissioningLifecycleTests {
         #expect(try structure.completeMatterCommissioning() == [])
         #expect(await lamp.fabrics().isEmpty)
         #expect(await lamp.isCommissionable())
-        #expect(try await home.devices().isEmpty)
+        #expect(try await home.devices().byID().isEmpty)
         let store = try ControllerStore(path: ControllerStateDirectory.storePath(in: bed.stateDirectory))
         #expect(try store.nodes().isEmpty)
         #expect(try Controller.interruptedCommissionings(in: store).isEmpty)
@@ -235,12 +235,12 @@ struct CommissioningLifecycleTests {
     func cancelAfterFinish() async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 403)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         try await structure.prepareForMatterCommissioning()
         let id = try await structure.commissionMatterDevice(onboardingPayload: lamp.qrCode)
         structure.cancelMatterCommissioning()
         #expect(await lamp.fabrics().count == 1)
-        #expect(try await home.devices().map(\.id) == [id])
+        #expect(try await home.devices().byID().map(\.id) == [id])
         // The session ended: complete has nothing to end, and a new prepare does not wait.
         #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
         try await structure.prepareForMatterCommissioning()
@@ -253,7 +253,7 @@ struct CommissioningLifecycleTests {
     func taskCancellation() async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 402)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         try await structure.prepareForMatterCommissioning()
         // Leaving the loop early ends the sequence, which cancels its task.
         for try await update in structure.commissioningUpdates(onboardingPayload: lamp.qrCode) {
@@ -262,7 +262,7 @@ struct CommissioningLifecycleTests {
         try await structure.prepareForMatterCommissioning()
         #expect(try structure.completeMatterCommissioning() == [])
         #expect(await lamp.fabrics().isEmpty)
-        #expect(try await home.devices().isEmpty)
+        #expect(try await home.devices().byID().isEmpty)
         await home.close()
         await lamp.stop()
     }

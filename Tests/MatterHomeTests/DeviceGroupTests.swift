@@ -21,9 +21,9 @@ struct DeviceGroupTests {
         let ceiling = try await bed.device("color-temperature-light", name: "ceiling", discriminator: 502)
         let lock = try await bed.device("door-lock", name: "lock", discriminator: 503)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         _ = try await commission([lamp, ceiling, lock], in: structure)
-        let group = try await structure.createDeviceGroup(name: "downstairs", devices: try await home.devices())
+        let group = try await structure.createDeviceGroup(name: "downstairs", devices: try await home.devices().byID())
         #expect(try await group.devices().count == 3)
         #expect(try await structure.deviceGroups().map(\.name) == ["downstairs"])
 
@@ -71,7 +71,7 @@ struct DeviceGroupTests {
         #expect(error?.category == .unreachable)
         try await structure.deleteDeviceGroup(group)
         #expect(try await structure.deviceGroups().isEmpty)
-        #expect(try await home.devices().count == 3)
+        #expect(try await home.devices().byID().count == 3)
         await home.close()
         await lock.stop()
     }

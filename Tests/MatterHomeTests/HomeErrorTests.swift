@@ -51,7 +51,7 @@ struct HomeErrorTests {
     func throughTheAPI() async throws {
         let lock = try await bed.device("door-lock", name: "lock", discriminator: 501)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let kitchen = try await structure.createRoom(name: "Kitchen")
         let exists = await #expect(throws: HomeError.self) { try await structure.createRoom(name: "KITCHEN") }
         #expect(exists?.code == .alreadyExists)
@@ -64,7 +64,7 @@ struct HomeErrorTests {
         #expect(unprepared?.code == .failedPrecondition)
 
         _ = try await commission([lock], in: structure)
-        let device = try #require(try await home.devices().first)
+        let device = try #require(try await home.devices().byID().first)
         let doorLock = try #require(await device.types.get(DoorLockDeviceType.self)?.matterTraits.doorLockTrait)
         // WrongCodeEntryLimit is 1...255: the device answers CONSTRAINT_ERROR (0x87).
         let refused = await #expect(throws: HomeError.self) {

@@ -31,10 +31,14 @@ final class HomeTestBed: Sendable {
     }
 
     /// A virtual device of `type`, advertised with `discriminator`.
-    func device(_ type: String, name: String, discriminator: UInt16, port: UInt16 = 0) async throws -> VirtualDevice {
+    func device(
+        _ type: String, name: String, discriminator: UInt16, port: UInt16 = 0,
+        bridged: [(type: String, count: Int)] = []
+    ) async throws -> VirtualDevice {
         let host = dnssd.makeHost(hostName: "\(name).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
         return try await VirtualDevices.start(
-            type, in: directory, name: name, discriminator: discriminator, port: port, mrp: Self.fastMRP, dnssd: host)
+            type, in: directory, name: name, discriminator: discriminator, port: port, mrp: Self.fastMRP, dnssd: host,
+            bridged: bridged)
     }
 
     /// The home's configuration: this state directory, the in-memory DNS-SD, fast timers.
@@ -113,5 +117,12 @@ func eventually(
         let first = await group.next() ?? false
         group.cancelAll()
         return first
+    }
+}
+
+extension Query where Element == HomeDevice {
+    /// The devices in the order they were commissioned (node IDs ascending), for tests that index them.
+    func byID() async throws -> [HomeDevice] {
+        try await list().sorted { (UInt64($0.id) ?? 0) < (UInt64($1.id) ?? 0) }
     }
 }

@@ -20,27 +20,27 @@ struct HomeTests {
     @Test("a new state directory has one structure, no devices; rooms are created and deleted")
     func structureAndRooms() async throws {
         let home = try await bed.openHome()
-        let structures = try await home.structures()
+        let structures = try await home.structures().list()
         #expect(structures.count == 1)
         let structure = try #require(structures.first)
         #expect(structure.name == "Home")
-        #expect(try await home.devices().isEmpty)
+        #expect(try await home.devices().byID().isEmpty)
         let kitchen = try await structure.createRoom(name: "Kitchen")
         _ = try await structure.createRoom(name: "Hall")
-        #expect(try await structure.rooms().map(\.name) == ["Hall", "Kitchen"])
+        #expect(try await structure.rooms().list().map(\.name).sorted() == ["Hall", "Kitchen"])
         await #expect(throws: HomeError.self) { try await structure.createRoom(name: "kitchen") }
         try await structure.deleteRoom(kitchen)
-        #expect(try await structure.rooms().map(\.name) == ["Hall"])
+        #expect(try await structure.rooms().list().map(\.name).sorted() == ["Hall"])
         // The CLI's `rooms create` / `rooms delete` work on the same rooms (RoomRegistry on the store).
         let cli = try RoomRegistry(
             store: ControllerStore(path: ControllerStateDirectory.storePath(in: bed.stateDirectory)))
         _ = try cli.create("Attic")
-        #expect(try await structure.rooms().map(\.name) == ["Attic", "Hall"])
-        try await structure.deleteRoom(try #require(try await structure.rooms().first))
+        #expect(try await structure.rooms().list().map(\.name).sorted() == ["Attic", "Hall"])
+        try await structure.deleteRoom(try #require(try await structure.rooms().list().first { $0.name == "Attic" }))
         #expect(try cli.rooms().map(\.name) == ["Hall"])
         let renamed = try await structure.setName("Cottage")
         #expect(renamed.name == "Cottage")
-        #expect(try await home.structures().first?.name == "Cottage")
+        #expect(try await home.structures().list().first?.name == "Cottage")
         await home.close()
     }
 
@@ -56,7 +56,7 @@ struct HomeTests {
             $0.discovery = .none
         }
         let home = try await Home.open()
-        #expect(try await home.structures().first?.name == "Home")
+        #expect(try await home.structures().list().first?.name == "Home")
         await home.close()
     }
 
@@ -65,7 +65,7 @@ struct HomeTests {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 101)
         let ceiling = try await bed.device("color-temperature-light", name: "ceiling", discriminator: 102)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let kitchen = try await structure.createRoom(name: "Kitchen")
 
         try await structure.prepareForMatterCommissioning()
@@ -79,7 +79,7 @@ struct HomeTests {
         let ids = try structure.completeMatterCommissioning()
         #expect(ids.count == 2 && ids.last == ceilingID)
 
-        let devices = try await structure.devices()
+        let devices = try await structure.devices().byID()
         #expect(devices.map(\.id) == ids)
         let device = try #require(devices.first)
         #expect(device.name == "Desk lamp")
@@ -135,7 +135,7 @@ struct HomeTests {
         #expect((identify.attributes.identifyTime ?? 0) > 0)
         try await identify.identify(identifyTime: 0)
         try await structure.move(device, to: nil)
-        #expect(try await structure.devices().first?.room == nil)
+        #expect(try await structure.devices().byID().first?.room == nil)
 
         // BasicInformation on the root endpoint.
         let root = try #require(await device.types.get(RootNodeDeviceType.self))
@@ -150,9 +150,9 @@ struct HomeTests {
         let ceiling = try await bed.device("color-temperature-light", name: "ceiling", discriminator: 201)
         let lock = try await bed.device("door-lock", name: "lock", discriminator: 202)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         _ = try await commission([ceiling, lock], in: structure)
-        let devices = try await home.devices()
+        let devices = try await home.devices().byID()
         let light = try #require(await devices[0].types.get(ColorTemperatureLightDeviceType.self))
         let onOff = try #require(light.matterTraits.onOffTrait)
         // StartUpOnOff: supported, nullable, and null on a new light.
@@ -189,9 +189,9 @@ struct HomeTests {
     func liveUpdate() async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 301)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let ids = try await commission([lamp], in: structure)
-        let device = try #require(try await home.devices().first)
+        let device = try #require(try await home.devices().byID().first)
         let onOff = try #require(await device.types.get(DimmableLightDeviceType.self)?.matterTraits.onOffTrait)
         #expect(onOff.attributes.onOff == false)
         let other = try await bed.otherController()
@@ -209,10 +209,10 @@ struct HomeTests {
     func resubscribe() async throws {
         let lamp = try await bed.device("dimmable-light", name: "lamp", discriminator: 601)
         let home = try await bed.openHome()
-        let structure = try #require(try await home.structures().first)
+        let structure = try #require(try await home.structures().list().first)
         let ids = try await commission([lamp], in: structure)
         let nodeID = NodeID(try #require(UInt64(ids[0])))
-        let device = try #require(try await home.devices().first)
+        let device = try #require(try await home.devices().byID().first)
         let onOff = try #require(await device.types.get(DimmableLightDeviceType.self)?.matterTraits.onOffTrait)
         try await onOff.on()
         let port = lamp.port

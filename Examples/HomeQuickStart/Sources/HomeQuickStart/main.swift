@@ -23,8 +23,8 @@ try await quickStart.commissionAll()
 
 // 2. The device-control guide's samples, on every device that has the traits they use.
 let home = try await quickStart.openHome()
-guard let structure = try await home.structures().first else { throw QuickStartError.noStructure }
-let devices = try await structure.devices()
+guard let structure = try await home.structures().list().first else { throw QuickStartError.noStructure }
+let devices = try await structure.devices().list().sorted { $0.name < $1.name }
 for device in devices {
     print("device \(device.id) \"\(device.name)\" in \(device.room?.name ?? "no room")")
     if let lamp = await device.types.get(DimmableLightDeviceType.self),

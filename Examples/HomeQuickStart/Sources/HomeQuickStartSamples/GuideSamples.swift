@@ -21,7 +21,7 @@ public func commissionDevice(structure: Structure, onboardingPayload: String, na
         // Instead of MatterAddDeviceRequest.perform() and its extension's commissionDevice(in:...):
         try await structure.commissionMatterDevice(onboardingPayload: onboardingPayload)
         // The extension's configureDevice(named:in:).
-        let rooms = try await structure.rooms()
+        let rooms = try await structure.rooms().list()
         var room = rooms.first
         if room == nil { room = try await structure.createRoom(name: "Living room") }
         try await structure.configureDevice(named: name, in: room)

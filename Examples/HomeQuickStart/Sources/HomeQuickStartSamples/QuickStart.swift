@@ -80,7 +80,7 @@ public struct QuickStart: Sendable {
         let payload = try onboardingPayload ?? SetupQRCode.encode(device.setupPayload)
         let home = try await Home.open(configuration: homeConfiguration(directory: directory, commissioning: device))
         do {
-            guard let structure = try await home.structures().first else { throw QuickStartError.noStructure }
+            guard let structure = try await home.structures().list().first else { throw QuickStartError.noStructure }
             try await commissionDevice(structure: structure, onboardingPayload: payload, named: name)
         } catch {
             await home.close()
@@ -93,7 +93,7 @@ public struct QuickStart: Sendable {
     public static func homeDevices(directory: String) async throws -> [HomeDevice] {
         let home = try await Home.open(configuration: homeConfiguration(directory: directory))
         do {
-            let devices = try await home.devices()
+            let devices = try await home.devices().list().sorted { $0.name < $1.name }
             await home.close()
             return devices
         } catch {

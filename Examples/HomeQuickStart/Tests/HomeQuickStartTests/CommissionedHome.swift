@@ -20,7 +20,7 @@ struct CommissionedHome: Sendable {
 
     /// The commissioned device named `name`.
     func device(_ name: String) async throws -> HomeDevice {
-        let devices = try await structure.devices()
+        let devices = try await structure.devices().list()
         return try #require(devices.first { $0.name == name }, "no device \(name) in \(devices.map(\.name))")
     }
 
@@ -43,7 +43,9 @@ struct CommissionedHome: Sendable {
                 try await quickStart.commissionAll()
                 let home = try await quickStart.openHome()
                 do {
-                    guard let structure = try await home.structures().first else { throw QuickStartError.noStructure }
+                    guard let structure = try await home.structures().list().first else {
+                        throw QuickStartError.noStructure
+                    }
                     let commissioned = CommissionedHome(quickStart: quickStart, home: home, structure: structure)
                     try await $current.withValue(commissioned) { try await function() }
                 } catch {

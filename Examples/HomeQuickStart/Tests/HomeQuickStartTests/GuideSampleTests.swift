@@ -11,9 +11,9 @@ struct GuideSampleTests {
     @Test("commissioning: each device is commissioned under its name, into the Living room the sample created")
     func commissioning() async throws {
         let fixture = try CommissionedHome.required()
-        let devices = try await fixture.structure.devices()
+        let devices = try await fixture.structure.devices().list()
         #expect(Set(devices.map(\.name)) == ["Hall light", "Desk lamp", "Ceiling", "Front door"])
-        #expect(try await fixture.structure.rooms().map(\.name) == ["Living room"])
+        #expect(try await fixture.structure.rooms().list().map(\.name) == ["Living room"])
         #expect(devices.allSatisfy { $0.room?.name == "Living room" }, "\(devices.map { $0.room?.name })")
         for (device, name) in fixture.quickStart.namedDevices {
             // The device's side: one fabric, whose node ID is the home's ID of the device; the window closed.
@@ -127,7 +127,7 @@ struct GuideSampleTests {
                     && lampLevel.attributes.currentLevel == 10 && color.attributes.colorTemperatureMireds == minMireds
             })
 
-        let devices = try await fixture.structure.devices()
+        let devices = try await fixture.structure.devices().list()
         let group = try await fixture.structure.createDeviceGroup(name: "everything", devices: devices)
         try await groupSamples(group: group)
         #expect(await eventually { hall.attributes.onOff == false }, "on() then off() leave the on/off light off")

@@ -38,7 +38,7 @@ struct GroupPartsCommand: CLICommand {
         }
         let home = try await Home.open(configuration: configuration)
         let groups: [DeviceGroup]
-        do { groups = try await home.structures().first?.deviceGroups() ?? [] } catch {
+        do { groups = try await home.structures().list().first?.deviceGroups() ?? [] } catch {
             await home.close()
             throw error
         }
