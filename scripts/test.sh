@@ -18,6 +18,8 @@
 #      checked on in-process devices (no root; scripts/test-examples.sh),
 #   6b. the browser suite: a fleet's --http dashboard in headless Chromium driven by Selenium (toggle, live
 #      changes from the API and ctl, a window's codes, search; screenshots kept; scripts/test-browser.sh),
+#   6c. the k8s suite: deploy/kubernetes's overlays rendered and validated offline against the Kubernetes
+#      API schemas (kubernetes-validate --strict), and their Swift checks (no root; scripts/test-k8s.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -76,6 +78,7 @@ suite() {
 
 suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path, its tests run (Home API samples)
 SUITE_SKIP_BUILD=1 suite browser scripts/test-browser.sh  # the --http dashboard in headless Chromium (Selenium)
+SUITE_SKIP_BUILD=1 suite k8s scripts/test-k8s.sh  # deploy/kubernetes rendered, validated offline (kubernetes-validate)
 
 if [ "$(id -u)" = 0 ]; then
     export SUITE_SKIP_BUILD=1  # built above; the LAN wrappers (scripts/lib/suite.sh) need not check again
