@@ -11,6 +11,7 @@ packages=(
     python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
     chromium chromium-driver                                        # the browser suite (scripts/test-browser.sh)
     python3-yaml                                                    # deploy/kubernetes/render.py (k8s suite)
+    podman catatonit runc mmdebstrap                                # the image and the pods suite (scripts/test-pods.sh)
 )
 
 missing=()

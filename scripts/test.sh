@@ -12,6 +12,8 @@
 #      Matter Server (python-matter-server) commissions and drives every device type there (root),
 #   4b. the data-model suite: every device type's wildcard read judged by esp-matter-dm-validator at the
 #      Matter version the device reports (root, LAN; scripts/test-dmv.sh),
+#   4c. the pods suite: deploy/kubernetes rendered as Pods and run by podman kube play on that LAN from the
+#      image of deploy/image/build.sh; one device of every shard commissioned by its computed code (root),
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
 #   6. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
 #      built with warnings as errors and its Swift Testing suite run: the Home API guides' samples
@@ -89,6 +91,7 @@ if [ "$(id -u)" = 0 ]; then
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
     suite ha scripts/test-ha.sh  # Home Assistant's Matter Server against every device type
     suite dmv scripts/test-dmv.sh  # every device type's data model through esp-matter-dm-validator
+    suite pods scripts/test-pods.sh  # fleet shards as pods (podman kube play) on the LAN, commissioned by computed codes
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
 fi

@@ -11,7 +11,8 @@
 # (found from the binary, as in a checkout), user matter 10001:10001, /var/lib/matter-emu and
 # /run/matter-emu writable by it; ENTRYPOINT matter-emu. The apt sources are the host's own (the first
 # of /etc/apt/sources.list.d/*.sources, else /etc/apt/sources.list), so no mirror is named here.
-# Env: BUILD_SKIP=1 uses the release binary as it is.
+# Env: BUILD_SKIP=1 uses the release binary as it is; MATTER_EMU_BINARY=PATH puts that binary in instead (the
+# pods suite uses the debug build it has just made).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tag=${1:-localhost/matter-emu:latest}
@@ -19,11 +20,11 @@ tag=${1:-localhost/matter-emu:latest}
 for tool in mmdebstrap podman; do
     command -v "$tool" >/dev/null || { echo "image: $tool is missing (apt-get install $tool)" >&2; exit 1; }
 done
-if [ "${BUILD_SKIP:-0}" != 1 ]; then
+if [ "${BUILD_SKIP:-0}" != 1 ] && [ -z "${MATTER_EMU_BINARY:-}" ]; then
     swift build -c release --product matter-emu -Xswiftc -warnings-as-errors 2>&1 \
         | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Linking|Write|Planning|Applying)' >&2
 fi
-binary=$(swift build -c release --show-bin-path)/matter-emu
+binary=${MATTER_EMU_BINARY:-$(swift build -c release --show-bin-path)/matter-emu}
 sources=$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 || true)
 [ -n "$sources" ] || sources=/etc/apt/sources.list
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
@@ -58,7 +59,8 @@ chown 10001:10001 "$root/var/lib/matter-emu" "$root/run/matter-emu"
 tar --numeric-owner -C "$root" -cf "$work/rootfs.tar" .
 podman rmi -f "$tag" >/dev/null 2>&1 || true
 podman import --change 'USER 10001' --change 'WORKDIR /var/lib/matter-emu' \
-    --change 'ENV PATH=/opt/matter-emu/bin:/usr/bin:/bin' --change 'ENTRYPOINT ["matter-emu"]' \
+    --change 'ENV PATH=/opt/matter-emu/bin:/usr/bin:/bin' --change 'ENV MATTER_EMU_PKI=/opt/matter-emu/fixtures/pki' \
+    --change 'ENTRYPOINT ["matter-emu"]' \
     --change 'CMD ["--help"]' --change 'LABEL org.opencontainers.image.title=matter-emu' \
     "$work/rootfs.tar" "$tag" >/dev/null
 size=$(podman image inspect --format '{{.Size}}' "$tag")

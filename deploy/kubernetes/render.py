@@ -7,6 +7,8 @@ checks that both render the same objects).
     python3 deploy/kubernetes/render.py OVERLAY_DIR --json     # one JSON list of the objects
     python3 deploy/kubernetes/render.py OVERLAY_DIR --pods     # the StatefulSet as one Pod per ordinal
                                                                # (hostname = pod name), for podman kube play
+                                                               # ($(NAME) expanded, container ports dropped,
+                                                               # emptyDir volumes named after the pod)
 
 The subset: a kustomization.yaml with `resources` (YAML files, or directories holding a
 kustomization.yaml) and `patches` (`path:` of a strategic-merge patch naming its target by kind and
@@ -96,7 +98,16 @@ def render(directory):
 
 
 def as_pods(objects):
-    """The StatefulSets as Pods, one per ordinal with the StatefulSet's host names; the rest as it is."""
+    """The StatefulSets as Pods, one per ordinal with the StatefulSet's host names; the rest as it is.
+
+    For podman kube play (4.3), each container's $(NAME) references in command and args are expanded from
+    the ConfigMaps of its envFrom, as the kubelet does (podman does not), and its ports are dropped (podman
+    turns a containerPort into a port forward on the host; a pod with an address on the LAN needs none), and
+    its emptyDir volumes are named after the pod (podman makes them named volumes shared by name).
+    """
+    config_maps = {
+        obj["metadata"]["name"]: obj.get("data", {}) for obj in objects if obj.get("kind") == "ConfigMap"
+    }
     result = []
     for obj in objects:
         if obj.get("kind") != "StatefulSet":
@@ -107,12 +118,38 @@ def as_pods(objects):
         for ordinal in range(obj["spec"].get("replicas", 1)):
             pod_name = f"{name}-{ordinal}"
             spec = copy.deepcopy(template["spec"])
+            # podman makes an emptyDir a named volume shared by every pod of that name: one per pod here.
+            renamed = {}
+            for volume in spec.get("volumes", []):
+                if "emptyDir" in volume:
+                    renamed[volume["name"]] = f"{pod_name}-{volume['name']}"
+                    volume["name"] = renamed[volume["name"]]
+            for container in spec.get("containers", []):
+                container.pop("ports", None)
+                for mount in container.get("volumeMounts", []):
+                    mount["name"] = renamed.get(mount["name"], mount["name"])
+                environment = {}
+                for source in container.get("envFrom", []):
+                    environment.update(config_maps.get(source.get("configMapRef", {}).get("name"), {}))
+                for entry in container.get("env", []):
+                    if "value" in entry:
+                        environment[entry["name"]] = entry["value"]
+                for field in ("command", "args"):
+                    if field in container:
+                        container[field] = [expand(item, environment) for item in container[field]]
             spec["hostname"] = pod_name
             spec["subdomain"] = obj["spec"].get("serviceName", name)
             metadata = copy.deepcopy(template.get("metadata", {}))
             metadata["name"] = pod_name
             result.append({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec})
     return result
+
+
+def expand(text, environment):
+    """$(NAME) replaced by its value where NAME is defined, as the kubelet expands command and args."""
+    for name, value in environment.items():
+        text = text.replace(f"$({name})", str(value))
+    return text
 
 
 def main(argv):
