@@ -6,13 +6,15 @@
 #   shard-ready-s          process start until the shard printed its rows (every device started)
 #   shard-cpu-start-s      CPU time (user + system) the shard used until then
 #   shard-rss-ready-mib    resident memory then; shard-rss-resolved-mib once host 2 resolved every device
-#   shard-resolved-s       process start until host 2's Avahi resolved every device (matter-emu-bench lan-browse)
+#   shard-resolved-s       process start until host 2's Avahi resolved every device (matter-emu-bench lan-browse;
+#                          150 when some never were, within its 150 s); -half-s, -95-s, -99-s: half, 95 %, 99 % of them
 #   shard-commission-s     one device commissioned from host 2 by its computed QR code (`fleet codes`), then
 #                          toggled
 #
 #   scripts/bench-shard.sh [COUNT]     COUNT devices in the shard (default 1000)
 #
-# Env: MATTER_LAN_PREFIX (default shard); BENCH_SKIP_BUILD=1 uses the release binaries as they are.
+# Env: MATTER_LAN_PREFIX (default shard); BENCH_SKIP_BUILD=1 uses the release binaries as they are;
+# BROWSE=embedded browses with matter-emu's embedded querier on host 2 instead of its Avahi.
 # Nothing leaves the machine: the shard and the browser live in the LAN's namespaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +52,7 @@ cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/
 # Host 2 browses from before the shard starts (the start time is read from the file when it ends).
 echo "{\"start\": $(now)}" >"$work/start.json"
 $LAN exec "$h2" "$bin/matter-emu-bench" lan-browse --expect "$count" --start-file "$work/start.json" \
-    --timeout 150 --fleet-mdns embedded >"$work/browse.out" 2>"$work/browse.log" &
+    --timeout 150 --fleet-mdns embedded --mdns "${BROWSE:-avahi}" >"$work/browse.out" 2>"$work/browse.log" &
 browse=$!
 sleep 1
 start=$(now)
@@ -71,6 +73,11 @@ wait "$browse" || true
 rss_resolved=$(rss_kib "$fleet_pid")
 cat "$work/browse.out" >&2
 resolved=$(awk -F'\t' '$1 == "figure" && $2 ~ /^lan-fleet-advertised-/ { print $4 }' "$work/browse.out" | tail -1)
+milliseconds() { sed -n "s/.*[, ]$1 after \([0-9.]*\) ms.*/\1/p" "$work/browse.out" | tail -1; }
+seconds() { awk -v ms="$1" 'BEGIN { if (ms == "") print "never"; else printf "%.2f", ms / 1000 }'; }
+half=$(seconds "$(milliseconds half)")
+p95=$(seconds "$(milliseconds '95 %')")
+p99=$(seconds "$(milliseconds '99 %')")
 seen=$(sed -n 's/.*: \([0-9]*\) of [0-9]* commissionable instances resolved.*/\1/p' "$work/browse.out" | tail -1)
 
 # One device commissioned from host 2 by its computed QR code (not asked of the shard), then toggled.
@@ -91,5 +98,8 @@ printf 'figure\tshard-ready-s\t%s\ts\n' "$(minus "$ready" "$start")"
 printf 'figure\tshard-cpu-start-s\t%s\ts\n' "$cpu"
 printf 'figure\tshard-rss-ready-mib\t%s\tMiB\n' "$(awk -v k="$rss_ready" 'BEGIN { printf "%.1f", k / 1024 }')"
 printf 'figure\tshard-rss-resolved-mib\t%s\tMiB\n' "$(awk -v k="$rss_resolved" 'BEGIN { printf "%.1f", k / 1024 }')"
+printf 'figure\tshard-resolved-half-s\t%s\ts\n' "$half"
+printf 'figure\tshard-resolved-95-s\t%s\ts\n' "$p95"
+printf 'figure\tshard-resolved-99-s\t%s\ts\n' "$p99"
 printf 'figure\tshard-resolved-s\t%s\ts\n' "${resolved:-never}"
 printf 'figure\tshard-commission-s\t%s\ts\n' "$commission"
