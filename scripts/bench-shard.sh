@@ -5,6 +5,7 @@
 # shard starts. Prints, one `figure` line each (id, value, unit):
 #   shard-ready-s          process start until the shard printed its rows (every device started)
 #   shard-cpu-start-s      CPU time (user + system) the shard used until then
+#   shard-cpu-idle-percent CPU the shard used in the 10 s after host 2's browse ended (% of one core)
 #   shard-rss-ready-mib    resident memory then; shard-rss-resolved-mib once host 2 resolved every device
 #   shard-resolved-s       process start until host 2's Avahi resolved every device (matter-emu-bench lan-browse;
 #                          150 when some never were, within its 150 s); -half-s, -95-s, -99-s: half, 95 %, 99 % of them
@@ -71,6 +72,10 @@ cpu=$(cpu_s "$fleet_pid")
 rss_ready=$(rss_kib "$fleet_pid")
 wait "$browse" || true
 rss_resolved=$(rss_kib "$fleet_pid")
+# CPU while nobody asks: 10 s after the browse ended.
+idle_from=$(cpu_s "$fleet_pid")
+sleep 10
+idle=$(awk -v a="$idle_from" -v b="$(cpu_s "$fleet_pid")" 'BEGIN { printf "%.1f", (b - a) / 10 * 100 }')
 cat "$work/browse.out" >&2
 resolved=$(awk -F'\t' '$1 == "figure" && $2 ~ /^lan-fleet-advertised-/ { print $4 }' "$work/browse.out" | tail -1)
 milliseconds() { sed -n "s/.*[, ]$1 after \([0-9.]*\) ms.*/\1/p" "$work/browse.out" | tail -1; }
@@ -96,6 +101,7 @@ echo "bench-shard: a shard of $count (--mdns embedded), $seen of $count resolved
 
 printf 'figure\tshard-ready-s\t%s\ts\n' "$(minus "$ready" "$start")"
 printf 'figure\tshard-cpu-start-s\t%s\ts\n' "$cpu"
+printf 'figure\tshard-cpu-idle-percent\t%s\t%%\n' "$idle"
 printf 'figure\tshard-rss-ready-mib\t%s\tMiB\n' "$(awk -v k="$rss_ready" 'BEGIN { printf "%.1f", k / 1024 }')"
 printf 'figure\tshard-rss-resolved-mib\t%s\tMiB\n' "$(awk -v k="$rss_resolved" 'BEGIN { printf "%.1f", k / 1024 }')"
 printf 'figure\tshard-resolved-half-s\t%s\ts\n' "$half"
