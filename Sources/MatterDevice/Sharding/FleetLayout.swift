@@ -54,8 +54,7 @@ public struct FleetLayout: Sendable, Equatable {
         let ports = ports == .disjoint ? totalCount : countPerShard
         if Int(basePort) + ports > 65_536 {
             return "base port \(basePort) leaves no room for \(ports) ports"
-                + (self.ports == .disjoint
-                    ? " (every shard's devices have ports of their own; see the port layout 'same')" : "")
+                + (self.ports == .disjoint ? " (the disjoint layout gives every device of every shard a port)" : "")
         }
         return nil
     }

@@ -78,7 +78,12 @@ enum FleetShardOption {
         layout.basePort = basePort
         layout.baseDiscriminator = baseDiscriminator
         layout.ports = ports
-        if let problem = layout.problem { throw UsageError(problem, command: command) }
+        if let problem = layout.problem {
+            let hint =
+                ports == .disjoint && problem.contains("no room")
+                ? "; --shard-ports same gives every shard the same ports, for shards with addresses of their own" : ""
+            throw UsageError(problem + hint, command: command)
+        }
         return layout
     }
 
