@@ -29,6 +29,20 @@ struct FleetIdentityTests {
         #expect(zip(shard, other).allSatisfy { $0.passcode != $1.passcode && $0.serialNumber != $1.serialNumber })
     }
 
+    @Test("the derivation is pinned: codes computed by one version still open devices run by the next")
+    func pinned() throws {
+        let layout = Self.layout(seed: 7, shards: 2, count: 3)
+        let first = try layout.identity(shard: 0, index: 0)
+        #expect(first.passcode == 63_492_527)
+        #expect(first.discriminator == 3840)
+        #expect(first.serialNumber == "D260620FEA112F9B")
+        #expect(first.uniqueID == "6B28215CB6C6B8BD9FB32450471DEBCD")
+        let fourth = try layout.identity(shard: 1, index: 0)
+        #expect(fourth.passcode == 68_009_425)
+        #expect(fourth.discriminator == 512)
+        #expect(fourth.port == 5543)
+    }
+
     @Test("no two devices of any shard share a discriminator, passcode, port, serial number, unique ID or DAC serial")
     func distinctAcrossShards() throws {
         let layout = Self.layout(shards: 4, count: 1024)  // 4096 devices: every discriminator once

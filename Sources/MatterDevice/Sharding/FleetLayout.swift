@@ -66,17 +66,11 @@ public struct FleetLayout: Sendable, Equatable {
             throw .invalidConfiguration(
                 "there is no device \(index) of shard \(shard) in \(shards) shards of \(countPerShard)")
         }
-        let permutation: PasscodePermutation
-        let bytes: [UInt8]
         do {
-            permutation = try PasscodePermutation(seed: seed)
-            bytes = try HKDFSHA256.deriveKey(
-                inputKeyMaterial: Self.seedMaterial(seed), salt: [], info: Array("device \(shard)|\(index)".utf8),
-                outputByteCount: 64)
+            return try identity(shard: shard, index: index, permutation: try PasscodePermutation(seed: seed))
         } catch {
             throw .startup("deriving the identity of device \(index) of shard \(shard): \(error)")
         }
-        return identity(shard: shard, index: index, permutation: permutation, bytes: bytes)
     }
 
     /// Every identity of shard `shard`, in index order (the passcode permutation keyed once).
@@ -90,10 +84,7 @@ public struct FleetLayout: Sendable, Equatable {
             var result: [FleetIdentity] = []
             result.reserveCapacity(countPerShard)
             for index in 0..<countPerShard {
-                let bytes = try HKDFSHA256.deriveKey(
-                    inputKeyMaterial: Self.seedMaterial(seed), salt: [], info: Array("device \(shard)|\(index)".utf8),
-                    outputByteCount: 64)
-                result.append(identity(shard: shard, index: index, permutation: permutation, bytes: bytes))
+                result.append(try identity(shard: shard, index: index, permutation: permutation))
             }
             return result
         } catch {
@@ -101,7 +92,12 @@ public struct FleetLayout: Sendable, Equatable {
         }
     }
 
-    private func identity(shard: Int, index: Int, permutation: PasscodePermutation, bytes: [UInt8]) -> FleetIdentity {
+    private func identity(shard: Int, index: Int, permutation: PasscodePermutation) throws(CryptoError)
+        -> FleetIdentity
+    {
+        let bytes = try HKDFSHA256.deriveKey(
+            inputKeyMaterial: Self.seedMaterial(seed), salt: [], info: Array("device \(shard)|\(index)".utf8),
+            outputByteCount: 64)
         let global = shard * countPerShard + index
         let port: UInt16
         if basePort == 0 {
