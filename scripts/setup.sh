@@ -10,6 +10,8 @@ packages=(
     avahi-daemon avahi-utils dbus iproute2                          # discovery and the virtual LAN
     python3-venv libnl-route-3-200                                  # the SDK controller (interop suite)
     chromium chromium-driver                                        # the browser suite (scripts/test-browser.sh)
+    python3-yaml                                                    # deploy/kubernetes/render.py (k8s suite)
+    podman catatonit runc mmdebstrap                                # the image and the pods suite (scripts/test-pods.sh)
 )
 
 missing=()
@@ -71,6 +73,24 @@ if [ "$(id -u)" -eq 0 ] && ! "$WEB_VENV/bin/python" -c 'import selenium' 2>/dev/
     mkdir -p "$(dirname "$WEB_VENV")"
     python3 -m venv "$WEB_VENV"
     "$WEB_VENV/bin/pip" install -q selenium==4.27.1
+fi
+
+# kubernetes-validate, for the k8s suite (scripts/test-k8s.sh): the rendered manifests checked offline against
+# the Kubernetes API schemas it carries.
+K8S_VENV=${K8S_VENV:-/opt/matter-emu/k8svenv}
+if [ "$(id -u)" -eq 0 ] && ! "$K8S_VENV/bin/kubernetes-validate" --version >/dev/null 2>&1; then
+    echo "setup: creating $K8S_VENV (kubernetes-validate 1.37.0)" >&2
+    mkdir -p "$(dirname "$K8S_VENV")"
+    python3 -m venv "$K8S_VENV"
+    "$K8S_VENV/bin/pip" install -q kubernetes-validate==1.37.0
+fi
+
+# The Debian part of the OCI image (deploy/image/build.sh --debian-rootfs), fetched here so that the pods
+# suite (scripts/test-pods.sh) builds its image from it without reaching outside.
+IMAGE_DEBIAN=${IMAGE_DEBIAN:-/opt/matter-emu/image-debian.tar}
+if [ "$(id -u)" -eq 0 ] && [ ! -f "$IMAGE_DEBIAN" ] && command -v mmdebstrap >/dev/null; then
+    echo "setup: fetching the Debian part of the image into $IMAGE_DEBIAN" >&2
+    bash deploy/image/build.sh --debian-rootfs "$IMAGE_DEBIAN"
 fi
 
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }

@@ -12,12 +12,16 @@
 #      Matter Server (python-matter-server) commissions and drives every device type there (root),
 #   4b. the data-model suite: every device type's wildcard read judged by esp-matter-dm-validator at the
 #      Matter version the device reports (root, LAN; scripts/test-dmv.sh),
+#   4c. the pods suite: deploy/kubernetes rendered as Pods and run by podman kube play on that LAN from the
+#      image of deploy/image/build.sh; one device of every shard commissioned by its computed code (root),
 #   5. the hostile-peer suite: 100,000 hostile datagrams at a device while it is toggled (root, LAN),
 #   6. the examples suite: Examples/HomeQuickStart, an outside package depending on matter-emu by path,
 #      built with warnings as errors and its Swift Testing suite run: the Home API guides' samples
 #      checked on in-process devices (no root; scripts/test-examples.sh),
 #   6b. the browser suite: a fleet's --http dashboard in headless Chromium driven by Selenium (toggle, live
 #      changes from the API and ctl, a window's codes, search; screenshots kept; scripts/test-browser.sh),
+#   6c. the k8s suite: deploy/kubernetes's overlays rendered and validated offline against the Kubernetes
+#      API schemas (kubernetes-validate --strict), and their Swift checks (no root; scripts/test-k8s.sh),
 #   7. the fuzz suite: libFuzzer on the decoders for about a minute (scripts/fuzz.sh; FUZZ_SECONDS per target).
 # The last line sums them up: `total: N passed, N failed`.
 set -uo pipefail
@@ -76,6 +80,7 @@ suite() {
 
 suite examples scripts/test-examples.sh  # Examples/HomeQuickStart built by path, its tests run (Home API samples)
 SUITE_SKIP_BUILD=1 suite browser scripts/test-browser.sh  # the --http dashboard in headless Chromium (Selenium)
+SUITE_SKIP_BUILD=1 suite k8s scripts/test-k8s.sh  # deploy/kubernetes rendered, validated offline (kubernetes-validate)
 
 if [ "$(id -u)" = 0 ]; then
     export SUITE_SKIP_BUILD=1  # built above; the LAN wrappers (scripts/lib/suite.sh) need not check again
@@ -86,6 +91,7 @@ if [ "$(id -u)" = 0 ]; then
     suite interop scripts/interop-chip.sh  # the connectedhomeip controller against our devices
     suite ha scripts/test-ha.sh  # Home Assistant's Matter Server against every device type
     suite dmv scripts/test-dmv.sh  # every device type's data model through esp-matter-dm-validator
+    suite pods scripts/test-pods.sh  # fleet shards as pods (podman kube play) on the LAN, commissioned by computed codes
 else
     echo "test: network and interop suites skipped: they need root (network namespaces, avahi-daemon)" >&2
 fi

@@ -315,6 +315,8 @@ func lanBrowse(_ options: Options) async throws {
     report(
         "lan-browse\(suffix): \(services.count) of \(expected) commissionable instances resolved from the other host; "
             + "first after \(after(1).map(fmt) ?? "-") ms, half after \(after(expected / 2).map(fmt) ?? "-") ms, "
+            + "95 % after \(after((expected * 95 + 99) / 100).map(fmt) ?? "-") ms, "
+            + "99 % after \(after((expected * 99 + 99) / 100).map(fmt) ?? "-") ms, "
             + "all after \(all.map(fmt) ?? "never (within \(timeout))") ms")
     figure(
         "lan-fleet-advertised-\(expected)\(suffix)",

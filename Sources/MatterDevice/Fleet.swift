@@ -49,6 +49,11 @@ public final class Fleet: Sendable {
         /// Which mDNS implementation the fleet's one DNS-SD client is (`--mdns`; see `MDNSBackend`).
         public var mdns = MDNSBackend.avahi
         public var factoryReset = false
+        /// A sharded fleet: this process runs shard ``shard`` of `layout`, whose identities replace the
+        /// base port, base discriminator and passcode seed above (nil: the fleet stands alone).
+        public var layout: FleetLayout?
+        /// This process's shard of ``layout`` (0 ..< layout.shards).
+        public var shard = 0
         public init(groups: [Group], storagePath: String, pkiDirectory: String) {
             self.groups = groups
             self.storagePath = storagePath
@@ -144,7 +149,8 @@ public final class Fleet: Sendable {
         }
         defer { ownership.release() }  // each device holds its own claim from here on
         var random = SeededRandom(seed: configuration.passcodeSeed)
-        var members: [(configuration: VirtualDeviceConfiguration, preset: DevicePreset)] = []
+        let identities = try shardIdentities(configuration)
+        var members: [Member] = []
         for group in configuration.groups {
             let preset: DevicePreset
             do {
@@ -170,17 +176,44 @@ public final class Fleet: Sendable {
                 device.scripts = configuration.scripts + group.scripts
                 device.timeScale = configuration.timeScale
                 device.twin = group.twin
-                members.append((device, preset))
+                let identity = identities?[index]
+                if let identity {
+                    device.port = identity.port
+                    device.discriminator = identity.discriminator
+                    device.passcode = identity.passcode
+                    device.serialNumber = identity.serialNumber
+                    device.uniqueID = identity.uniqueID
+                }
+                members.append(Member(configuration: device, preset: preset, identity: identity))
             }
         }
         return Fleet(hosts: try await startAll(members, authority: authority, cdKey: cdKey, dnssd: shared))
+    }
+
+    /// One device to start: its configuration, type and (in a sharded fleet) derived identity.
+    private struct Member: Sendable {
+        let configuration: VirtualDeviceConfiguration
+        let preset: DevicePreset
+        let identity: FleetIdentity?
+    }
+
+    /// The identities of this process's shard, nil for a fleet without a layout; checks that the
+    /// groups hold as many devices as the layout's shards do.
+    private static func shardIdentities(_ configuration: Configuration) throws(DeviceError) -> [FleetIdentity]? {
+        guard let layout = configuration.layout else { return nil }
+        let total = configuration.groups.reduce(0) { $0 + $1.count }
+        guard total == layout.countPerShard else {
+            throw .invalidConfiguration(
+                "the groups hold \(total) devices, the layout's shards \(layout.countPerShard) each")
+        }
+        return try layout.identities(shard: configuration.shard)
     }
 
     /// Starts `members` a few at a time (their DAC issued, their PASE verifier derived, their
     /// socket bound: CPU work that two cores share), in index order in the result; stops every
     /// started device when one fails.
     private static func startAll(
-        _ members: [(configuration: VirtualDeviceConfiguration, preset: DevicePreset)],
+        _ members: [Member],
         authority: TestAttestationAuthority, cdKey: P256PrivateKey, dnssd: (any DNSSDAdvertiser)?
     ) async throws(DeviceError) -> [DeviceHost] {
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
@@ -195,9 +228,7 @@ public final class Fleet: Sendable {
                     group.addTask {
                         await (
                             index,
-                            start(
-                                member.configuration, index: index, preset: member.preset,
-                                authority: authority, cdKey: cdKey, dnssd: dnssd)
+                            start(member, index: index, authority: authority, cdKey: cdKey, dnssd: dnssd)
                         )
                     }
                     next += 1
@@ -226,15 +257,16 @@ public final class Fleet: Sendable {
 
     /// Starts fleet device `index` with a DAC of its own.
     private static func start(
-        _ configuration: VirtualDeviceConfiguration, index: Int, preset: DevicePreset,
-        authority: TestAttestationAuthority, cdKey: P256PrivateKey, dnssd: (any DNSSDAdvertiser)?
+        _ member: Member, index: Int, authority: TestAttestationAuthority, cdKey: P256PrivateKey,
+        dnssd: (any DNSSDAdvertiser)?
     ) async -> Result<DeviceHost, DeviceError> {
-        var device = configuration
+        var device = member.configuration
         do throws(DeviceError) {
             if let twin = device.twin {
                 device.attestation = try VirtualDevice.twinAttestation(for: twin, pkiDirectory: device.pkiDirectory)
             } else {
-                device.attestation = try issue(index, preset, authority: authority, cdKey: cdKey)
+                device.attestation = try issue(
+                    index, member.preset, identity: member.identity, authority: authority, cdKey: cdKey)
             }
             return .success(try await DeviceHost.start(device, dnssd: dnssd))
         } catch {
@@ -242,14 +274,18 @@ public final class Fleet: Sendable {
         }
     }
 
-    /// The DAC of fleet device `index`, issued by the test PAI.
+    /// The DAC of fleet device `index`, issued by the test PAI (with the key and serial number of its
+    /// derived identity in a sharded fleet, a random key otherwise).
     private static func issue(
-        _ index: Int, _ preset: DevicePreset, authority: TestAttestationAuthority, cdKey: P256PrivateKey
+        _ index: Int, _ preset: DevicePreset, identity: FleetIdentity?, authority: TestAttestationAuthority,
+        cdKey: P256PrivateKey
     ) throws(DeviceError) -> DeviceAttestationCredentials {
         do {
+            let name = identity.map { "Matter Emulator Fleet DAC \($0.shard)-\($0.index)" }
             return try authority.issueDevice(
                 productID: preset.productID, deviceTypeID: preset.deviceType.id.rawValue,
-                commonName: "Matter Emulator Fleet DAC \(index)", certificationDeclarationKey: cdKey)
+                commonName: name ?? "Matter Emulator Fleet DAC \(index)", certificationDeclarationKey: cdKey,
+                dacKey: try identity?.dacPrivateKey(), dacSerialNumber: identity?.dacSerialNumber)
         } catch {
             throw .attestation("issuing the DAC of fleet device \(index): \(error)")
         }

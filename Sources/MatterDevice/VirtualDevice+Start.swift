@@ -62,7 +62,10 @@ extension VirtualDevice {
             persistence = DevicePersistence(store: store, namespace: configuration.storageNamespace)
             if configuration.factoryReset { try persistence.wipe() }
             credentials = try paseCredentials(configuration, persistence: persistence)
-            identity = try deviceIdentity(persistence: persistence)
+            let stored = try deviceIdentity(persistence: persistence)
+            identity = (
+                configuration.serialNumber ?? stored.serialNumber, configuration.uniqueID ?? stored.uniqueID
+            )
             rebootCount = try countBoot(persistence: persistence)
         } catch let error as DeviceError {
             throw error  // `ownership` goes with this scope (its deinit releases the claim)

@@ -19,6 +19,10 @@ public struct VirtualDeviceConfiguration: Sendable {
     public var productID: ProductID?
     /// NodeLabel at first start and the DNS-SD device name.
     public var name: String?
+    /// BasicInformation SerialNumber and UniqueID to use instead of the random ones kept in storage (a
+    /// sharded fleet derives them from its seed).
+    public var serialNumber: String?
+    public var uniqueID: String?
     /// The SQLite file holding the device's state (fabrics, keys, ACLs, attributes).
     public var storagePath: String
     /// The device's namespace inside the file (one file may hold a fleet).

@@ -11,6 +11,7 @@ let allCommands: [CommandSpec] =
         DoctorCommand.self,
         DeviceCommand.self,
         FleetCommand.self,
+        FleetCodesCommand.self,
         CtlCommand.self,
     ] as [any CLICommand.Type]).map { CommandSpec($0) } + ModelCommands.all
     // Commissioner and controller commands (docs/CLI.md), then every cluster of the model.

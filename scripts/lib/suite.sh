@@ -64,6 +64,12 @@ lan_suite() {
         SUITE_STATUS=1
         exit 1
     fi
+    # A wrapper may define suite_after_up (more set-up on the LAN) and suite_before_down (its undoing).
+    if declare -F suite_after_up >/dev/null && ! suite_after_up; then
+        echo "$name: the set-up after lan.sh up failed" >&2
+        SUITE_STATUS=1
+        exit 1
+    fi
     swift test --skip-build --filter "$suite" 2>&1 | tee "$SUITE_LOG"
     SUITE_STATUS=${PIPESTATUS[0]}
     exit "$SUITE_STATUS"
@@ -73,6 +79,7 @@ lan_suite() {
 suite_finish() {
     local passed failed
     trap - EXIT INT TERM
+    if [ "${SUITE_LAN_UP:-0}" = 1 ] && declare -F suite_before_down >/dev/null; then suite_before_down >&2 || true; fi
     if [ "${SUITE_LAN_UP:-0}" = 1 ]; then ./scripts/lan.sh down >/dev/null 2>&1 || ./scripts/lan.sh down >&2; fi
     read -r passed failed < <(suite_count "$SUITE_LOG")
     rm -f "$SUITE_LOG"

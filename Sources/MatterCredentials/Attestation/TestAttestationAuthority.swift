@@ -106,7 +106,7 @@ public struct TestAttestationAuthority: Sendable {
         certificationDeclarationKey: P256PrivateKey, certificationDeclarationKeyIdentifier: [UInt8]? = nil,
         certificateID: String = "ZIG20142ZB330003-24",
         validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024),
-        dacKey: P256PrivateKey? = nil, vendorID: VendorID? = nil
+        dacKey: P256PrivateKey? = nil, vendorID: VendorID? = nil, dacSerialNumber: [UInt8]? = nil
     ) throws(CredentialsError) -> DeviceAttestationCredentials {
         let key: P256PrivateKey
         if let dacKey { key = dacKey } else { key = try withCrypto { () throws(CryptoError) in try P256PrivateKey() } }
@@ -114,7 +114,8 @@ public struct TestAttestationAuthority: Sendable {
         let dac = try AttestationCertificate.makeDAC(
             publicKey: key.publicKey,
             commonName: commonName ?? "Matter Emulator Test DAC \(hex(UInt64(productID.rawValue), 4))",
-            vendorID: vid, productID: productID, validity: validity, issuer: pai, issuerKey: paiKey)
+            vendorID: vid, productID: productID, validity: validity, issuer: pai, issuerKey: paiKey,
+            serialNumber: dacSerialNumber)
         let declaration = CertificationDeclaration(
             vendorID: vid, productIDs: [productID], deviceTypeID: deviceTypeID, certificateID: certificateID)
         let cms = try SignedCertificationDeclaration.sign(

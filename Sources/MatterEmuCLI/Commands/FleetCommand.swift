@@ -21,7 +21,9 @@ struct FleetCommand: CLICommand {
                 "base-port", "PORT", "UDP port of the first device; the others follow (default 5540; 0: any free port)"),
             .value(
                 "base-discriminator", "N", "discriminator of the first device (default 3840); see below for the others"),
-            .value("seed", "N", "seed of the passcodes (default 20202021)"),
+            .value("seed", "N", "seed of the passcodes (default 20202021); with --shard, of every identity"),
+            FleetShardOption.shardSpec,
+            FleetShardOption.portsSpec,
             .value("KVS", "PATH", "the fleet's state file (default <state-dir>/fleet.sqlite)"),
             .value("state-dir", "DIR", "default directory for state files"),
             .value("pki-dir", "DIR", "test PKI directory (default: the repository's fixtures/pki)"),
@@ -55,6 +57,14 @@ struct FleetCommand: CLICommand {
 
         --script and --time-scale apply to every device (docs/SCRIPTS.md); a group of --config can carry
         "scripts" of its own.
+
+        --shard I/N (a fleet past one machine, docs/SCALE-OUT.md): this process runs shard I of N shards of
+        the same size, and device i of shard I (global index g = I×count + i) gets a discriminator, passcode,
+        port, serial number, unique ID and DAC key derived from --seed, I and i: discriminator as above for
+        g (distinct while N×count ≤ 4096), a passcode of its own across every shard (a keyed permutation of
+        the valid passcodes, never a disallowed one), port base + g (--shard-ports disjoint) or base + i
+        (same). `matter-emu fleet codes --seed S --shards N --count M` prints every code without asking a
+        shard. --shard hostname/N takes I from the host name's last number (a StatefulSet pod's ordinal).
 
         --http [ADDR:]PORT: the fleet's dashboard (search, filter, paging), JSON API, event stream and
         /metrics (docs/HTTP.md); off loopback a Bearer token is required (--http-token, or one made and printed).
@@ -97,6 +107,16 @@ struct FleetCommand: CLICommand {
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
         configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
         configuration.factoryReset = arguments.has("factory-reset")
+        if let text = arguments.value("shard") {
+            let shard = try FleetShardOption.parseShard(text, command: Self.pathString)
+            configuration.layout = try FleetShardOption.layout(
+                seed: configuration.passcodeSeed, shards: shard.count, countPerShard: total,
+                basePort: configuration.basePort, baseDiscriminator: configuration.baseDiscriminator,
+                ports: try FleetShardOption.parsePorts(arguments, command: Self.pathString), command: Self.pathString)
+            configuration.shard = shard.index
+        } else if arguments.value("shard-ports") != nil {
+            throw UsageError("--shard-ports needs --shard I/N", command: Self.pathString)
+        }
         let simulation = try SimulationOptions(arguments: arguments, command: Self.pathString)
         configuration.scripts = simulation.scripts
         configuration.timeScale = simulation.timeScale
@@ -147,27 +167,20 @@ struct FleetCommand: CLICommand {
             throw error
         }
         var rows: [JSONValue] = []
-        var lines = ["index  type                      port   disc  passcode  manual code    QR code"]
+        let layout = configuration.layout
+        var lines = [FleetDeviceRow.header(sharded: layout != nil)]
         for (index, host) in fleet.hosts.enumerated() {
             let device = host.device
-            let payload = device.setupPayload
-            let qr = try SetupQRCode.encode(payload)
-            let manual = try ManualPairingCode.encode(payload)
-            rows.append(
-                .object([
-                    ("index", .int(Int64(index))), ("type", .string(device.configuration.deviceType)),
-                    ("port", .uint(UInt64(device.port))),
-                    ("discriminator", .uint(UInt64(device.configuration.discriminator))),
-                    ("passcode", .uint(UInt64(device.configuration.passcode))), ("manualCode", .string(manual)),
-                    ("qrCode", .string(qr)),
-                ]))
-            lines.append(
-                [
-                    String(index).padded(5), device.configuration.deviceType.padded(24), String(device.port).padded(5),
-                    String(device.configuration.discriminator).padded(4),
-                    String(device.configuration.passcode).padded(8),
-                    ManualPairingCode.formatted(manual).padded(13), qr,
-                ].joined(separator: "  "))
+            var row = FleetDeviceRow(
+                index: index, type: device.configuration.deviceType, port: device.port,
+                discriminator: device.configuration.discriminator, payload: device.setupPayload)
+            if let layout {
+                row.shard = (configuration.shard, configuration.shard * layout.countPerShard + index)
+                row.serialNumber = device.configuration.serialNumber
+                row.uniqueID = device.configuration.uniqueID
+            }
+            rows.append(try row.json())
+            lines.append(try row.line())
             let output = context.output
             let json = context.json
             host.onDeviceEvent { event in

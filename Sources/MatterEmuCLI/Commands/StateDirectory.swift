@@ -43,7 +43,12 @@ enum StateDirectory {
     static func pki(_ option: String?) -> String {
         if let option { return option }
         if let env = ProcessInfo.processInfo.environment["MATTER_EMU_PKI"], !env.isEmpty { return env }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // Run by name through PATH (as in a container), argv[0] has no directory: the kernel knows the file.
+        let invoked = CommandLine.arguments[0]
+        let path =
+            invoked.contains("/")
+            ? invoked : (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? invoked
+        let executable = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         var directory = executable.deletingLastPathComponent()
         for _ in 0..<5 {
             let candidate = directory.appendingPathComponent("fixtures/pki")
