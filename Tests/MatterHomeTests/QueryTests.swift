@@ -12,6 +12,7 @@ final class Recorder<Element: Sendable>: Sendable {
         var items: [Element] = []
         var read = 0
         var finished = false
+        var failure: HomeError?
     }
     private let state = Mutex(State())
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -20,13 +21,18 @@ final class Recorder<Element: Sendable>: Sendable {
         let consumer = Task { [weak self] in
             do {
                 for try await element in sequence { self?.state.withLock { $0.items.append(element) } }
-            } catch {}
+            } catch {
+                self?.state.withLock { $0.failure = error as? HomeError }
+            }
             self?.state.withLock { $0.finished = true }
         }
         task.withLock { $0 = consumer }
     }
 
     deinit { task.withLock { $0?.cancel() } }
+
+    /// The error the sequence ended with, if it was a HomeError.
+    var failure: HomeError? { state.withLock { $0.failure } }
 
     /// The next element, or nil when the sequence ended or none came within `limit` (a hang guard: the
     /// change it waits for was made just before).
