@@ -6,7 +6,7 @@ extension Matter {
     /// The BasicInformation cluster (0x0028) of a device's root endpoint (``RootNodeDeviceType``).
     public struct BasicInformationTrait: Trait {
         public static let clusterID: UInt32 = 0x0028
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.basicInformation
 
         public init(part: DevicePart) { self.part = part }

@@ -6,7 +6,7 @@ extension Matter {
     /// The ColorControl cluster (0x0300): colour temperature and XY colour.
     public struct ColorControlTrait: Trait {
         public static let clusterID: UInt32 = 0x0300
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.colorControl
 
         public init(part: DevicePart) { self.part = part }

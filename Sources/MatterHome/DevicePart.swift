@@ -147,6 +147,21 @@ public struct DevicePart: Sendable {
         await refresh(member, cluster)
     }
 
+    /// Reads `cluster` of the device into the cache.
+    /// - Throws: `invalidArgument` on a group part; the device's failure otherwise.
+    func read(_ cluster: ClusterID) async throws(HomeError) {
+        guard group == nil, let member = members.first else {
+            throw .invalid("a group part is not read: read each member's trait")
+        }
+        let path = AttributePathIB(endpoint: member.endpoint, cluster: cluster)
+        do {
+            let result = try await home.controller.read(member.live.nodeID, paths: [path])
+            member.live.apply(result.attributes, authoritative: true)
+        } catch {
+            throw HomeError(error)
+        }
+    }
+
     /// Reads `cluster` of `member` into the cache (a failure leaves it to the subscription).
     private func refresh(_ member: PartMember, _ cluster: ClusterID) async {
         let path = AttributePathIB(endpoint: member.endpoint, cluster: cluster)

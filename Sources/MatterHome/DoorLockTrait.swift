@@ -6,7 +6,7 @@ extension Matter {
     /// The DoorLock cluster (0x0101).
     public struct DoorLockTrait: Trait {
         public static let clusterID: UInt32 = 0x0101
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.doorLock
 
         public init(part: DevicePart) { self.part = part }
@@ -65,6 +65,29 @@ extension Matter {
         public func unlockDoor(pinCode: [UInt8]? = nil) async throws(HomeError) {
             try await part.invoke(
                 Self.cluster, .DoorLock.unlockDoor, fields: pinCode.map { [.field(0, .bytes($0))] } ?? [], timed: true)
+        }
+
+        /// The optional fields of LockDoor and UnlockDoor, set in the closure form of the commands.
+        public struct PinCodeOptions: Sendable {
+            var pinCode: [UInt8]?
+
+            /// The PIN, when the lock requires one (RequirePINforRemoteOperation).
+            public mutating func setPinCode(_ code: [UInt8]) { pinCode = code }
+        }
+
+        /// LockDoor with its optional fields set by `options` (the Home API's form:
+        /// `lockDoor { $0.setPinCode(Array("1234".utf8)) }`).
+        public func lockDoor(_ options: (inout PinCodeOptions) -> Void) async throws(HomeError) {
+            var fields = PinCodeOptions()
+            options(&fields)
+            try await lockDoor(pinCode: fields.pinCode)
+        }
+
+        /// UnlockDoor with its optional fields set by `options`.
+        public func unlockDoor(_ options: (inout PinCodeOptions) -> Void) async throws(HomeError) {
+            var fields = PinCodeOptions()
+            options(&fields)
+            try await unlockDoor(pinCode: fields.pinCode)
         }
 
         /// The writable attributes, set in ``update(_:)``.

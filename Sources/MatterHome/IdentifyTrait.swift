@@ -6,7 +6,7 @@ extension Matter {
     /// The Identify cluster (0x0003).
     public struct IdentifyTrait: Trait {
         public static let clusterID: UInt32 = 0x0003
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.identify
 
         public init(part: DevicePart) { self.part = part }

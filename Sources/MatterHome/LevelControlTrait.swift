@@ -6,7 +6,7 @@ extension Matter {
     /// The LevelControl cluster (0x0008).
     public struct LevelControlTrait: Trait {
         public static let clusterID: UInt32 = 0x0008
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.levelControl
 
         public init(part: DevicePart) { self.part = part }

@@ -6,7 +6,7 @@ extension Matter {
     /// The OnOff cluster (0x0006).
     public struct OnOffTrait: Trait {
         public static let clusterID: UInt32 = 0x0006
-        let part: DevicePart
+        public let part: DevicePart
         private static let cluster = ClusterID.onOff
 
         public init(part: DevicePart) { self.part = part }

@@ -7,6 +7,19 @@ public protocol Trait: Sendable {
     static var clusterID: UInt32 { get }
     /// The trait on `part` (made by the home).
     init(part: DevicePart)
+    /// What the trait acts on.
+    var part: DevicePart { get }
+}
+
+extension Trait {
+    /// Reads the trait's cluster from the device now, rather than waiting for the home's subscription to
+    /// report it (the Home API's `forceRead`); returns the trait, its attributes current.
+    /// - Throws: `invalidArgument` on a group part; the device's failure otherwise.
+    @discardableResult
+    public func forceRead() async throws(HomeError) -> Self {
+        try await part.read(ClusterID(Self.clusterID))
+        return self
+    }
 }
 
 /// The Home API's namespace for Matter traits.

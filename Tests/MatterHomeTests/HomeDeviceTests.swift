@@ -1,3 +1,4 @@
+import MatterClusters
 import MatterController
 import MatterCore
 import MatterDevice
@@ -71,6 +72,43 @@ struct HomeDeviceTests {
         #expect(try await structure.rooms().list().map(\.id) == [kitchen.id])
         await home.close()
         await lamp.stop()
+    }
+
+    @Test("forceRead reads a cluster now; commands take their optional fields in a closure")
+    func forceReadAndClosures() async throws {
+        let lamp = try await bed.device("on-off-light", name: "lamp", discriminator: 631)
+        let lock = try await bed.device("door-lock", name: "lock", discriminator: 632)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().list().first)
+        _ = try await commission([lamp, lock], in: structure)
+        let devices = try await home.devices().byID()
+        let onOff = try #require(await devices[0].types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+        #expect(onOff.attributes.onOff == false)
+        // Another administrator switches it on; forceRead sees it without waiting for the subscription.
+        let other = try await bed.otherController()
+        let node = try #require(UInt64(devices[0].id))
+        _ = try await other.invoke(NodeID(node), endpoint: EndpointID(1), cluster: .onOff, command: .OnOff.on)
+        #expect(try await onOff.forceRead().attributes.onOff == true)
+        await other.stop()
+
+        let doorLock = try #require(await devices[1].types.get(DoorLockDeviceType.self)?.matterTraits.doorLockTrait)
+        // The PIN reaches the lock: no user has it, so the lock refuses with FAILURE (and stays unlocked).
+        let wrong = await #expect(throws: HomeError.self) {
+            try await doorLock.lockDoor { $0.setPinCode(Array("1234".utf8)) }
+        }
+        #expect(wrong?.subcodes == [0x01])
+        try await doorLock.lockDoor { _ in }
+        #expect(doorLock.attributes.lockState == .locked)
+        try await doorLock.unlockDoor { _ in }
+        #expect(doorLock.attributes.lockState == .unlocked)
+
+        let group = try await structure.createDeviceGroup(name: "both", devices: devices)
+        let part = try #require(await group.part(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+        let refused = await #expect(throws: HomeError.self) { try await part.forceRead() }
+        #expect(refused?.code == .invalidArgument)
+        await home.close()
+        await lamp.stop()
+        await lock.stop()
     }
 
     @Test("decommission removes our fabric from the device, then forgets it; an unreachable one only when told")
