@@ -52,16 +52,15 @@ public struct DeviceEvents: Sendable {
         let home = part.home
         let path = EventPathIB(endpoint: member.endpoint, cluster: Event.cluster, event: Event.id)
         let nodeID = member.live.nodeID
-        // The highest event number delivered or already in the log when the subscription began.
-        let last = Mutex<UInt64?>(nil)
-        @Sendable func deliver(_ events: [EventValue]) {
+        // Delivery state, changed only under its lock so that events go out once and in number order: the
+        // highest number delivered (or in the log when the first subscription began), and the events a report
+        // brought before the subscription's priming was taken in (a report may overtake it).
+        let progress = Mutex(EventProgress())
+        @Sendable func deliver(_ events: [EventValue], _ state: inout EventProgress) {
             for value in events.sorted(by: { $0.eventNumber < $1.eventNumber }) {
-                let fresh = last.withLock { last -> Bool in
-                    if let seen = last, value.eventNumber <= seen { return false }
-                    last = value.eventNumber
-                    return true
-                }
-                guard fresh, let data = value.data, let event = try? Event(tlv: TLVElement(data)) else { continue }
+                if let seen = state.last, value.eventNumber <= seen { continue }
+                state.last = value.eventNumber
+                guard let data = value.data, let event = try? Event(tlv: TLVElement(data)) else { continue }
                 continuation.yield(
                     HomeEvent(
                         event: event, eventNumber: value.eventNumber,
@@ -80,10 +79,22 @@ public struct DeviceEvents: Sendable {
             while !Task.isCancelled, !home.isClosed {
                 let (ended, endedContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 do throws(ControllerError) {
-                    let eventMin = last.withLock { $0.map { $0 + 1 } }
+                    let eventMin = progress.withLock { state in
+                        state.primed = false
+                        return state.last.map { $0 + 1 }
+                    }
                     let (subscription, priming) = try await home.controller.subscribe(
                         nodeID, attributes: [], events: [path], eventMin: eventMin, minInterval: 0,
-                        maxInterval: home.maxInterval, onEvents: { result in deliver(result.events) },
+                        maxInterval: home.maxInterval,
+                        onEvents: { result in
+                            progress.withLock { state in
+                                if state.primed {
+                                    deliver(result.events, &state)
+                                } else {
+                                    state.pending += result.events
+                                }
+                            }
+                        },
                         onEnded: { _ in
                             endedContinuation.yield()
                             endedContinuation.finish()
@@ -97,16 +108,19 @@ public struct DeviceEvents: Sendable {
                                     refused.status, context: "node \(nodeID.rawValue) event \(Event.self)")))
                         return
                     }
-                    if first, includingHistory {
-                        deliver(priming.events)
-                        first = false
-                    } else if first {
-                        // The log before the call is history: start after it.
-                        let newest = priming.events.map(\.eventNumber).max()
-                        last.withLock { last in last = [last, newest].compactMap { $0 }.max() }
-                        first = false
-                    } else {
-                        deliver(priming.events)  // what happened while the device was away
+                    let skipHistory = first && !includingHistory
+                    first = false
+                    progress.withLock { state in
+                        if skipHistory {
+                            // The log before the call is history: start after it.
+                            let newest = priming.events.map(\.eventNumber).max()
+                            state.last = [state.last, newest].compactMap { $0 }.max()
+                        } else {
+                            deliver(priming.events, &state)  // the log, or what happened while the device was away
+                        }
+                        state.primed = true
+                        deliver(state.pending, &state)
+                        state.pending = []
                     }
                     delay = .milliseconds(250)
                     await withTaskCancellationHandler {
@@ -139,4 +153,13 @@ public struct DeviceEvents: Sendable {
 extension DeviceType {
     /// The events of the device type's endpoint: `lock.events.subscribe(Clusters.DoorLock.Events.LockOperation.self)`.
     public var events: DeviceEvents { DeviceEvents(part: part) }
+}
+
+/// What an event subscription delivered so far (``DeviceEvents/subscribe(_:includingHistory:)``): the highest
+/// event number delivered (or in the log when the first subscription began), whether the current subscription's
+/// priming was taken in, and the events a report brought before that (a report may overtake the priming).
+struct EventProgress {
+    var last: UInt64?
+    var primed = false
+    var pending: [EventValue] = []
 }
