@@ -64,6 +64,8 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     /// When each record (TTL 0, no cache-flush bit) was last multicast: QU answers by unicast only within a
     /// quarter of its TTL (§5.4), and a record is not multicast again within a second (§6).
     var lastMulticast: [DNSResourceRecord: ContinuousClock.Instant] = [:]
+    /// Truncated queries waiting for the rest of their known answers (§7.2).
+    var knownAnswers = MDNSKnownAnswerCollector()
     var nextID: UInt64 = 1
     var stopped = false
     var random = SystemRandomNumberGenerator()
@@ -299,6 +301,25 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
                 checkConflict(id, message)
             }
         }
+        // §7.2: a truncated query is answered once its known answers are all in (400-500 ms).
+        let querier = MDNSKnownAnswerCollector.Querier(
+            address: datagram.source, port: datagram.sourcePort, interfaceIndex: datagram.interfaceIndex)
+        switch knownAnswers.accept(message, from: querier) {
+        case .answer(let query):
+            answer(query, datagram: datagram, family: family)
+        case .wait:
+            note("truncated query from \(datagram.source):\(datagram.sourcePort): waiting for its known answers")
+            schedule(after: .milliseconds(Int.random(in: 400...500, using: &random))) { me in
+                guard let query = me.knownAnswers.take(querier) else { return }
+                me.answer(query, datagram: datagram, family: family)
+            }
+        case .merged:
+            break
+        }
+    }
+
+    /// Answers a query (all of it: a truncated one with every known answer that followed).
+    private func answer(_ message: DNSMessage, datagram: MDNSDatagram, family: MDNSSocket.Family) {
         let now = ContinuousClock.now
         let querierIsLocal =
             message.questions.contains(where: \.unicastResponse) && isLocalAddress(datagram.source, now: now)
