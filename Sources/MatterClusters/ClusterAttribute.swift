@@ -2,7 +2,7 @@ public import MatterCore
 public import MatterTLV
 
 /// An attribute of a cluster with the Swift type of its value (`Clusters.OnOff.Attributes.OnOff`).
-public protocol ClusterAttribute {
+public protocol ClusterAttribute: SendableMetatype {
     associatedtype Value: Hashable & Sendable
     static var cluster: ClusterID { get }
     static var id: AttributeID { get }

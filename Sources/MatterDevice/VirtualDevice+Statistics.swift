@@ -1,4 +1,4 @@
-import MatterInteraction
+public import MatterInteraction
 public import MatterSecureChannel
 public import MatterTransport
 
@@ -8,6 +8,8 @@ public struct DeviceStatistics: Sendable, CustomStringConvertible {
     public var transport: TransportStatistics
     public var pase: PASEStatistics
     public var caseEstablishment: CASEStatistics
+    /// The interactions peers started: reads, subscriptions, writes, invokes, timed requests.
+    public var interactions: InteractionStatistics
     /// Secure sessions (PASE and CASE).
     public var secureSessions: Int
     /// Unsecured sessions: handshakes in flight, or peers heard once.
@@ -36,6 +38,9 @@ public struct DeviceStatistics: Sendable, CustomStringConvertible {
             ("caseRequests", caseEstablishment.requests), ("caseInvalid", caseEstablishment.invalidRequests),
             ("caseNoSharedTrustRoots", caseEstablishment.noSharedTrustRoots), ("caseFailed", caseEstablishment.failed),
             ("caseEstablished", caseEstablishment.established), ("caseResumed", caseEstablishment.resumed),
+            ("readRequests", interactions.readRequests), ("subscribeRequests", interactions.subscribeRequests),
+            ("writeRequests", interactions.writeRequests), ("invokeRequests", interactions.invokeRequests),
+            ("timedRequests", interactions.timedRequests),
             ("secureSessions", secureSessions), ("unsecuredSessions", unsecuredSessions),
             ("handshakesInProgress", handshakesInProgress), ("openExchanges", openExchanges),
             ("closingExchanges", closingExchanges), ("pendingRetransmissions", pendingRetransmissions),
@@ -43,7 +48,7 @@ public struct DeviceStatistics: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(transport); PASE \(pase); CASE \(caseEstablishment); sessions: secure \(secureSessions), "
+        "\(transport); PASE \(pase); CASE \(caseEstablishment); interactions: \(interactions); sessions: secure \(secureSessions), "
             + "unsecured \(unsecuredSessions), handshakes \(handshakesInProgress); exchanges: open \(openExchanges), "
             + "closing \(closingExchanges); retransmissions pending \(pendingRetransmissions)"
     }
@@ -56,7 +61,8 @@ extension VirtualDevice {
     /// The device's counters and occupancy now.
     public func statistics() async -> DeviceStatistics {
         let boundRoot = self.root
-        return await node.run { node in Self.statistics(node, boundRoot.value(in: node)) }
+        let server = self.server
+        return await node.run { node in Self.statistics(node, boundRoot.value(in: node), server) }
     }
 
     /// What `/metrics` reports of the device, read in one visit to its node (a fleet of a thousand is
@@ -67,14 +73,17 @@ extension VirtualDevice {
         return await node.run { node in
             let root = boundRoot.value(in: node)
             return DeviceMetricsSnapshot(
-                statistics: Self.statistics(node, root), subscriptions: server.subscriptionCount(on: node),
+                statistics: Self.statistics(node, root, server), subscriptions: server.subscriptionCount(on: node),
                 fabrics: root.committedFabrics.count, commissionable: root.windows.isOpen)
         }
     }
 
-    private static func statistics(_ node: isolated TransportNode, _ root: RootNode) -> DeviceStatistics {
+    private static func statistics(
+        _ node: isolated TransportNode, _ root: RootNode, _ server: InteractionServer
+    ) -> DeviceStatistics {
         DeviceStatistics(
             transport: node.statistics, pase: root.pase.statistics, caseEstablishment: root.caseResponder.statistics,
+            interactions: server.statistics,
             secureSessions: node.secureSessionList.count, unsecuredSessions: node.unsecuredSessionCount,
             handshakesInProgress: node.reservedSessionIDCount, openExchanges: node.openExchangeCount,
             closingExchanges: node.closingExchangeCount, pendingRetransmissions: node.pendingRetransmissionCount)

@@ -67,25 +67,49 @@ public struct DevicePart: Sendable {
 
     // MARK: Commands
 
-    /// Invokes a command. On a device, then reads the cluster back so its attributes are current when
-    /// this returns. On a group part, sends it to every member that accepts it (members not known to
-    /// lack it included), all at once; succeeds when one did, throws the first failure when all did
-    /// (a member that answers it has no such command is skipped, not failed).
+    /// Invokes a typed command and returns its typed response (``DefaultSuccess`` for a status).
+    @discardableResult
+    func invoke<C: ClusterCommand>(_ command: C, timed: Bool? = nil) async throws(HomeError) -> C.Response {
+        let result = try await invoke(C.cluster, C.id, fields: command.fieldElements(), timed: timed)
+        let fields: TLVValue
+        switch result {
+        case .response(_, let responseFields): fields = responseFields
+        case .status: fields = .structure([])
+        }
+        do {
+            return try C.Response(tlv: TLVElement(fields))
+        } catch {
+            throw HomeError(
+                .status,
+                "\(Self.commandName(C.cluster, C.id)): the device's answer does not read as "
+                    + "\(C.Response.self): \(error)", code: .internal)
+        }
+    }
+
+    /// Invokes a command. On a device, returns once the command's effect is in the cache: the device's
+    /// subscription reports it (no second read). On a group part, sends it to every member that accepts
+    /// it (members not known to lack it included), all at once; succeeds when one did (returning the
+    /// first member's answer), throws the first failure when all did (a member that answers it has no
+    /// such command is skipped, not failed).
+    @discardableResult
     func invoke(
         _ cluster: ClusterID, _ command: CommandID, fields: [TLVElement] = [], timed: Bool? = nil
-    ) async throws(HomeError) {
+    ) async throws(HomeError) -> InvokeResult {
         let controller = home.controller
         guard let group else {
             guard let member = members.first else { throw HomeError(.internalFailure, "a part without a device") }
+            let result: InvokeResult
             do {
-                try await controller.invoke(
+                result = try await controller.invoke(
                     member.live.nodeID, endpoint: member.endpoint, cluster: cluster, command: command, fields: fields,
                     timed: timed)
             } catch {
                 throw HomeError(error)
             }
-            await refresh(member, cluster)
-            return
+            await member.live.waitForReport(
+                member.endpoint, cluster, after: member.live.dataVersion(member.endpoint, cluster),
+                limit: Self.reportWait)
+            return result
         }
         let relevant = members.filter { $0.live.accepts($0.endpoint, cluster, command) != false }
         guard !relevant.isEmpty else {
@@ -94,25 +118,25 @@ public struct DevicePart: Sendable {
         }
         // A member whose data model was not known yet may turn out not to have the command: it
         // answers UNSUPPORTED_ENDPOINT/CLUSTER/COMMAND and is skipped, as one known to lack it.
-        let outcomes = await withTaskGroup(of: (Int, HomeError?, skipped: Bool).self) { tasks in
+        let outcomes = await withTaskGroup(of: (Int, Result<InvokeResult, HomeError>, skipped: Bool).self) { tasks in
             for (index, member) in relevant.enumerated() {
                 tasks.addTask {
                     do throws(ControllerError) {
-                        try await controller.invoke(
+                        let result = try await controller.invoke(
                             member.live.nodeID, endpoint: member.endpoint, cluster: cluster, command: command,
                             fields: fields, timed: timed)
-                        return (index, nil, false)
+                        return (index, .success(result), false)
                     } catch {
-                        return (index, HomeError(error), Self.lacksCommand(error))
+                        return (index, .failure(HomeError(error)), Self.lacksCommand(error))
                     }
                 }
             }
-            var collected: [(Int, HomeError?, skipped: Bool)] = []
+            var collected: [(Int, Result<InvokeResult, HomeError>, skipped: Bool)] = []
             for await outcome in tasks { collected.append(outcome) }
             return collected.sorted { $0.0 < $1.0 }
         }
-        if outcomes.contains(where: { $0.1 == nil }) { return }
-        if let first = outcomes.first(where: { !$0.skipped })?.1 { throw first }
+        for outcome in outcomes { if case .success(let result) = outcome.1 { return result } }
+        for outcome in outcomes where !outcome.skipped { if case .failure(let error) = outcome.1 { throw error } }
         throw .invalid(
             "no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))", code: .unimplemented)
     }
@@ -123,13 +147,26 @@ public struct DevicePart: Sendable {
         return [.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand].contains(status.status)
     }
 
-    /// Writes attributes of `cluster` (each must be supported and writable), then reads it back.
+    /// How long a command waits for the device's report of its effect. A device reports what a command
+    /// changed after it answered the command (the home subscribes with a MinInterval of 0), so the first
+    /// report of the cluster after the answer carries the effect; a command that changed nothing in its
+    /// cluster is not reported and returns after this.
+    static let reportWait = Duration.seconds(1)
+
+    /// Writes the attributes a trait's `update` collected.
+    func write(_ cluster: ClusterID, _ writes: TraitWrites) async throws(HomeError) {
+        if let failure = writes.failure { throw HomeError(.internalFailure, "a value cannot be written: \(failure)") }
+        try await write(cluster, writes.items)
+    }
+
+    /// Writes attributes of `cluster` (each must be supported and writable); returns once the device's
+    /// subscription reported the change.
     func write(_ cluster: ClusterID, _ writes: [(AttributeID, TLVValue)]) async throws(HomeError) {
         guard group == nil, let member = members.first else {
             throw .invalid("attributes cannot be written on a group part: write each member's trait")
         }
         let schema = ClusterRegistry.standard.cluster(cluster)
-        for (attribute, value) in writes {
+        for (attribute, _) in writes {
             let name = schema?.attribute(attribute)?.name ?? "\(attribute)"
             guard member.live.hasAttribute(member.endpoint, cluster, attribute) != false else {
                 throw .invalid("device \(member.live.nodeID.rawValue) does not support \(name)", code: .notFound)
@@ -137,6 +174,8 @@ public struct DevicePart: Sendable {
             guard schema?.attribute(attribute)?.isWritable ?? true else {
                 throw .invalid("\(name) is read-only: a command changes it, not a write")
             }
+        }
+        for (attribute, value) in writes {
             do {
                 try await home.controller.writeAttribute(
                     member.live.nodeID, endpoint: member.endpoint, cluster: cluster, attribute: attribute, value: value)
@@ -144,7 +183,8 @@ public struct DevicePart: Sendable {
                 throw HomeError(error)
             }
         }
-        await refresh(member, cluster)
+        await member.live.waitForReport(
+            member.endpoint, cluster, after: member.live.dataVersion(member.endpoint, cluster), limit: Self.reportWait)
     }
 
     /// Reads `cluster` of the device into the cache.
@@ -159,14 +199,6 @@ public struct DevicePart: Sendable {
             member.live.apply(result.attributes, authoritative: true)
         } catch {
             throw HomeError(error)
-        }
-    }
-
-    /// Reads `cluster` of `member` into the cache (a failure leaves it to the subscription).
-    private func refresh(_ member: PartMember, _ cluster: ClusterID) async {
-        let path = AttributePathIB(endpoint: member.endpoint, cluster: cluster)
-        if let result = try? await home.controller.read(member.live.nodeID, paths: [path]) {
-            member.live.apply(result.attributes, authoritative: true)
         }
     }
 

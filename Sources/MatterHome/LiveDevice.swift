@@ -24,9 +24,18 @@ final class LiveDevice: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         var observers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextObserver = 0
+        /// Callers waiting for a cluster's DataVersion to move past a known one.
+        var versionWaiters: [Int: VersionWaiter] = [:]
+        var nextVersionWaiter = 0
         var subscription: ClientSubscription?
         /// Whether the last subscription attempt holds (true), ended or failed (false); nil before the first.
         var online: Bool?
+    }
+
+    private struct VersionWaiter {
+        let key: ClusterKey
+        let version: UInt32?
+        let continuation: CheckedContinuation<Void, Never>
     }
 
     private let state = Mutex(State())
@@ -52,15 +61,17 @@ final class LiveDevice: Sendable {
         }
         task?.cancel()
         await task?.value
-        let (subscription, observers) = state.withLock { s in
+        let (subscription, observers, waiters) = state.withLock { s in
             defer {
                 s.subscription = nil
                 s.observers = [:]
+                s.versionWaiters = [:]
             }
-            return (s.subscription, Array(s.observers.values))
+            return (s.subscription, Array(s.observers.values), Array(s.versionWaiters.values))
         }
         if let subscription { await controller.cancel(subscription) }
         for observer in observers { observer.finish() }
+        for waiter in waiters { waiter.continuation.resume() }
         settle()
     }
 
@@ -141,7 +152,7 @@ final class LiveDevice: Sendable {
     /// of every merge that changed something.
     func apply(_ reports: [AttributeReport], authoritative: Bool = false) {
         guard !reports.isEmpty else { return }
-        let observers = state.withLock { s -> [AsyncStream<Void>.Continuation] in
+        let (observers, woken) = state.withLock { s -> ([AsyncStream<Void>.Continuation], [VersionWaiter]) in
             var changed = false
             for report in reports {
                 let key = ClusterKey(endpoint: report.path.endpoint, cluster: report.path.cluster)
@@ -161,9 +172,49 @@ final class LiveDevice: Sendable {
                     if s.values.removeValue(forKey: report.path) != nil { changed = true }
                 }
             }
-            return changed ? Array(s.observers.values) : []
+            let moved = s.versionWaiters.filter { _, waiter in s.versions[waiter.key] != waiter.version }
+            for id in moved.keys { s.versionWaiters.removeValue(forKey: id) }
+            return (changed ? Array(s.observers.values) : [], Array(moved.values))
         }
+        for waiter in woken { waiter.continuation.resume() }
         for observer in observers { observer.yield() }
+    }
+
+    /// The DataVersion of a cluster as last reported; nil before any report of it.
+    func dataVersion(_ endpoint: EndpointID, _ cluster: ClusterID) -> UInt32? {
+        state.withLock { $0.versions[ClusterKey(endpoint: endpoint, cluster: cluster)] }
+    }
+
+    /// Returns once a report moved the cluster's DataVersion away from `version` (what a command or a
+    /// write changed has then reached the cache), or after `limit`, or at once when the subscription is
+    /// down (nothing would report it).
+    func waitForReport(_ endpoint: EndpointID, _ cluster: ClusterID, after version: UInt32?, limit: Duration) async {
+        let key = ClusterKey(endpoint: endpoint, cluster: cluster)
+        let id = state.withLock { s in
+            defer { s.nextVersionWaiter += 1 }
+            return s.nextVersionWaiter
+        }
+        var timeout: Task<Void, Never>?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s in
+                if s.subscription == nil || s.versions[key] != version { return true }
+                s.versionWaiters[id] = VersionWaiter(key: key, version: version, continuation: continuation)
+                return false
+            }
+            if ready {
+                continuation.resume()
+            } else {
+                timeout = Task { [weak self] in
+                    try? await Task.sleep(for: limit)
+                    self?.resumeVersionWaiter(id)
+                }
+            }
+        }
+        timeout?.cancel()
+    }
+
+    private func resumeVersionWaiter(_ id: Int) {
+        state.withLock { $0.versionWaiters.removeValue(forKey: id) }?.continuation.resume()
     }
 
     /// The cached value of one attribute; nil when the node has not reported it.

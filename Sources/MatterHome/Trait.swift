@@ -39,12 +39,5 @@ public struct Traits: Sendable {
 public struct MatterTraits: Sendable {
     let part: DevicePart
 
-    private var traits: Traits { Traits(part: part) }
-
-    public var onOffTrait: Matter.OnOffTrait? { traits[Matter.OnOffTrait.self] }
-    public var levelControlTrait: Matter.LevelControlTrait? { traits[Matter.LevelControlTrait.self] }
-    public var colorControlTrait: Matter.ColorControlTrait? { traits[Matter.ColorControlTrait.self] }
-    public var doorLockTrait: Matter.DoorLockTrait? { traits[Matter.DoorLockTrait.self] }
-    public var identifyTrait: Matter.IdentifyTrait? { traits[Matter.IdentifyTrait.self] }
-    public var basicInformationTrait: Matter.BasicInformationTrait? { traits[Matter.BasicInformationTrait.self] }
+    var traits: Traits { Traits(part: part) }
 }

@@ -24,6 +24,22 @@ public struct TraitAttribute<Value: Sendable>: Sendable {
         self.decode = decode
     }
 
+    /// The attribute `attribute` of the typed layer, its value as the type declares it.
+    init<A: ClusterAttribute>(_ part: DevicePart, _ attribute: A.Type, merge: GroupMerge) where A.Value == Value {
+        self.init(part, A.cluster, A.id, merge: merge) { value in try? A.decode(TLVElement(value)) }
+    }
+
+    /// A nullable attribute of the typed layer: null reads as nil.
+    init<A: ClusterAttribute>(_ part: DevicePart, nullable attribute: A.Type, merge: GroupMerge)
+    where A.Value == TLVNullable<Value> {
+        self.init(part, A.cluster, A.id, merge: merge) { value in (try? A.decode(TLVElement(value)))?.optional }
+    }
+
+    /// A global attribute (FeatureMap, ClusterRevision) of `cluster`; set on a group part when the members agree.
+    init(_ part: DevicePart, _ cluster: ClusterID, global attribute: AttributeID) where Value: TLVDecodable {
+        self.init(part, cluster, attribute, merge: .common) { value in try? Value(tlv: TLVElement(value)) }
+    }
+
     /// The value the device last reported; nil when null, not reported, or not supported. On a group
     /// part, dynamic state is never populated and capability limits are those every member can reach.
     public var wrappedValue: Value? {

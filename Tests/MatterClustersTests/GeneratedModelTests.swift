@@ -4,7 +4,7 @@ import MatterCore
 import MatterTestSupport
 import Testing
 
-/// The generated Swift (Sources/MatterClusters/Generated) is what the generator makes of the committed model
+/// The generated Swift (Sources/MatterClusters/Generated, Sources/MatterHome/Generated) is what the generator makes of the committed model
 /// file (model/matter-1.5.json), byte for byte after the toolchain's swift-format, as scripts/model/generate.sh
 /// writes it; and the model's notations read as the specification means them.
 @Suite("The data model generated from the specification")
@@ -31,21 +31,26 @@ struct GeneratedModelTests {
         try #require(FileManager.default.isExecutableFile(atPath: generator.path), "build matter-model-gen first")
         let scratch = try TemporaryDirectory()
         let out = scratch.url.appendingPathComponent("Generated")
+        let home = scratch.url.appendingPathComponent("HomeGenerated")
         let model = Self.root.appendingPathComponent("model/matter-1.5.json").path
-        let generated = try ProcessRunner.run([generator.path, model, out.path], limit: .seconds(120))
+        let generated = try ProcessRunner.run([generator.path, model, out.path, home.path], limit: .seconds(120))
         try #require(generated.exitCode == 0, "matter-model-gen: \(generated.stderr)")
         let format = try ProcessRunner.run(
             [
                 "swift", "format", "format", "-i", "--configuration",
-                Self.root.appendingPathComponent(".swift-format").path, "--recursive", out.path,
+                Self.root.appendingPathComponent(".swift-format").path, "--recursive", out.path, home.path,
             ], limit: .seconds(300))
         try #require(format.exitCode == 0, "swift format: \(format.stderr)")
-        let fresh = try Self.files(below: out)
-        let committed = try Self.files(below: Self.root.appendingPathComponent("Sources/MatterClusters/Generated"))
-        #expect(fresh.count > 100)
-        #expect(Set(fresh.keys) == Set(committed.keys), "files added or removed")
-        let stale = fresh.keys.filter { committed[$0] != fresh[$0] }.sorted()
-        #expect(stale.isEmpty, "stale generated files: \(stale.joined(separator: ", "))")
+        for (fresh, committedPath, least) in [
+            (out, "Sources/MatterClusters/Generated", 100), (home, "Sources/MatterHome/Generated", 130),
+        ] {
+            let freshFiles = try Self.files(below: fresh)
+            let committed = try Self.files(below: Self.root.appendingPathComponent(committedPath))
+            #expect(freshFiles.count > least)
+            #expect(Set(freshFiles.keys) == Set(committed.keys), "files added to or removed from \(committedPath)")
+            let stale = freshFiles.keys.filter { committed[$0] != freshFiles[$0] }.sorted()
+            #expect(stale.isEmpty, "stale generated files in \(committedPath): \(stale.joined(separator: ", "))")
+        }
     }
 
     @Test func everyClusterAndDeviceTypeOfTheModel() {

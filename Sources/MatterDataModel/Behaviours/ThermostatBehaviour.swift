@@ -91,6 +91,29 @@ extension ClusterBehaviour {
         ] {
             server.onChange(attribute) { _, _, _ in room?.start(after: 1000) }
         }
+        // A setpoint written outside its limits is refused (the specification's constraint on the setpoints).
+        for (setpoint, low, high, lowDefault, highDefault) in [
+            (
+                AttributeID.Thermostat.occupiedHeatingSetpoint, AttributeID.Thermostat.minHeatSetpointLimit,
+                AttributeID.Thermostat.maxHeatSetpointLimit, Int64(700), Int64(3000)
+            ),
+            (
+                .Thermostat.occupiedCoolingSetpoint, .Thermostat.minCoolSetpointLimit, .Thermostat.maxCoolSetpointLimit,
+                1600, 3200
+            ),
+        ] {
+            server.checkWrites(setpoint) { server, value throws(StatusIB) in
+                let written: Int64
+                switch value {
+                case .signed(let number): written = number
+                case .unsigned(let number) where number <= UInt64(Int64.max): written = Int64(number)
+                default: throw StatusIB(.invalidDataType)
+                }
+                guard signed(server, low, lowDefault)...signed(server, high, highDefault) ~= written else {
+                    throw StatusIB(.constraintError)
+                }
+            }
+        }
         server.handle(.Thermostat.setpointRaiseLower) { server, fields, _ throws(StatusIB) in
             let mode = try fields.unsigned(0, UInt8.self)
             let amount = Int64(try fields.signed(1, Int8.self)) * 10

@@ -36,6 +36,7 @@ public final class GenericClusterServer: ClusterServer {
     private var behaviours: [CommandID: Behaviour] = [:]
     private let askedEvents: Set<EventID>
     private var changeHandlers: [AttributeID: [ChangeHandler]] = [:]
+    private var writeChecks: [AttributeID: WriteCheck] = [:]
     private var startHandlers: [(GenericClusterServer) -> Void] = []
     /// A recorded cluster's GeneratedCommandList (nil: the responses of the accepted commands).
     private let recordedGenerated: [CommandID]?
@@ -177,6 +178,16 @@ public final class GenericClusterServer: ClusterServer {
         behaviours[command] = behaviour
     }
 
+    /// What a behaviour checks of a value a client writes beyond the model's own constraints (a constraint
+    /// on other attributes: a setpoint within its limits); it throws the status the write answers.
+    public typealias WriteCheck = (GenericClusterServer, TLVValue) throws(StatusIB) -> Void
+
+    /// Makes a client's write of `attribute` pass `check` first (the control plane and behaviours are not
+    /// checked: they move the physical world).
+    public func checkWrites(_ attribute: AttributeID, _ check: @escaping WriteCheck) {
+        writeChecks[attribute] = check
+    }
+
     /// Runs `handler` after every change of `attribute`'s value (a behaviour's reaction: an event, a
     /// dependent attribute).
     public func onChange(_ attribute: AttributeID, _ handler: @escaping ChangeHandler) {
@@ -292,6 +303,7 @@ public final class GenericClusterServer: ClusterServer {
             let fabric = context.subject.fabricIndex
             try set(attribute, .array(current.filter { Self.fabric(of: $0) != fabric } + written))
         case .replace(let value):
+            try writeChecks[attribute]?(self, value)
             try set(attribute, value)
         case .append(let entry):
             guard case .array(var entries)? = values[attribute], schema.type.isList else {

@@ -5,6 +5,7 @@ extension InteractionServer {
     /// InvokeRequest (or the follow-up of a TimedRequest when `timedWindow`) → InvokeResponse, chunked
     /// when the responses do not fit one message.
     func handleInvoke(_ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor, timedWindow: Bool) {
+        statistics.invokeRequests += 1
         guard let request = try? InvokeRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }

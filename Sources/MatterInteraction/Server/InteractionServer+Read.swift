@@ -5,6 +5,7 @@ extension InteractionServer {
     /// ReadRequest → ReportData chunks, each but the last answered by a StatusResponse; the last one
     /// carries SuppressResponse. A read that fails as a whole gets a StatusResponse instead.
     func handleRead(_ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor) {
+        statistics.readRequests += 1
         guard let request = try? ReadRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }

@@ -5,6 +5,7 @@ extension InteractionServer {
     /// SubscribeRequest → priming ReportData chunk(s) carrying the SubscriptionId, each answered by a
     /// StatusResponse, then SubscribeResponse{id, MaxInterval}.
     func handleSubscribe(_ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor) {
+        statistics.subscribeRequests += 1
         guard let request = try? SubscribeRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }

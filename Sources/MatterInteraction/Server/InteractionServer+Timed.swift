@@ -5,6 +5,7 @@ extension InteractionServer {
     /// TimedRequest → StatusResponse(SUCCESS); the WriteRequest or InvokeRequest that follows on the same
     /// exchange must carry TimedRequest=true and arrive before the timeout (else TIMEOUT).
     func handleTimed(_ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor) {
+        statistics.timedRequests += 1
         guard let request = try? TimedRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }

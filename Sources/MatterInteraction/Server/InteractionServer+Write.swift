@@ -25,6 +25,7 @@ extension InteractionServer {
         _ message: ReceivedMessage, exchange: Exchange, subject: SubjectDescriptor, timedWindow: Bool,
         node: isolated TransportNode
     ) {
+        statistics.writeRequests += 1
         guard let request = try? WriteRequestMessage(decoding: message.payload) else {
             return respond(.invalidAction, on: exchange)
         }

@@ -38,6 +38,8 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     let log = Logger(label: "interaction")
     var random: SeededRandom
     var subscriptions: [UInt32: ServerSubscription] = [:]
+    /// The requests peers made, by kind.
+    package internal(set) var statistics = InteractionStatistics()
     /// Conversations that wait for the peer (chunk acknowledgements, write chunks, timed follow-ups).
     var pending: [ObjectIdentifier: PendingConversation] = [:]
     /// The server's timer on the node's scheduler (reports, keep-alives, expired waits).
