@@ -27,6 +27,26 @@ extension Controller {
         }
     }
 
+    /// Invokes several commands on one node in one InvokeRequest: the node must accept that many
+    /// (BasicInformation MaxPathsPerInvoke) and the paths must differ. Returns each command's result in
+    /// order; a status the node answered for a command, a failure included, is its result, not an error.
+    /// `timed` sends it as a timed interaction (when one of the commands requires it). Throws when the
+    /// request itself fails: no session, no answer, a status for the whole request.
+    public func invoke(
+        _ nodeID: NodeID, batch commands: [CommandRequest], timed: Bool = false
+    ) async throws(ControllerError) -> [InvokeResult] {
+        guard !commands.isEmpty else { return [] }
+        let context = "node \(nodeID.rawValue): a batch of \(commands.count) commands"
+        return try await withSession(nodeID, idempotent: false) { session throws(ControllerError) in
+            do throws(InteractionError) {
+                return try await client.invoke(
+                    commands, session: session, timedTimeout: timed ? configuration.timedInteractionTimeout : nil)
+            } catch {
+                throw ControllerError(error, context: context)
+            }
+        }
+    }
+
     /// OnOff.On.
     public func on(_ nodeID: NodeID, endpoint: EndpointID = EndpointID(1)) async throws(ControllerError) {
         try await invoke(nodeID, endpoint: endpoint, cluster: .onOff, command: .OnOff.on)

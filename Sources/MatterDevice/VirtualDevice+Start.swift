@@ -21,6 +21,9 @@ extension VirtualDevice {
         if let name = configuration.name, let problem = BasicInformationServer.nodeLabelProblem(name) {
             throw .invalidConfiguration("the name (NodeLabel) \"\(name)\" \(problem)")
         }
+        guard configuration.maxPathsPerInvoke >= 1 else {
+            throw .invalidConfiguration("MaxPathsPerInvoke must be at least 1")
+        }
         let twin = configuration.twin
         let preset: DevicePreset
         do {
@@ -104,6 +107,7 @@ extension VirtualDevice {
         information.nodeLabel = configuration.name ?? ""
         information.uniqueID = identity.uniqueID
         information.serialNumber = identity.serialNumber
+        information.maxPathsPerInvoke = configuration.maxPathsPerInvoke
         let attributes = PersistentAttributeStore(persistence)
         let basicInformation = information
         let rootConfiguration = RootNode.Configuration(
@@ -121,6 +125,8 @@ extension VirtualDevice {
                     resumption: CASEResumptionStore(), sessions: .of(node))
                 root.pase.localMRP = configuration.mrp
                 root.caseResponder.localMRP = configuration.mrp
+                root.pase.maxPathsPerInvoke = configuration.maxPathsPerInvoke
+                root.caseResponder.maxPathsPerInvoke = configuration.maxPathsPerInvoke
                 root.checkpoint = configuration.checkpoint
                 var endpoints: [Endpoint]
                 if let twin {
@@ -155,7 +161,10 @@ extension VirtualDevice {
                 }
                 dataModel.accessPolicy = root.fabrics.accessControl
                 root.startTimers(on: dataModel)
-                let server = InteractionServer.install(on: node, dataModel: dataModel)
+                var serverConfiguration = InteractionServer.Configuration()
+                serverConfiguration.maxPathsPerInvoke = Int(configuration.maxPathsPerInvoke)
+                let server = InteractionServer.install(
+                    on: node, dataModel: dataModel, configuration: serverConfiguration)
                 // A PASE session is bound to the fabric AddNOC created under its fail-safe.
                 server.subjectResolver = { session, parameters in
                     var subject = SubjectDescriptor(session: parameters.kind)

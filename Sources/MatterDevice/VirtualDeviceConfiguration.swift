@@ -72,6 +72,9 @@ public struct VirtualDeviceConfiguration: Sendable {
     /// (BasicCommissioningInfo.FailSafeExpiryLengthSeconds); the SDK's default is 60 s. While it runs,
     /// other commissioners get BUSY.
     public var failSafeExpirySeconds: UInt16 = 60
+    /// The commands one InvokeRequest may carry (BasicInformation MaxPathsPerInvoke, the session
+    /// parameters); 1 as the SDK's example apps, at least 1.
+    public var maxPathsPerInvoke: UInt16 = 1
     /// Test hook: called on the device's queue at each ``DeviceCheckpoint`` of commissioning. Crash
     /// tests end the process there (the CLI's `MATTER_EMU_TEST_KILL_AT`); nil in normal use.
     public var checkpoint: (@Sendable (DeviceCheckpoint) -> Void)?

@@ -71,19 +71,7 @@ public struct DevicePart: Sendable {
     @discardableResult
     func invoke<C: ClusterCommand>(_ command: C, timed: Bool? = nil) async throws(HomeError) -> C.Response {
         let result = try await invoke(C.cluster, C.id, fields: command.fieldElements(), timed: timed)
-        let fields: TLVValue
-        switch result {
-        case .response(_, let responseFields): fields = responseFields
-        case .status: fields = .structure([])
-        }
-        do {
-            return try C.Response(tlv: TLVElement(fields))
-        } catch {
-            throw HomeError(
-                .status,
-                "\(Self.commandName(C.cluster, C.id)): the device's answer does not read as "
-                    + "\(C.Response.self): \(error)", code: .internal)
-        }
+        return try Self.response(C.self, result)
     }
 
     /// Invokes a command. On a device, returns once the command's effect is in the cache: the device's

@@ -260,7 +260,8 @@ struct TraitEmitter {
                 parameters.append("optionalArgsProvider: (inout \(argsType)) -> Void = { _ in }")
                 body += "            var optional = \(argsType)()\n            optionalArgsProvider(&optional)\n"
             }
-            let call = "part.invoke(\(ns).Commands.\(typeName)(\(arguments.joined(separator: ", "))))"
+            let value = "\(ns).Commands.\(typeName)(\(arguments.joined(separator: ", ")))"
+            let call = "part.invoke(\(value))"
             methods += "\n        /// \(command.name)"
             methods += Access(command.access).timed ? " (a timed invoke).\n" : ".\n"
             if response == "Void" {
@@ -274,6 +275,12 @@ struct TraitEmitter {
                 methods += " -> \(response) {\n"
                 methods += body + "            return try await \(call)\n        }\n"
             }
+            let batchResponse = response == "Void" ? "Void" : response
+            let maker = response == "Void" ? "batchable" : "batchableWithResponse"
+            methods += "\n        /// \(command.name) for ``Home/sendBatchedCommands(_:)``.\n"
+            methods += "        public func \(Self.bare(method))Batchable(\(parameters.joined(separator: ", "))) -> "
+            methods += "BatchableCommand<\(batchResponse)> {\n"
+            methods += body + "            return part.\(maker)(\(value))\n        }\n"
         }
         var header = "\n        /// The commands of the trait, for ``supports(_:)``.\n"
         header += "        public enum Command: Sendable, Hashable, CaseIterable {\n"

@@ -86,3 +86,73 @@ struct GeneratedTraitTests {
         await lamp.stop()
     }
 }
+
+/// `home.sendBatchedCommands`: several commands to several devices, per device in as few InvokeRequests
+/// as its MaxPathsPerInvoke allows, with a result per command.
+@Suite("Home API batched commands")
+struct BatchedCommandTests {
+    let bed: HomeTestBed
+
+    init() throws { bed = try HomeTestBed() }
+
+    @Test("a batch to a device taking three commands per request and one taking one; a result per command")
+    func batch() async throws {
+        let wide = try await bed.device("dimmable-light", name: "wide", discriminator: 661, maxPathsPerInvoke: 3)
+        let narrow = try await bed.device("on-off-light", name: "narrow", discriminator: 662)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().list().first)
+        let ids = try await commission([wide, narrow], in: structure)
+        let devices = try await home.devices().byID()
+        let first = try #require(devices.first { $0.id == ids[0] })
+        let second = try #require(devices.first { $0.id == ids[1] })
+        let light = try #require(await first.types.get(DimmableLightDeviceType.self))
+        let onOff = try #require(light.matterTraits.onOffTrait)
+        let level = try #require(light.matterTraits.levelControlTrait)
+        let root = try #require(
+            await first.types.get(RootNodeDeviceType.self)?.matterTraits.operationalCredentialsTrait)
+        #expect(
+            await first.types.get(RootNodeDeviceType.self)?.matterTraits.basicInformationTrait?.attributes
+                .maxPathsPerInvoke == 3)
+        let other = try #require(await second.types.get(OnOffLightDeviceType.self))
+        let otherOnOff = try #require(other.matterTraits.onOffTrait)
+        // The narrow light has no LevelControl: that command alone fails.
+        let missing = Matter.LevelControlTrait(part: other.part)
+
+        let wideBefore = await wide.statistics().interactions.invokeRequests
+        let narrowBefore = await narrow.statistics().interactions.invokeRequests
+        let results = await home.sendBatchedCommands { batcher in
+            (
+                batcher.add(onOff.onBatchable()),
+                batcher.add(
+                    level.moveToLevelBatchable(level: 100, transitionTime: 0, optionsMask: [], optionsOverride: [])),
+                batcher.add(root.updateFabricLabelBatchable(label: "Batched")),
+                batcher.add(otherOnOff.toggleBatchable()),
+                batcher.add(
+                    missing.moveToLevelBatchable(level: 1, transitionTime: 0, optionsMask: [], optionsOverride: []))
+            )
+        }
+        #expect(results.0.isSuccessful && results.1.isSuccessful && results.3.isSuccessful)
+        #expect(try results.2.getOrThrow().statusCode == .ok)
+        let refused = #expect(throws: HomeError.self) { try results.4.getOrThrow() }
+        #expect(refused?.code == .notFound)
+        #expect(await wide.statistics().interactions.invokeRequests - wideBefore == 1)
+        #expect(await narrow.statistics().interactions.invokeRequests - narrowBefore == 2)
+        // The reports brought the effects: the attributes are current.
+        #expect(onOff.attributes.onOff == true && level.attributes.currentLevel == 100)
+        #expect(otherOnOff.attributes.onOff == true)
+
+        let late = CommandBatcherBox()
+        _ = await home.sendBatchedCommands { batcher in late.batcher = batcher }
+        let after = try #require(late.batcher).add(onOff.offBatchable())
+        #expect(!after.isSuccessful)
+        await home.close()
+        await wide.stop()
+        await narrow.stop()
+    }
+}
+
+/// Keeps a batcher past its batch (to show it refuses late commands).
+final class CommandBatcherBox: @unchecked Sendable {
+    // @unchecked: written in the batch's closure, read after it returned, in one task.
+    var batcher: CommandBatcher?
+}

@@ -33,12 +33,12 @@ final class HomeTestBed: Sendable {
     /// A virtual device of `type`, advertised with `discriminator`.
     func device(
         _ type: String, name: String, discriminator: UInt16, port: UInt16 = 0,
-        bridged: [(type: String, count: Int)] = []
+        bridged: [(type: String, count: Int)] = [], maxPathsPerInvoke: UInt16 = 1
     ) async throws -> VirtualDevice {
         let host = dnssd.makeHost(hostName: "\(name).local", addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 })
         return try await VirtualDevices.start(
             type, in: directory, name: name, discriminator: discriminator, port: port, mrp: Self.fastMRP, dnssd: host,
-            bridged: bridged)
+            bridged: bridged, maxPathsPerInvoke: maxPathsPerInvoke)
     }
 
     /// The home's configuration: this state directory, the in-memory DNS-SD, fast timers.

@@ -16,7 +16,7 @@ public enum VirtualDevices {
         _ type: String = "dimmable-light", in directory: TemporaryDirectory, name: String,
         passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840, vendorID: VendorID? = nil,
         port: UInt16 = 0, mrp: MRPParameters? = nil, dnssd: InMemoryDNSSD? = nil,
-        bridged: [(type: String, count: Int)] = [], timeScale: Double = 1
+        bridged: [(type: String, count: Int)] = [], timeScale: Double = 1, maxPathsPerInvoke: UInt16 = 1
     ) async throws -> VirtualDevice {
         var configuration = VirtualDeviceConfiguration(
             deviceType: type, storagePath: directory.file("\(name).sqlite"), pkiDirectory: TestPaths.pkiDirectory)
@@ -29,6 +29,7 @@ public enum VirtualDevices {
         if let mrp { configuration.mrp = mrp }
         configuration.bridged = bridged
         configuration.timeScale = timeScale
+        configuration.maxPathsPerInvoke = maxPathsPerInvoke
         return try await VirtualDevice.start(configuration, dnssd: dnssd)
     }
 }

@@ -62,6 +62,9 @@ struct DeviceCommand: CLICommand {
             .value(
                 "fail-safe-expiry", "SECONDS",
                 "fail-safe a PASE session arms, and the one it suggests to commissioners (default 60)"),
+            .value(
+                "max-paths-per-invoke", "N",
+                "commands one InvokeRequest may carry (BasicInformation MaxPathsPerInvoke, 1...65535; default 1)"),
         ] + SimulationOptions.options + WebOptions.options
     static let positionals: [PositionalSpec] = []
     static let discussion = """
@@ -146,6 +149,10 @@ struct DeviceCommand: CLICommand {
         configuration.failSafeExpirySeconds = try arguments.unsigned("fail-safe-expiry") ?? 60
         guard (1...900).contains(configuration.failSafeExpirySeconds) else {
             throw UsageError("--fail-safe-expiry must be 1...900 seconds", command: Self.pathString)
+        }
+        configuration.maxPathsPerInvoke = try arguments.unsigned("max-paths-per-invoke") ?? 1
+        guard configuration.maxPathsPerInvoke >= 1 else {
+            throw UsageError("--max-paths-per-invoke must be 1...65535", command: Self.pathString)
         }
         configuration.interface = arguments.value("interface")
         if let name = configuration.interface, if_nametoindex(name) == 0 {

@@ -13,6 +13,9 @@ public final class CASEResponder: @unchecked Sendable {
     public weak var credentials: (any CASECredentialsProvider)?
     public let resumption: CASEResumptionStore
     public var localMRP: MRPParameters
+    /// The commands one InvokeRequest may carry, advertised in the session parameters (BasicInformation
+    /// MaxPathsPerInvoke).
+    public var maxPathsPerInvoke: UInt16 = 1
     /// Time certificates are checked against.
     public var validationTime: @Sendable () -> CertificateValidationTime = { .now }
     /// A CASE session was established: its ID and the peer's identity.
@@ -90,7 +93,7 @@ public final class CASEResponder: @unchecked Sendable {
             let sigma2 = Sigma2(
                 responderRandom: responderRandom, responderSessionID: localSessionID,
                 responderEphemeralPublicKey: ephemeralKey, encrypted: encrypted,
-                sessionParameters: .local(localMRP)
+                sessionParameters: .local(localMRP, maxPathsPerInvoke: maxPathsPerInvoke)
             ).encoded()
             try exchange.send(opcode: SecureChannelOpcode.sigma2, payload: sigma2)
             let state = FullHandshake(
@@ -133,7 +136,7 @@ public final class CASEResponder: @unchecked Sendable {
                 opcode: SecureChannelOpcode.sigma2Resume,
                 payload: Sigma2Resume(
                     resumptionID: newID, mic: mic, responderSessionID: localSessionID,
-                    sessionParameters: .local(localMRP)
+                    sessionParameters: .local(localMRP, maxPathsPerInvoke: maxPathsPerInvoke)
                 ).encoded())
             var updated = record
             updated.resumptionID = newID

@@ -38,12 +38,12 @@ public struct SessionParameters: Equatable, Sendable {
     }
 
     /// What this implementation advertises: its MRP intervals, the revisions (SpecificationVersion 1.5
-    /// and DataModelRevision 19, as BasicInformation reports them), one path per invoke.
-    public static func local(_ mrp: MRPParameters) -> SessionParameters {
+    /// and DataModelRevision 19, as BasicInformation reports them), the commands one InvokeRequest may carry.
+    public static func local(_ mrp: MRPParameters, maxPathsPerInvoke: UInt16 = 1) -> SessionParameters {
         SessionParameters(
             idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
             activeThreshold: mrp.activeThreshold, dataModelRevision: 19, interactionModelRevision: 12,
-            specificationVersion: 0x0105_0000, maxPathsPerInvoke: 1)
+            specificationVersion: 0x0105_0000, maxPathsPerInvoke: maxPathsPerInvoke)
     }
 
     /// The MRP intervals, with the SDK defaults for absent fields.

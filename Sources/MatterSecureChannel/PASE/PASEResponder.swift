@@ -38,6 +38,9 @@ public final class PASEResponder: @unchecked Sendable {
         didSet { attempts.reset() }
     }
     public var localMRP: MRPParameters
+    /// The commands one InvokeRequest may carry, advertised in the session parameters (BasicInformation
+    /// MaxPathsPerInvoke).
+    public var maxPathsPerInvoke: UInt16 = 1
     /// Failed attempts in the current window.
     public var failedAttempts: Int { attempts.failed }
     private var attempts = PASEAttempts(limit: PASEResponder.maximumFailedAttempts)
@@ -137,7 +140,7 @@ public final class PASEResponder: @unchecked Sendable {
         let response = PBKDFParamResponse(
             initiatorRandom: request.initiatorRandom, responderRandom: responderRandom,
             responderSessionID: localSessionID, pbkdf: request.hasPBKDFParameters ? nil : credentials.pbkdf,
-            sessionParameters: .local(localMRP))
+            sessionParameters: .local(localMRP, maxPathsPerInvoke: maxPathsPerInvoke))
         let responseBytes = response.encoded()
         let verifier: Spake2PlusVerifier
         do {

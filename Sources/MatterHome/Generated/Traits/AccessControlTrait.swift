@@ -113,6 +113,13 @@ extension Matter {
             return try await part.invoke(Clusters.AccessControl.Commands.ReviewFabricRestrictions(arl: arl))
         }
 
+        /// ReviewFabricRestrictions for ``Home/sendBatchedCommands(_:)``.
+        public func reviewFabricRestrictionsBatchable(
+            arl: [Clusters.AccessControl.CommissioningAccessRestrictionEntryStruct]
+        ) -> BatchableCommand<Clusters.AccessControl.Commands.ReviewFabricRestrictionsResponse> {
+            return part.batchableWithResponse(Clusters.AccessControl.Commands.ReviewFabricRestrictions(arl: arl))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -85,6 +85,14 @@ extension Matter {
                 Clusters.AccountLogin.Commands.GetSetupPIN(tempAccountIdentifier: tempAccountIdentifier))
         }
 
+        /// GetSetupPIN for ``Home/sendBatchedCommands(_:)``.
+        public func getSetupPINBatchable(tempAccountIdentifier: Swift.String) -> BatchableCommand<
+            Clusters.AccountLogin.Commands.GetSetupPINResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.AccountLogin.Commands.GetSetupPIN(tempAccountIdentifier: tempAccountIdentifier))
+        }
+
         /// Login (a timed invoke).
         public func login(
             tempAccountIdentifier: Swift.String, setupPIN: Swift.String,
@@ -97,12 +105,33 @@ extension Matter {
                     tempAccountIdentifier: tempAccountIdentifier, setupPIN: setupPIN, node: optional.node))
         }
 
+        /// Login for ``Home/sendBatchedCommands(_:)``.
+        public func loginBatchable(
+            tempAccountIdentifier: Swift.String, setupPIN: Swift.String,
+            optionalArgsProvider: (inout LoginOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = LoginOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.AccountLogin.Commands.Login(
+                    tempAccountIdentifier: tempAccountIdentifier, setupPIN: setupPIN, node: optional.node))
+        }
+
         /// Logout (a timed invoke).
         public func logout(optionalArgsProvider: (inout LogoutOptionalArgs) -> Void = { _ in }) async throws(HomeError)
         {
             var optional = LogoutOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(Clusters.AccountLogin.Commands.Logout(node: optional.node))
+        }
+
+        /// Logout for ``Home/sendBatchedCommands(_:)``.
+        public func logoutBatchable(optionalArgsProvider: (inout LogoutOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = LogoutOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.AccountLogin.Commands.Logout(node: optional.node))
         }
     }
 }

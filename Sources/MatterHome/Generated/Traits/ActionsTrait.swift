@@ -211,6 +211,16 @@ extension Matter {
                 Clusters.Actions.Commands.InstantAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
+        /// InstantAction for ``Home/sendBatchedCommands(_:)``.
+        public func instantActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout InstantActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = InstantActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.InstantAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
         /// InstantActionWithTransition.
         public func instantActionWithTransition(
             actionID: Swift.UInt16, transitionTime: Swift.UInt16,
@@ -223,6 +233,18 @@ extension Matter {
                     actionID: actionID, invokeID: optional.invokeID, transitionTime: transitionTime))
         }
 
+        /// InstantActionWithTransition for ``Home/sendBatchedCommands(_:)``.
+        public func instantActionWithTransitionBatchable(
+            actionID: Swift.UInt16, transitionTime: Swift.UInt16,
+            optionalArgsProvider: (inout InstantActionWithTransitionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = InstantActionWithTransitionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.InstantActionWithTransition(
+                    actionID: actionID, invokeID: optional.invokeID, transitionTime: transitionTime))
+        }
+
         /// StartAction.
         public func startAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout StartActionOptionalArgs) -> Void = { _ in }
@@ -230,6 +252,16 @@ extension Matter {
             var optional = StartActionOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Actions.Commands.StartAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
+        /// StartAction for ``Home/sendBatchedCommands(_:)``.
+        public func startActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout StartActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = StartActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Actions.Commands.StartAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
@@ -245,6 +277,18 @@ extension Matter {
                     actionID: actionID, invokeID: optional.invokeID, duration: duration))
         }
 
+        /// StartActionWithDuration for ``Home/sendBatchedCommands(_:)``.
+        public func startActionWithDurationBatchable(
+            actionID: Swift.UInt16, duration: Swift.UInt32,
+            optionalArgsProvider: (inout StartActionWithDurationOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = StartActionWithDurationOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.StartActionWithDuration(
+                    actionID: actionID, invokeID: optional.invokeID, duration: duration))
+        }
+
         /// StopAction.
         public func stopAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout StopActionOptionalArgs) -> Void = { _ in }
@@ -255,6 +299,15 @@ extension Matter {
                 Clusters.Actions.Commands.StopAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
+        /// StopAction for ``Home/sendBatchedCommands(_:)``.
+        public func stopActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout StopActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = StopActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.Actions.Commands.StopAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
         /// PauseAction.
         public func pauseAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout PauseActionOptionalArgs) -> Void = { _ in }
@@ -262,6 +315,16 @@ extension Matter {
             var optional = PauseActionOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Actions.Commands.PauseAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
+        /// PauseAction for ``Home/sendBatchedCommands(_:)``.
+        public func pauseActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout PauseActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = PauseActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Actions.Commands.PauseAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
@@ -277,6 +340,18 @@ extension Matter {
                     actionID: actionID, invokeID: optional.invokeID, duration: duration))
         }
 
+        /// PauseActionWithDuration for ``Home/sendBatchedCommands(_:)``.
+        public func pauseActionWithDurationBatchable(
+            actionID: Swift.UInt16, duration: Swift.UInt32,
+            optionalArgsProvider: (inout PauseActionWithDurationOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = PauseActionWithDurationOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.PauseActionWithDuration(
+                    actionID: actionID, invokeID: optional.invokeID, duration: duration))
+        }
+
         /// ResumeAction.
         public func resumeAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout ResumeActionOptionalArgs) -> Void = { _ in }
@@ -287,6 +362,16 @@ extension Matter {
                 Clusters.Actions.Commands.ResumeAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
+        /// ResumeAction for ``Home/sendBatchedCommands(_:)``.
+        public func resumeActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout ResumeActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = ResumeActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.ResumeAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
         /// EnableAction.
         public func enableAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout EnableActionOptionalArgs) -> Void = { _ in }
@@ -294,6 +379,16 @@ extension Matter {
             var optional = EnableActionOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Actions.Commands.EnableAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
+        /// EnableAction for ``Home/sendBatchedCommands(_:)``.
+        public func enableActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout EnableActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = EnableActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Actions.Commands.EnableAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
@@ -309,6 +404,18 @@ extension Matter {
                     actionID: actionID, invokeID: optional.invokeID, duration: duration))
         }
 
+        /// EnableActionWithDuration for ``Home/sendBatchedCommands(_:)``.
+        public func enableActionWithDurationBatchable(
+            actionID: Swift.UInt16, duration: Swift.UInt32,
+            optionalArgsProvider: (inout EnableActionWithDurationOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = EnableActionWithDurationOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Actions.Commands.EnableActionWithDuration(
+                    actionID: actionID, invokeID: optional.invokeID, duration: duration))
+        }
+
         /// DisableAction.
         public func disableAction(
             actionID: Swift.UInt16, optionalArgsProvider: (inout DisableActionOptionalArgs) -> Void = { _ in }
@@ -316,6 +423,16 @@ extension Matter {
             var optional = DisableActionOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Actions.Commands.DisableAction(actionID: actionID, invokeID: optional.invokeID))
+        }
+
+        /// DisableAction for ``Home/sendBatchedCommands(_:)``.
+        public func disableActionBatchable(
+            actionID: Swift.UInt16, optionalArgsProvider: (inout DisableActionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = DisableActionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Actions.Commands.DisableAction(actionID: actionID, invokeID: optional.invokeID))
         }
 
@@ -327,6 +444,18 @@ extension Matter {
             var optional = DisableActionWithDurationOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Actions.Commands.DisableActionWithDuration(
+                    actionID: actionID, invokeID: optional.invokeID, duration: duration))
+        }
+
+        /// DisableActionWithDuration for ``Home/sendBatchedCommands(_:)``.
+        public func disableActionWithDurationBatchable(
+            actionID: Swift.UInt16, duration: Swift.UInt32,
+            optionalArgsProvider: (inout DisableActionWithDurationOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = DisableActionWithDurationOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Actions.Commands.DisableActionWithDuration(
                     actionID: actionID, invokeID: optional.invokeID, duration: duration))
         }

@@ -94,6 +94,11 @@ extension Matter {
             _ = try await part.invoke(Clusters.ActivatedCarbonFilterMonitoring.Commands.ResetCondition())
         }
 
+        /// ResetCondition for ``Home/sendBatchedCommands(_:)``.
+        public func resetConditionBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ActivatedCarbonFilterMonitoring.Commands.ResetCondition())
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -90,6 +90,17 @@ extension Matter {
                     discriminator: discriminator, iterations: iterations, salt: salt))
         }
 
+        /// OpenCommissioningWindow for ``Home/sendBatchedCommands(_:)``.
+        public func openCommissioningWindowBatchable(
+            commissioningTimeout: Swift.UInt16, pakePasscodeVerifier: [Swift.UInt8], discriminator: Swift.UInt16,
+            iterations: Swift.UInt32, salt: [Swift.UInt8]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.AdministratorCommissioning.Commands.OpenCommissioningWindow(
+                    commissioningTimeout: commissioningTimeout, pakePasscodeVerifier: pakePasscodeVerifier,
+                    discriminator: discriminator, iterations: iterations, salt: salt))
+        }
+
         /// OpenBasicCommissioningWindow (a timed invoke).
         public func openBasicCommissioningWindow(commissioningTimeout: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
@@ -97,9 +108,22 @@ extension Matter {
                     commissioningTimeout: commissioningTimeout))
         }
 
+        /// OpenBasicCommissioningWindow for ``Home/sendBatchedCommands(_:)``.
+        public func openBasicCommissioningWindowBatchable(commissioningTimeout: Swift.UInt16) -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.AdministratorCommissioning.Commands.OpenBasicCommissioningWindow(
+                    commissioningTimeout: commissioningTimeout))
+        }
+
         /// RevokeCommissioning (a timed invoke).
         public func revokeCommissioning() async throws(HomeError) {
             _ = try await part.invoke(Clusters.AdministratorCommissioning.Commands.RevokeCommissioning())
+        }
+
+        /// RevokeCommissioning for ``Home/sendBatchedCommands(_:)``.
+        public func revokeCommissioningBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.AdministratorCommissioning.Commands.RevokeCommissioning())
         }
     }
 }

@@ -113,6 +113,16 @@ extension Matter {
                 Clusters.ApplicationLauncher.Commands.LaunchApp(application: optional.application, data: optional.data))
         }
 
+        /// LaunchApp for ``Home/sendBatchedCommands(_:)``.
+        public func launchAppBatchable(optionalArgsProvider: (inout LaunchAppOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.ApplicationLauncher.Commands.LauncherResponse>
+        {
+            var optional = LaunchAppOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.ApplicationLauncher.Commands.LaunchApp(application: optional.application, data: optional.data))
+        }
+
         /// StopApp.
         @discardableResult
         public func stopApp(optionalArgsProvider: (inout StopAppOptionalArgs) -> Void = { _ in })
@@ -124,6 +134,16 @@ extension Matter {
                 Clusters.ApplicationLauncher.Commands.StopApp(application: optional.application))
         }
 
+        /// StopApp for ``Home/sendBatchedCommands(_:)``.
+        public func stopAppBatchable(optionalArgsProvider: (inout StopAppOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.ApplicationLauncher.Commands.LauncherResponse>
+        {
+            var optional = StopAppOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.ApplicationLauncher.Commands.StopApp(application: optional.application))
+        }
+
         /// HideApp.
         @discardableResult
         public func hideApp(optionalArgsProvider: (inout HideAppOptionalArgs) -> Void = { _ in })
@@ -132,6 +152,16 @@ extension Matter {
             var optional = HideAppOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.ApplicationLauncher.Commands.HideApp(application: optional.application))
+        }
+
+        /// HideApp for ``Home/sendBatchedCommands(_:)``.
+        public func hideAppBatchable(optionalArgsProvider: (inout HideAppOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.ApplicationLauncher.Commands.LauncherResponse>
+        {
+            var optional = HideAppOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.ApplicationLauncher.Commands.HideApp(application: optional.application))
         }
     }

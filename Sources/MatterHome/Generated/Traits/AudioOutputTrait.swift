@@ -70,9 +70,19 @@ extension Matter {
             _ = try await part.invoke(Clusters.AudioOutput.Commands.SelectOutput(index: index))
         }
 
+        /// SelectOutput for ``Home/sendBatchedCommands(_:)``.
+        public func selectOutputBatchable(index: Swift.UInt8) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.AudioOutput.Commands.SelectOutput(index: index))
+        }
+
         /// RenameOutput.
         public func renameOutput(index: Swift.UInt8, name: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(Clusters.AudioOutput.Commands.RenameOutput(index: index, name: name))
+        }
+
+        /// RenameOutput for ``Home/sendBatchedCommands(_:)``.
+        public func renameOutputBatchable(index: Swift.UInt8, name: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.AudioOutput.Commands.RenameOutput(index: index, name: name))
         }
     }
 }

@@ -112,11 +112,28 @@ extension Matter {
                 Clusters.BooleanStateConfiguration.Commands.SuppressAlarm(alarmsToSuppress: alarmsToSuppress))
         }
 
+        /// SuppressAlarm for ``Home/sendBatchedCommands(_:)``.
+        public func suppressAlarmBatchable(alarmsToSuppress: Clusters.BooleanStateConfiguration.AlarmModeBitmap)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.BooleanStateConfiguration.Commands.SuppressAlarm(alarmsToSuppress: alarmsToSuppress))
+        }
+
         /// EnableDisableAlarm.
         public func enableDisableAlarm(alarmsToEnableDisable: Clusters.BooleanStateConfiguration.AlarmModeBitmap)
             async throws(HomeError)
         {
             _ = try await part.invoke(
+                Clusters.BooleanStateConfiguration.Commands.EnableDisableAlarm(
+                    alarmsToEnableDisable: alarmsToEnableDisable))
+        }
+
+        /// EnableDisableAlarm for ``Home/sendBatchedCommands(_:)``.
+        public func enableDisableAlarmBatchable(
+            alarmsToEnableDisable: Clusters.BooleanStateConfiguration.AlarmModeBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.BooleanStateConfiguration.Commands.EnableDisableAlarm(
                     alarmsToEnableDisable: alarmsToEnableDisable))
         }

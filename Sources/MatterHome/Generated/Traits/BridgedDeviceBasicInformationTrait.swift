@@ -181,6 +181,15 @@ extension Matter {
                     stayActiveDuration: stayActiveDuration, timeoutMs: timeoutMs))
         }
 
+        /// KeepActive for ``Home/sendBatchedCommands(_:)``.
+        public func keepActiveBatchable(stayActiveDuration: Swift.UInt32, timeoutMs: Swift.UInt32) -> BatchableCommand<
+            Void
+        > {
+            return part.batchable(
+                Clusters.BridgedDeviceBasicInformation.Commands.KeepActive(
+                    stayActiveDuration: stayActiveDuration, timeoutMs: timeoutMs))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -178,6 +178,17 @@ extension Matter {
                     pan: optional.pan, tilt: optional.tilt, zoom: optional.zoom))
         }
 
+        /// MptzSetPosition for ``Home/sendBatchedCommands(_:)``.
+        public func mptzSetPositionBatchable(
+            optionalArgsProvider: (inout MptzSetPositionOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = MptzSetPositionOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzSetPosition(
+                    pan: optional.pan, tilt: optional.tilt, zoom: optional.zoom))
+        }
+
         /// MptzRelativeMove.
         public func mptzRelativeMove(optionalArgsProvider: (inout MptzRelativeMoveOptionalArgs) -> Void = { _ in })
             async throws(HomeError)
@@ -189,9 +200,26 @@ extension Matter {
                     panDelta: optional.panDelta, tiltDelta: optional.tiltDelta, zoomDelta: optional.zoomDelta))
         }
 
+        /// MptzRelativeMove for ``Home/sendBatchedCommands(_:)``.
+        public func mptzRelativeMoveBatchable(
+            optionalArgsProvider: (inout MptzRelativeMoveOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = MptzRelativeMoveOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzRelativeMove(
+                    panDelta: optional.panDelta, tiltDelta: optional.tiltDelta, zoomDelta: optional.zoomDelta))
+        }
+
         /// MptzMoveToPreset.
         public func mptzMoveToPreset(presetID: Swift.UInt8) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzMoveToPreset(presetID: presetID))
+        }
+
+        /// MptzMoveToPreset for ``Home/sendBatchedCommands(_:)``.
+        public func mptzMoveToPresetBatchable(presetID: Swift.UInt8) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzMoveToPreset(presetID: presetID))
         }
 
@@ -206,9 +234,26 @@ extension Matter {
                     presetID: optional.presetID, name: name))
         }
 
+        /// MptzSavePreset for ``Home/sendBatchedCommands(_:)``.
+        public func mptzSavePresetBatchable(
+            name: Swift.String, optionalArgsProvider: (inout MptzSavePresetOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = MptzSavePresetOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzSavePreset(
+                    presetID: optional.presetID, name: name))
+        }
+
         /// MptzRemovePreset.
         public func mptzRemovePreset(presetID: Swift.UInt8) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzRemovePreset(presetID: presetID))
+        }
+
+        /// MptzRemovePreset for ``Home/sendBatchedCommands(_:)``.
+        public func mptzRemovePresetBatchable(presetID: Swift.UInt8) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.CameraAvSettingsUserLevelManagement.Commands.MptzRemovePreset(presetID: presetID))
         }
 
@@ -221,6 +266,15 @@ extension Matter {
                     videoStreamID: videoStreamID, viewport: viewport))
         }
 
+        /// DptzSetViewport for ``Home/sendBatchedCommands(_:)``.
+        public func dptzSetViewportBatchable(videoStreamID: Swift.UInt16, viewport: Clusters.Global.ViewportStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.DptzSetViewport(
+                    videoStreamID: videoStreamID, viewport: viewport))
+        }
+
         /// DptzRelativeMove.
         public func dptzRelativeMove(
             videoStreamID: Swift.UInt16, optionalArgsProvider: (inout DptzRelativeMoveOptionalArgs) -> Void = { _ in }
@@ -228,6 +282,18 @@ extension Matter {
             var optional = DptzRelativeMoveOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.CameraAvSettingsUserLevelManagement.Commands.DptzRelativeMove(
+                    videoStreamID: videoStreamID, deltaX: optional.deltaX, deltaY: optional.deltaY,
+                    zoomDelta: optional.zoomDelta))
+        }
+
+        /// DptzRelativeMove for ``Home/sendBatchedCommands(_:)``.
+        public func dptzRelativeMoveBatchable(
+            videoStreamID: Swift.UInt16, optionalArgsProvider: (inout DptzRelativeMoveOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = DptzRelativeMoveOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.CameraAvSettingsUserLevelManagement.Commands.DptzRelativeMove(
                     videoStreamID: videoStreamID, deltaX: optional.deltaX, deltaY: optional.deltaY,
                     zoomDelta: optional.zoomDelta))

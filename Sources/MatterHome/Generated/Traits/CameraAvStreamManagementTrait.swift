@@ -335,9 +335,26 @@ extension Matter {
                     sampleRate: sampleRate, bitRate: bitRate, bitDepth: bitDepth))
         }
 
+        /// AudioStreamAllocate for ``Home/sendBatchedCommands(_:)``.
+        public func audioStreamAllocateBatchable(
+            streamUsage: Clusters.Global.StreamUsageEnum, audioCodec: Clusters.CameraAvStreamManagement.AudioCodecEnum,
+            channelCount: Swift.UInt8, sampleRate: Swift.UInt32, bitRate: Swift.UInt32, bitDepth: Swift.UInt8
+        ) -> BatchableCommand<Clusters.CameraAvStreamManagement.Commands.AudioStreamAllocateResponse> {
+            return part.batchableWithResponse(
+                Clusters.CameraAvStreamManagement.Commands.AudioStreamAllocate(
+                    streamUsage: streamUsage, audioCodec: audioCodec, channelCount: channelCount,
+                    sampleRate: sampleRate, bitRate: bitRate, bitDepth: bitDepth))
+        }
+
         /// AudioStreamDeallocate.
         public func audioStreamDeallocate(audioStreamID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.CameraAvStreamManagement.Commands.AudioStreamDeallocate(audioStreamID: audioStreamID))
+        }
+
+        /// AudioStreamDeallocate for ``Home/sendBatchedCommands(_:)``.
+        public func audioStreamDeallocateBatchable(audioStreamID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.CameraAvStreamManagement.Commands.AudioStreamDeallocate(audioStreamID: audioStreamID))
         }
 
@@ -361,6 +378,25 @@ extension Matter {
                     watermarkEnabled: optional.watermarkEnabled, osdEnabled: optional.osdEnabled))
         }
 
+        /// VideoStreamAllocate for ``Home/sendBatchedCommands(_:)``.
+        public func videoStreamAllocateBatchable(
+            streamUsage: Clusters.Global.StreamUsageEnum, videoCodec: Clusters.CameraAvStreamManagement.VideoCodecEnum,
+            minFrameRate: Swift.UInt16, maxFrameRate: Swift.UInt16,
+            minResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct,
+            maxResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct, minBitRate: Swift.UInt32,
+            maxBitRate: Swift.UInt32, keyFrameInterval: Swift.UInt16,
+            optionalArgsProvider: (inout VideoStreamAllocateOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.CameraAvStreamManagement.Commands.VideoStreamAllocateResponse> {
+            var optional = VideoStreamAllocateOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.CameraAvStreamManagement.Commands.VideoStreamAllocate(
+                    streamUsage: streamUsage, videoCodec: videoCodec, minFrameRate: minFrameRate,
+                    maxFrameRate: maxFrameRate, minResolution: minResolution, maxResolution: maxResolution,
+                    minBitRate: minBitRate, maxBitRate: maxBitRate, keyFrameInterval: keyFrameInterval,
+                    watermarkEnabled: optional.watermarkEnabled, osdEnabled: optional.osdEnabled))
+        }
+
         /// VideoStreamModify.
         public func videoStreamModify(
             videoStreamID: Swift.UInt16, optionalArgsProvider: (inout VideoStreamModifyOptionalArgs) -> Void = { _ in }
@@ -373,9 +409,27 @@ extension Matter {
                     osdEnabled: optional.osdEnabled))
         }
 
+        /// VideoStreamModify for ``Home/sendBatchedCommands(_:)``.
+        public func videoStreamModifyBatchable(
+            videoStreamID: Swift.UInt16, optionalArgsProvider: (inout VideoStreamModifyOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = VideoStreamModifyOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CameraAvStreamManagement.Commands.VideoStreamModify(
+                    videoStreamID: videoStreamID, watermarkEnabled: optional.watermarkEnabled,
+                    osdEnabled: optional.osdEnabled))
+        }
+
         /// VideoStreamDeallocate.
         public func videoStreamDeallocate(videoStreamID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.CameraAvStreamManagement.Commands.VideoStreamDeallocate(videoStreamID: videoStreamID))
+        }
+
+        /// VideoStreamDeallocate for ``Home/sendBatchedCommands(_:)``.
+        public func videoStreamDeallocateBatchable(videoStreamID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.CameraAvStreamManagement.Commands.VideoStreamDeallocate(videoStreamID: videoStreamID))
         }
 
@@ -396,6 +450,22 @@ extension Matter {
                     osdEnabled: optional.osdEnabled))
         }
 
+        /// SnapshotStreamAllocate for ``Home/sendBatchedCommands(_:)``.
+        public func snapshotStreamAllocateBatchable(
+            imageCodec: Clusters.CameraAvStreamManagement.ImageCodecEnum, maxFrameRate: Swift.UInt16,
+            minResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct,
+            maxResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct, quality: Swift.UInt8,
+            optionalArgsProvider: (inout SnapshotStreamAllocateOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.CameraAvStreamManagement.Commands.SnapshotStreamAllocateResponse> {
+            var optional = SnapshotStreamAllocateOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.CameraAvStreamManagement.Commands.SnapshotStreamAllocate(
+                    imageCodec: imageCodec, maxFrameRate: maxFrameRate, minResolution: minResolution,
+                    maxResolution: maxResolution, quality: quality, watermarkEnabled: optional.watermarkEnabled,
+                    osdEnabled: optional.osdEnabled))
+        }
+
         /// SnapshotStreamModify.
         public func snapshotStreamModify(
             snapshotStreamID: Swift.UInt16,
@@ -409,15 +479,42 @@ extension Matter {
                     osdEnabled: optional.osdEnabled))
         }
 
+        /// SnapshotStreamModify for ``Home/sendBatchedCommands(_:)``.
+        public func snapshotStreamModifyBatchable(
+            snapshotStreamID: Swift.UInt16,
+            optionalArgsProvider: (inout SnapshotStreamModifyOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SnapshotStreamModifyOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CameraAvStreamManagement.Commands.SnapshotStreamModify(
+                    snapshotStreamID: snapshotStreamID, watermarkEnabled: optional.watermarkEnabled,
+                    osdEnabled: optional.osdEnabled))
+        }
+
         /// SnapshotStreamDeallocate.
         public func snapshotStreamDeallocate(snapshotStreamID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
                 Clusters.CameraAvStreamManagement.Commands.SnapshotStreamDeallocate(snapshotStreamID: snapshotStreamID))
         }
 
+        /// SnapshotStreamDeallocate for ``Home/sendBatchedCommands(_:)``.
+        public func snapshotStreamDeallocateBatchable(snapshotStreamID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.CameraAvStreamManagement.Commands.SnapshotStreamDeallocate(snapshotStreamID: snapshotStreamID))
+        }
+
         /// SetStreamPriorities.
         public func setStreamPriorities(streamPriorities: [Clusters.Global.StreamUsageEnum]) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.CameraAvStreamManagement.Commands.SetStreamPriorities(streamPriorities: streamPriorities))
+        }
+
+        /// SetStreamPriorities for ``Home/sendBatchedCommands(_:)``.
+        public func setStreamPrioritiesBatchable(streamPriorities: [Clusters.Global.StreamUsageEnum])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
                 Clusters.CameraAvStreamManagement.Commands.SetStreamPriorities(streamPriorities: streamPriorities))
         }
 
@@ -428,6 +525,16 @@ extension Matter {
             requestedResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct
         ) async throws(HomeError) -> Clusters.CameraAvStreamManagement.Commands.CaptureSnapshotResponse {
             return try await part.invoke(
+                Clusters.CameraAvStreamManagement.Commands.CaptureSnapshot(
+                    snapshotStreamID: TLVNullable(snapshotStreamID), requestedResolution: requestedResolution))
+        }
+
+        /// CaptureSnapshot for ``Home/sendBatchedCommands(_:)``.
+        public func captureSnapshotBatchable(
+            snapshotStreamID: Swift.UInt16?,
+            requestedResolution: Clusters.CameraAvStreamManagement.VideoResolutionStruct
+        ) -> BatchableCommand<Clusters.CameraAvStreamManagement.Commands.CaptureSnapshotResponse> {
+            return part.batchableWithResponse(
                 Clusters.CameraAvStreamManagement.Commands.CaptureSnapshot(
                     snapshotStreamID: TLVNullable(snapshotStreamID), requestedResolution: requestedResolution))
         }

@@ -143,6 +143,13 @@ extension Matter {
             return try await part.invoke(Clusters.Channel.Commands.ChangeChannel(match: match))
         }
 
+        /// ChangeChannel for ``Home/sendBatchedCommands(_:)``.
+        public func changeChannelBatchable(match: Swift.String) -> BatchableCommand<
+            Clusters.Channel.Commands.ChangeChannelResponse
+        > {
+            return part.batchableWithResponse(Clusters.Channel.Commands.ChangeChannel(match: match))
+        }
+
         /// ChangeChannelByNumber.
         public func changeChannelByNumber(majorNumber: Swift.UInt16, minorNumber: Swift.UInt16) async throws(HomeError)
         {
@@ -150,9 +157,22 @@ extension Matter {
                 Clusters.Channel.Commands.ChangeChannelByNumber(majorNumber: majorNumber, minorNumber: minorNumber))
         }
 
+        /// ChangeChannelByNumber for ``Home/sendBatchedCommands(_:)``.
+        public func changeChannelByNumberBatchable(majorNumber: Swift.UInt16, minorNumber: Swift.UInt16)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.Channel.Commands.ChangeChannelByNumber(majorNumber: majorNumber, minorNumber: minorNumber))
+        }
+
         /// SkipChannel.
         public func skipChannel(count: Swift.Int16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.Channel.Commands.SkipChannel(count: count))
+        }
+
+        /// SkipChannel for ``Home/sendBatchedCommands(_:)``.
+        public func skipChannelBatchable(count: Swift.Int16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Channel.Commands.SkipChannel(count: count))
         }
 
         /// GetProgramGuide.
@@ -164,6 +184,20 @@ extension Matter {
             var optional = GetProgramGuideOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.Channel.Commands.GetProgramGuide(
+                    startTime: startTime, endTime: endTime, channelList: optional.channelList,
+                    pageToken: optional.pageToken, recordingFlag: optional.recordingFlag,
+                    externalIDList: optional.externalIDList, data: optional.data))
+        }
+
+        /// GetProgramGuide for ``Home/sendBatchedCommands(_:)``.
+        public func getProgramGuideBatchable(
+            startTime: Swift.UInt32, endTime: Swift.UInt32,
+            optionalArgsProvider: (inout GetProgramGuideOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.Channel.Commands.ProgramGuideResponse> {
+            var optional = GetProgramGuideOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.Channel.Commands.GetProgramGuide(
                     startTime: startTime, endTime: endTime, channelList: optional.channelList,
                     pageToken: optional.pageToken, recordingFlag: optional.recordingFlag,
@@ -183,6 +217,19 @@ extension Matter {
                     externalIDList: optional.externalIDList, data: optional.data))
         }
 
+        /// RecordProgram for ``Home/sendBatchedCommands(_:)``.
+        public func recordProgramBatchable(
+            programIdentifier: Swift.String, shouldRecordSeries: Swift.Bool,
+            optionalArgsProvider: (inout RecordProgramOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = RecordProgramOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Channel.Commands.RecordProgram(
+                    programIdentifier: programIdentifier, shouldRecordSeries: shouldRecordSeries,
+                    externalIDList: optional.externalIDList, data: optional.data))
+        }
+
         /// CancelRecordProgram.
         public func cancelRecordProgram(
             programIdentifier: Swift.String, shouldRecordSeries: Swift.Bool,
@@ -191,6 +238,19 @@ extension Matter {
             var optional = CancelRecordProgramOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.Channel.Commands.CancelRecordProgram(
+                    programIdentifier: programIdentifier, shouldRecordSeries: shouldRecordSeries,
+                    externalIDList: optional.externalIDList, data: optional.data))
+        }
+
+        /// CancelRecordProgram for ``Home/sendBatchedCommands(_:)``.
+        public func cancelRecordProgramBatchable(
+            programIdentifier: Swift.String, shouldRecordSeries: Swift.Bool,
+            optionalArgsProvider: (inout CancelRecordProgramOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = CancelRecordProgramOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.Channel.Commands.CancelRecordProgram(
                     programIdentifier: programIdentifier, shouldRecordSeries: shouldRecordSeries,
                     externalIDList: optional.externalIDList, data: optional.data))

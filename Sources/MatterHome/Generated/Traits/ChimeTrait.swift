@@ -86,6 +86,15 @@ extension Matter {
             _ = try await part.invoke(Clusters.Chime.Commands.PlayChimeSound(chimeID: optional.chimeID))
         }
 
+        /// PlayChimeSound for ``Home/sendBatchedCommands(_:)``.
+        public func playChimeSoundBatchable(optionalArgsProvider: (inout PlayChimeSoundOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = PlayChimeSoundOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.Chime.Commands.PlayChimeSound(chimeID: optional.chimeID))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -122,6 +122,11 @@ extension Matter {
             _ = try await part.invoke(Clusters.ClosureControl.Commands.Stop())
         }
 
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ClosureControl.Commands.Stop())
+        }
+
         /// MoveTo (a timed invoke).
         public func moveTo(optionalArgsProvider: (inout MoveToOptionalArgs) -> Void = { _ in }) async throws(HomeError)
         {
@@ -132,9 +137,25 @@ extension Matter {
                     position: optional.position, latch: optional.latch, speed: optional.speed))
         }
 
+        /// MoveTo for ``Home/sendBatchedCommands(_:)``.
+        public func moveToBatchable(optionalArgsProvider: (inout MoveToOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = MoveToOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ClosureControl.Commands.MoveTo(
+                    position: optional.position, latch: optional.latch, speed: optional.speed))
+        }
+
         /// Calibrate (a timed invoke).
         public func calibrate() async throws(HomeError) {
             _ = try await part.invoke(Clusters.ClosureControl.Commands.Calibrate())
+        }
+
+        /// Calibrate for ``Home/sendBatchedCommands(_:)``.
+        public func calibrateBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ClosureControl.Commands.Calibrate())
         }
     }
 }

@@ -150,6 +150,17 @@ extension Matter {
                     position: optional.position, latch: optional.latch, speed: optional.speed))
         }
 
+        /// SetTarget for ``Home/sendBatchedCommands(_:)``.
+        public func setTargetBatchable(optionalArgsProvider: (inout SetTargetOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = SetTargetOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ClosureDimension.Commands.SetTarget(
+                    position: optional.position, latch: optional.latch, speed: optional.speed))
+        }
+
         /// Step (a timed invoke).
         public func step(
             direction: Clusters.ClosureDimension.StepDirectionEnum, numberOfSteps: Swift.UInt16,
@@ -158,6 +169,18 @@ extension Matter {
             var optional = StepOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.ClosureDimension.Commands.Step(
+                    direction: direction, numberOfSteps: numberOfSteps, speed: optional.speed))
+        }
+
+        /// Step for ``Home/sendBatchedCommands(_:)``.
+        public func stepBatchable(
+            direction: Clusters.ClosureDimension.StepDirectionEnum, numberOfSteps: Swift.UInt16,
+            optionalArgsProvider: (inout StepOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = StepOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.ClosureDimension.Commands.Step(
                     direction: direction, numberOfSteps: numberOfSteps, speed: optional.speed))
         }

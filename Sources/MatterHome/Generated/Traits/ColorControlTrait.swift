@@ -320,6 +320,17 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveToHue for ``Home/sendBatchedCommands(_:)``.
+        public func moveToHueBatchable(
+            hue: Swift.UInt8, direction: Clusters.ColorControl.DirectionEnum, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveToHue(
+                    hue: hue, direction: direction, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// MoveHue.
         public func moveHue(
             moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt8,
@@ -330,12 +341,33 @@ extension Matter {
                     moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// MoveHue for ``Home/sendBatchedCommands(_:)``.
+        public func moveHueBatchable(
+            moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt8,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveHue(
+                    moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// StepHue.
         public func stepHue(
             stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt8,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.StepHue(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// StepHue for ``Home/sendBatchedCommands(_:)``.
+        public func stepHueBatchable(
+            stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt8,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.StepHue(
                     stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime, optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -352,6 +384,17 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveToSaturation for ``Home/sendBatchedCommands(_:)``.
+        public func moveToSaturationBatchable(
+            saturation: Swift.UInt8, transitionTime: Swift.UInt16, optionsMask: Clusters.ColorControl.OptionsBitmap,
+            optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveToSaturation(
+                    saturation: saturation, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// MoveSaturation.
         public func moveSaturation(
             moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt8,
@@ -362,12 +405,33 @@ extension Matter {
                     moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// MoveSaturation for ``Home/sendBatchedCommands(_:)``.
+        public func moveSaturationBatchable(
+            moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt8,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveSaturation(
+                    moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// StepSaturation.
         public func stepSaturation(
             stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt8,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.StepSaturation(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// StepSaturation for ``Home/sendBatchedCommands(_:)``.
+        public func stepSaturationBatchable(
+            stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt8,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.StepSaturation(
                     stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime, optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -384,12 +448,34 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveToHueAndSaturation for ``Home/sendBatchedCommands(_:)``.
+        public func moveToHueAndSaturationBatchable(
+            hue: Swift.UInt8, saturation: Swift.UInt8, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveToHueAndSaturation(
+                    hue: hue, saturation: saturation, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// MoveToColor.
         public func moveToColor(
             colorX: Swift.UInt16, colorY: Swift.UInt16, transitionTime: Swift.UInt16,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.MoveToColor(
+                    colorX: colorX, colorY: colorY, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// MoveToColor for ``Home/sendBatchedCommands(_:)``.
+        public func moveToColorBatchable(
+            colorX: Swift.UInt16, colorY: Swift.UInt16, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.MoveToColor(
                     colorX: colorX, colorY: colorY, transitionTime: transitionTime, optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -405,12 +491,33 @@ extension Matter {
                     rateX: rateX, rateY: rateY, optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// MoveColor for ``Home/sendBatchedCommands(_:)``.
+        public func moveColorBatchable(
+            rateX: Swift.Int16, rateY: Swift.Int16, optionsMask: Clusters.ColorControl.OptionsBitmap,
+            optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveColor(
+                    rateX: rateX, rateY: rateY, optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// StepColor.
         public func stepColor(
             stepX: Swift.Int16, stepY: Swift.Int16, transitionTime: Swift.UInt16,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.StepColor(
+                    stepX: stepX, stepY: stepY, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// StepColor for ``Home/sendBatchedCommands(_:)``.
+        public func stepColorBatchable(
+            stepX: Swift.Int16, stepY: Swift.Int16, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.StepColor(
                     stepX: stepX, stepY: stepY, transitionTime: transitionTime, optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -427,12 +534,34 @@ extension Matter {
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// MoveToColorTemperature for ``Home/sendBatchedCommands(_:)``.
+        public func moveToColorTemperatureBatchable(
+            colorTemperatureMireds: Swift.UInt16, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveToColorTemperature(
+                    colorTemperatureMireds: colorTemperatureMireds, transitionTime: transitionTime,
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// EnhancedMoveToHue.
         public func enhancedMoveToHue(
             enhancedHue: Swift.UInt16, direction: Clusters.ColorControl.DirectionEnum, transitionTime: Swift.UInt16,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.EnhancedMoveToHue(
+                    enhancedHue: enhancedHue, direction: direction, transitionTime: transitionTime,
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
+        /// EnhancedMoveToHue for ``Home/sendBatchedCommands(_:)``.
+        public func enhancedMoveToHueBatchable(
+            enhancedHue: Swift.UInt16, direction: Clusters.ColorControl.DirectionEnum, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.EnhancedMoveToHue(
                     enhancedHue: enhancedHue, direction: direction, transitionTime: transitionTime,
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
@@ -448,6 +577,16 @@ extension Matter {
                     moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// EnhancedMoveHue for ``Home/sendBatchedCommands(_:)``.
+        public func enhancedMoveHueBatchable(
+            moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.EnhancedMoveHue(
+                    moveMode: moveMode, rate: rate, optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// EnhancedStepHue.
         public func enhancedStepHue(
             stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt16, transitionTime: Swift.UInt16,
@@ -459,12 +598,34 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// EnhancedStepHue for ``Home/sendBatchedCommands(_:)``.
+        public func enhancedStepHueBatchable(
+            stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt16, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.EnhancedStepHue(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// EnhancedMoveToHueAndSaturation.
         public func enhancedMoveToHueAndSaturation(
             enhancedHue: Swift.UInt16, saturation: Swift.UInt8, transitionTime: Swift.UInt16,
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.EnhancedMoveToHueAndSaturation(
+                    enhancedHue: enhancedHue, saturation: saturation, transitionTime: transitionTime,
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
+        /// EnhancedMoveToHueAndSaturation for ``Home/sendBatchedCommands(_:)``.
+        public func enhancedMoveToHueAndSaturationBatchable(
+            enhancedHue: Swift.UInt16, saturation: Swift.UInt8, transitionTime: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.EnhancedMoveToHueAndSaturation(
                     enhancedHue: enhancedHue, saturation: saturation, transitionTime: transitionTime,
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
@@ -482,11 +643,31 @@ extension Matter {
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// ColorLoopSet for ``Home/sendBatchedCommands(_:)``.
+        public func colorLoopSetBatchable(
+            updateFlags: Clusters.ColorControl.UpdateFlagsBitmap, action: Clusters.ColorControl.ColorLoopActionEnum,
+            direction: Clusters.ColorControl.ColorLoopDirectionEnum, time: Swift.UInt16, startHue: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.ColorLoopSet(
+                    updateFlags: updateFlags, action: action, direction: direction, time: time, startHue: startHue,
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// StopMoveStep.
         public func stopMoveStep(
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.StopMoveStep(optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
+        /// StopMoveStep for ``Home/sendBatchedCommands(_:)``.
+        public func stopMoveStepBatchable(
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.StopMoveStep(optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
@@ -503,6 +684,19 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveColorTemperature for ``Home/sendBatchedCommands(_:)``.
+        public func moveColorTemperatureBatchable(
+            moveMode: Clusters.ColorControl.MoveModeEnum, rate: Swift.UInt16,
+            colorTemperatureMinimumMireds: Swift.UInt16, colorTemperatureMaximumMireds: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ColorControl.Commands.MoveColorTemperature(
+                    moveMode: moveMode, rate: rate, colorTemperatureMinimumMireds: colorTemperatureMinimumMireds,
+                    colorTemperatureMaximumMireds: colorTemperatureMaximumMireds, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// StepColorTemperature.
         public func stepColorTemperature(
             stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt16, transitionTime: Swift.UInt16,
@@ -510,6 +704,20 @@ extension Matter {
             optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ColorControl.Commands.StepColorTemperature(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime,
+                    colorTemperatureMinimumMireds: colorTemperatureMinimumMireds,
+                    colorTemperatureMaximumMireds: colorTemperatureMaximumMireds, optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// StepColorTemperature for ``Home/sendBatchedCommands(_:)``.
+        public func stepColorTemperatureBatchable(
+            stepMode: Clusters.ColorControl.StepModeEnum, stepSize: Swift.UInt16, transitionTime: Swift.UInt16,
+            colorTemperatureMinimumMireds: Swift.UInt16, colorTemperatureMaximumMireds: Swift.UInt16,
+            optionsMask: Clusters.ColorControl.OptionsBitmap, optionsOverride: Clusters.ColorControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ColorControl.Commands.StepColorTemperature(
                     stepMode: stepMode, stepSize: stepSize, transitionTime: transitionTime,
                     colorTemperatureMinimumMireds: colorTemperatureMinimumMireds,

@@ -87,12 +87,33 @@ extension Matter {
                     requestID: requestID, vendorID: vendorID, productID: productID, label: optional.label))
         }
 
+        /// RequestCommissioningApproval for ``Home/sendBatchedCommands(_:)``.
+        public func requestCommissioningApprovalBatchable(
+            requestID: Swift.UInt64, vendorID: Swift.UInt16, productID: Swift.UInt16,
+            optionalArgsProvider: (inout RequestCommissioningApprovalOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = RequestCommissioningApprovalOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.CommissionerControl.Commands.RequestCommissioningApproval(
+                    requestID: requestID, vendorID: vendorID, productID: productID, label: optional.label))
+        }
+
         /// CommissionNode.
         @discardableResult
         public func commissionNode(requestID: Swift.UInt64, responseTimeoutSeconds: Swift.UInt16)
             async throws(HomeError) -> Clusters.CommissionerControl.Commands.ReverseOpenCommissioningWindow
         {
             return try await part.invoke(
+                Clusters.CommissionerControl.Commands.CommissionNode(
+                    requestID: requestID, responseTimeoutSeconds: responseTimeoutSeconds))
+        }
+
+        /// CommissionNode for ``Home/sendBatchedCommands(_:)``.
+        public func commissionNodeBatchable(requestID: Swift.UInt64, responseTimeoutSeconds: Swift.UInt16)
+            -> BatchableCommand<Clusters.CommissionerControl.Commands.ReverseOpenCommissioningWindow>
+        {
+            return part.batchableWithResponse(
                 Clusters.CommissionerControl.Commands.CommissionNode(
                     requestID: requestID, responseTimeoutSeconds: responseTimeoutSeconds))
         }

@@ -88,12 +88,28 @@ extension Matter {
             return try await part.invoke(Clusters.CommodityPrice.Commands.GetDetailedPriceRequest(details: details))
         }
 
+        /// GetDetailedPriceRequest for ``Home/sendBatchedCommands(_:)``.
+        public func getDetailedPriceRequestBatchable(details: Clusters.CommodityPrice.CommodityPriceDetailBitmap)
+            -> BatchableCommand<Clusters.CommodityPrice.Commands.GetDetailedPriceResponse>
+        {
+            return part.batchableWithResponse(
+                Clusters.CommodityPrice.Commands.GetDetailedPriceRequest(details: details))
+        }
+
         /// GetDetailedForecastRequest.
         @discardableResult
         public func getDetailedForecastRequest(details: Clusters.CommodityPrice.CommodityPriceDetailBitmap)
             async throws(HomeError) -> Clusters.CommodityPrice.Commands.GetDetailedForecastResponse
         {
             return try await part.invoke(Clusters.CommodityPrice.Commands.GetDetailedForecastRequest(details: details))
+        }
+
+        /// GetDetailedForecastRequest for ``Home/sendBatchedCommands(_:)``.
+        public func getDetailedForecastRequestBatchable(details: Clusters.CommodityPrice.CommodityPriceDetailBitmap)
+            -> BatchableCommand<Clusters.CommodityPrice.Commands.GetDetailedForecastResponse>
+        {
+            return part.batchableWithResponse(
+                Clusters.CommodityPrice.Commands.GetDetailedForecastRequest(details: details))
         }
     }
 }

@@ -173,12 +173,27 @@ extension Matter {
                 Clusters.CommodityTariff.Commands.GetTariffComponent(tariffComponentID: tariffComponentID))
         }
 
+        /// GetTariffComponent for ``Home/sendBatchedCommands(_:)``.
+        public func getTariffComponentBatchable(tariffComponentID: Swift.UInt32) -> BatchableCommand<
+            Clusters.CommodityTariff.Commands.GetTariffComponentResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.CommodityTariff.Commands.GetTariffComponent(tariffComponentID: tariffComponentID))
+        }
+
         /// GetDayEntry.
         @discardableResult
         public func getDayEntry(dayEntryID: Swift.UInt32) async throws(HomeError)
             -> Clusters.CommodityTariff.Commands.GetDayEntryResponse
         {
             return try await part.invoke(Clusters.CommodityTariff.Commands.GetDayEntry(dayEntryID: dayEntryID))
+        }
+
+        /// GetDayEntry for ``Home/sendBatchedCommands(_:)``.
+        public func getDayEntryBatchable(dayEntryID: Swift.UInt32) -> BatchableCommand<
+            Clusters.CommodityTariff.Commands.GetDayEntryResponse
+        > {
+            return part.batchableWithResponse(Clusters.CommodityTariff.Commands.GetDayEntry(dayEntryID: dayEntryID))
         }
     }
 }

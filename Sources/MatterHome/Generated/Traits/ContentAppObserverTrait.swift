@@ -72,5 +72,15 @@ extension Matter {
             return try await part.invoke(
                 Clusters.ContentAppObserver.Commands.ContentAppMessage(data: data, encodingHint: optional.encodingHint))
         }
+
+        /// ContentAppMessage for ``Home/sendBatchedCommands(_:)``.
+        public func contentAppMessageBatchable(
+            data: Swift.String, optionalArgsProvider: (inout ContentAppMessageOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.ContentAppObserver.Commands.ContentAppMessageResponse> {
+            var optional = ContentAppMessageOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.ContentAppObserver.Commands.ContentAppMessage(data: data, encodingHint: optional.encodingHint))
+        }
     }
 }

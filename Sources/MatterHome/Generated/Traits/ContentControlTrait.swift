@@ -177,10 +177,20 @@ extension Matter {
             _ = try await part.invoke(Clusters.ContentControl.Commands.UpdatePIN(oldPIN: oldPIN, newPIN: newPIN))
         }
 
+        /// UpdatePIN for ``Home/sendBatchedCommands(_:)``.
+        public func updatePINBatchable(oldPIN: Swift.String, newPIN: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.UpdatePIN(oldPIN: oldPIN, newPIN: newPIN))
+        }
+
         /// ResetPIN (a timed invoke).
         @discardableResult
         public func resetPIN() async throws(HomeError) -> Clusters.ContentControl.Commands.ResetPINResponse {
             return try await part.invoke(Clusters.ContentControl.Commands.ResetPIN())
+        }
+
+        /// ResetPIN for ``Home/sendBatchedCommands(_:)``.
+        public func resetPINBatchable() -> BatchableCommand<Clusters.ContentControl.Commands.ResetPINResponse> {
+            return part.batchableWithResponse(Clusters.ContentControl.Commands.ResetPIN())
         }
 
         /// Enable (a timed invoke).
@@ -188,9 +198,19 @@ extension Matter {
             _ = try await part.invoke(Clusters.ContentControl.Commands.Enable())
         }
 
+        /// Enable for ``Home/sendBatchedCommands(_:)``.
+        public func enableBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.Enable())
+        }
+
         /// Disable (a timed invoke).
         public func disable() async throws(HomeError) {
             _ = try await part.invoke(Clusters.ContentControl.Commands.Disable())
+        }
+
+        /// Disable for ``Home/sendBatchedCommands(_:)``.
+        public func disableBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.Disable())
         }
 
         /// AddBonusTime.
@@ -203,9 +223,24 @@ extension Matter {
                 Clusters.ContentControl.Commands.AddBonusTime(pinCode: optional.pinCode, bonusTime: bonusTime))
         }
 
+        /// AddBonusTime for ``Home/sendBatchedCommands(_:)``.
+        public func addBonusTimeBatchable(
+            bonusTime: Swift.UInt32, optionalArgsProvider: (inout AddBonusTimeOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = AddBonusTimeOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ContentControl.Commands.AddBonusTime(pinCode: optional.pinCode, bonusTime: bonusTime))
+        }
+
         /// SetScreenDailyTime.
         public func setScreenDailyTime(screenTime: Swift.UInt32) async throws(HomeError) {
             _ = try await part.invoke(Clusters.ContentControl.Commands.SetScreenDailyTime(screenTime: screenTime))
+        }
+
+        /// SetScreenDailyTime for ``Home/sendBatchedCommands(_:)``.
+        public func setScreenDailyTimeBatchable(screenTime: Swift.UInt32) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.SetScreenDailyTime(screenTime: screenTime))
         }
 
         /// BlockUnratedContent.
@@ -213,14 +248,29 @@ extension Matter {
             _ = try await part.invoke(Clusters.ContentControl.Commands.BlockUnratedContent())
         }
 
+        /// BlockUnratedContent for ``Home/sendBatchedCommands(_:)``.
+        public func blockUnratedContentBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.BlockUnratedContent())
+        }
+
         /// UnblockUnratedContent.
         public func unblockUnratedContent() async throws(HomeError) {
             _ = try await part.invoke(Clusters.ContentControl.Commands.UnblockUnratedContent())
         }
 
+        /// UnblockUnratedContent for ``Home/sendBatchedCommands(_:)``.
+        public func unblockUnratedContentBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.UnblockUnratedContent())
+        }
+
         /// SetOnDemandRatingThreshold.
         public func setOnDemandRatingThreshold(rating: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(Clusters.ContentControl.Commands.SetOnDemandRatingThreshold(rating: rating))
+        }
+
+        /// SetOnDemandRatingThreshold for ``Home/sendBatchedCommands(_:)``.
+        public func setOnDemandRatingThresholdBatchable(rating: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.SetOnDemandRatingThreshold(rating: rating))
         }
 
         /// SetScheduledContentRatingThreshold.
@@ -229,9 +279,21 @@ extension Matter {
                 Clusters.ContentControl.Commands.SetScheduledContentRatingThreshold(rating: rating))
         }
 
+        /// SetScheduledContentRatingThreshold for ``Home/sendBatchedCommands(_:)``.
+        public func setScheduledContentRatingThresholdBatchable(rating: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.SetScheduledContentRatingThreshold(rating: rating))
+        }
+
         /// AddBlockChannels.
         public func addBlockChannels(channels: [Clusters.ContentControl.BlockChannelStruct]) async throws(HomeError) {
             _ = try await part.invoke(Clusters.ContentControl.Commands.AddBlockChannels(channels: channels))
+        }
+
+        /// AddBlockChannels for ``Home/sendBatchedCommands(_:)``.
+        public func addBlockChannelsBatchable(channels: [Clusters.ContentControl.BlockChannelStruct])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.ContentControl.Commands.AddBlockChannels(channels: channels))
         }
 
         /// RemoveBlockChannels.
@@ -240,10 +302,22 @@ extension Matter {
                 Clusters.ContentControl.Commands.RemoveBlockChannels(channelIndexes: channelIndexes))
         }
 
+        /// RemoveBlockChannels for ``Home/sendBatchedCommands(_:)``.
+        public func removeBlockChannelsBatchable(channelIndexes: [Swift.UInt16]) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ContentControl.Commands.RemoveBlockChannels(channelIndexes: channelIndexes))
+        }
+
         /// AddBlockApplications.
         public func addBlockApplications(applications: [Clusters.ContentControl.AppInfoStruct]) async throws(HomeError)
         {
             _ = try await part.invoke(Clusters.ContentControl.Commands.AddBlockApplications(applications: applications))
+        }
+
+        /// AddBlockApplications for ``Home/sendBatchedCommands(_:)``.
+        public func addBlockApplicationsBatchable(applications: [Clusters.ContentControl.AppInfoStruct])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.ContentControl.Commands.AddBlockApplications(applications: applications))
         }
 
         /// RemoveBlockApplications.
@@ -254,6 +328,13 @@ extension Matter {
                 Clusters.ContentControl.Commands.RemoveBlockApplications(applications: applications))
         }
 
+        /// RemoveBlockApplications for ``Home/sendBatchedCommands(_:)``.
+        public func removeBlockApplicationsBatchable(applications: [Clusters.ContentControl.AppInfoStruct])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.ContentControl.Commands.RemoveBlockApplications(applications: applications))
+        }
+
         /// SetBlockContentTimeWindow.
         public func setBlockContentTimeWindow(timeWindow: Clusters.ContentControl.TimeWindowStruct)
             async throws(HomeError)
@@ -262,9 +343,22 @@ extension Matter {
                 Clusters.ContentControl.Commands.SetBlockContentTimeWindow(timeWindow: timeWindow))
         }
 
+        /// SetBlockContentTimeWindow for ``Home/sendBatchedCommands(_:)``.
+        public func setBlockContentTimeWindowBatchable(timeWindow: Clusters.ContentControl.TimeWindowStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.ContentControl.Commands.SetBlockContentTimeWindow(timeWindow: timeWindow))
+        }
+
         /// RemoveBlockContentTimeWindow.
         public func removeBlockContentTimeWindow(timeWindowIndexes: [Swift.UInt16]) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ContentControl.Commands.RemoveBlockContentTimeWindow(timeWindowIndexes: timeWindowIndexes))
+        }
+
+        /// RemoveBlockContentTimeWindow for ``Home/sendBatchedCommands(_:)``.
+        public func removeBlockContentTimeWindowBatchable(timeWindowIndexes: [Swift.UInt16]) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ContentControl.Commands.RemoveBlockContentTimeWindow(timeWindowIndexes: timeWindowIndexes))
         }
     }

@@ -120,6 +120,19 @@ extension Matter {
                     playbackPreferences: optional.playbackPreferences, useCurrentContext: optional.useCurrentContext))
         }
 
+        /// LaunchContent for ``Home/sendBatchedCommands(_:)``.
+        public func launchContentBatchable(
+            search: Clusters.ContentLauncher.ContentSearchStruct, autoPlay: Swift.Bool,
+            optionalArgsProvider: (inout LaunchContentOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.ContentLauncher.Commands.LauncherResponse> {
+            var optional = LaunchContentOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.ContentLauncher.Commands.LaunchContent(
+                    search: search, autoPlay: autoPlay, data: optional.data,
+                    playbackPreferences: optional.playbackPreferences, useCurrentContext: optional.useCurrentContext))
+        }
+
         /// LaunchURL.
         @discardableResult
         public func launchURL(
@@ -128,6 +141,19 @@ extension Matter {
             var optional = LaunchURLOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.ContentLauncher.Commands.LaunchURL(
+                    contentURL: contentURL, displayString: optional.displayString,
+                    brandingInformation: optional.brandingInformation, playbackPreferences: optional.playbackPreferences
+                ))
+        }
+
+        /// LaunchURL for ``Home/sendBatchedCommands(_:)``.
+        public func launchURLBatchable(
+            contentURL: Swift.String, optionalArgsProvider: (inout LaunchURLOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.ContentLauncher.Commands.LauncherResponse> {
+            var optional = LaunchURLOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.ContentLauncher.Commands.LaunchURL(
                     contentURL: contentURL, displayString: optional.displayString,
                     brandingInformation: optional.brandingInformation, playbackPreferences: optional.playbackPreferences

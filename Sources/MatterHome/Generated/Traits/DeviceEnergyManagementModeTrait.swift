@@ -85,6 +85,14 @@ extension Matter {
             return try await part.invoke(Clusters.DeviceEnergyManagementMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.DeviceEnergyManagementMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.DeviceEnergyManagementMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

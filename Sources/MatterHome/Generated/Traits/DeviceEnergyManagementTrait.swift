@@ -150,9 +150,23 @@ extension Matter {
                     power: power, duration: duration, cause: cause))
         }
 
+        /// PowerAdjustRequest for ``Home/sendBatchedCommands(_:)``.
+        public func powerAdjustRequestBatchable(
+            power: Swift.Int64, duration: Swift.UInt32, cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DeviceEnergyManagement.Commands.PowerAdjustRequest(
+                    power: power, duration: duration, cause: cause))
+        }
+
         /// CancelPowerAdjustRequest.
         public func cancelPowerAdjustRequest() async throws(HomeError) {
             _ = try await part.invoke(Clusters.DeviceEnergyManagement.Commands.CancelPowerAdjustRequest())
+        }
+
+        /// CancelPowerAdjustRequest for ``Home/sendBatchedCommands(_:)``.
+        public func cancelPowerAdjustRequestBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DeviceEnergyManagement.Commands.CancelPowerAdjustRequest())
         }
 
         /// StartTimeAdjustRequest.
@@ -160,6 +174,15 @@ extension Matter {
             requestedStartTime: Swift.UInt32, cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.DeviceEnergyManagement.Commands.StartTimeAdjustRequest(
+                    requestedStartTime: requestedStartTime, cause: cause))
+        }
+
+        /// StartTimeAdjustRequest for ``Home/sendBatchedCommands(_:)``.
+        public func startTimeAdjustRequestBatchable(
+            requestedStartTime: Swift.UInt32, cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.DeviceEnergyManagement.Commands.StartTimeAdjustRequest(
                     requestedStartTime: requestedStartTime, cause: cause))
         }
@@ -172,9 +195,22 @@ extension Matter {
                 Clusters.DeviceEnergyManagement.Commands.PauseRequest(duration: duration, cause: cause))
         }
 
+        /// PauseRequest for ``Home/sendBatchedCommands(_:)``.
+        public func pauseRequestBatchable(
+            duration: Swift.UInt32, cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DeviceEnergyManagement.Commands.PauseRequest(duration: duration, cause: cause))
+        }
+
         /// ResumeRequest.
         public func resumeRequest() async throws(HomeError) {
             _ = try await part.invoke(Clusters.DeviceEnergyManagement.Commands.ResumeRequest())
+        }
+
+        /// ResumeRequest for ``Home/sendBatchedCommands(_:)``.
+        public func resumeRequestBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DeviceEnergyManagement.Commands.ResumeRequest())
         }
 
         /// ModifyForecastRequest.
@@ -183,6 +219,16 @@ extension Matter {
             cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.DeviceEnergyManagement.Commands.ModifyForecastRequest(
+                    forecastID: forecastID, slotAdjustments: slotAdjustments, cause: cause))
+        }
+
+        /// ModifyForecastRequest for ``Home/sendBatchedCommands(_:)``.
+        public func modifyForecastRequestBatchable(
+            forecastID: Swift.UInt32, slotAdjustments: [Clusters.DeviceEnergyManagement.SlotAdjustmentStruct],
+            cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.DeviceEnergyManagement.Commands.ModifyForecastRequest(
                     forecastID: forecastID, slotAdjustments: slotAdjustments, cause: cause))
         }
@@ -197,9 +243,24 @@ extension Matter {
                     constraints: constraints, cause: cause))
         }
 
+        /// RequestConstraintBasedForecast for ``Home/sendBatchedCommands(_:)``.
+        public func requestConstraintBasedForecastBatchable(
+            constraints: [Clusters.DeviceEnergyManagement.ConstraintsStruct],
+            cause: Clusters.DeviceEnergyManagement.AdjustmentCauseEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DeviceEnergyManagement.Commands.RequestConstraintBasedForecast(
+                    constraints: constraints, cause: cause))
+        }
+
         /// CancelRequest.
         public func cancelRequest() async throws(HomeError) {
             _ = try await part.invoke(Clusters.DeviceEnergyManagement.Commands.CancelRequest())
+        }
+
+        /// CancelRequest for ``Home/sendBatchedCommands(_:)``.
+        public func cancelRequestBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DeviceEnergyManagement.Commands.CancelRequest())
         }
     }
 }

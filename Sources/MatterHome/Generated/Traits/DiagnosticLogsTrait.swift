@@ -77,5 +77,18 @@ extension Matter {
                     intent: intent, requestedProtocol: requestedProtocol,
                     transferFileDesignator: optional.transferFileDesignator))
         }
+
+        /// RetrieveLogsRequest for ``Home/sendBatchedCommands(_:)``.
+        public func retrieveLogsRequestBatchable(
+            intent: Clusters.DiagnosticLogs.IntentEnum, requestedProtocol: Clusters.DiagnosticLogs.TransferProtocolEnum,
+            optionalArgsProvider: (inout RetrieveLogsRequestOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.DiagnosticLogs.Commands.RetrieveLogsResponse> {
+            var optional = RetrieveLogsRequestOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.DiagnosticLogs.Commands.RetrieveLogsRequest(
+                    intent: intent, requestedProtocol: requestedProtocol,
+                    transferFileDesignator: optional.transferFileDesignator))
+        }
     }
 }

@@ -78,9 +78,19 @@ extension Matter {
             _ = try await part.invoke(Clusters.DishwasherAlarm.Commands.Reset(alarms: alarms))
         }
 
+        /// Reset for ``Home/sendBatchedCommands(_:)``.
+        public func resetBatchable(alarms: Clusters.DishwasherAlarm.AlarmBitmap) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DishwasherAlarm.Commands.Reset(alarms: alarms))
+        }
+
         /// ModifyEnabledAlarms.
         public func modifyEnabledAlarms(mask: Clusters.DishwasherAlarm.AlarmBitmap) async throws(HomeError) {
             _ = try await part.invoke(Clusters.DishwasherAlarm.Commands.ModifyEnabledAlarms(mask: mask))
+        }
+
+        /// ModifyEnabledAlarms for ``Home/sendBatchedCommands(_:)``.
+        public func modifyEnabledAlarmsBatchable(mask: Clusters.DishwasherAlarm.AlarmBitmap) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DishwasherAlarm.Commands.ModifyEnabledAlarms(mask: mask))
         }
     }
 }

@@ -81,6 +81,13 @@ extension Matter {
             return try await part.invoke(Clusters.DishwasherMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.DishwasherMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(Clusters.DishwasherMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -377,6 +377,15 @@ extension Matter {
             _ = try await part.invoke(Clusters.DoorLock.Commands.LockDoor(pinCode: optional.pinCode))
         }
 
+        /// LockDoor for ``Home/sendBatchedCommands(_:)``.
+        public func lockDoorBatchable(optionalArgsProvider: (inout LockDoorOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = LockDoorOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.DoorLock.Commands.LockDoor(pinCode: optional.pinCode))
+        }
+
         /// UnlockDoor (a timed invoke).
         public func unlockDoor(optionalArgsProvider: (inout UnlockDoorOptionalArgs) -> Void = { _ in })
             async throws(HomeError)
@@ -386,9 +395,23 @@ extension Matter {
             _ = try await part.invoke(Clusters.DoorLock.Commands.UnlockDoor(pinCode: optional.pinCode))
         }
 
+        /// UnlockDoor for ``Home/sendBatchedCommands(_:)``.
+        public func unlockDoorBatchable(optionalArgsProvider: (inout UnlockDoorOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = UnlockDoorOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.DoorLock.Commands.UnlockDoor(pinCode: optional.pinCode))
+        }
+
         /// Toggle (a timed invoke).
         public func toggle() async throws(HomeError) {
             _ = try await part.invoke(Clusters.DoorLock.Commands.Toggle())
+        }
+
+        /// Toggle for ``Home/sendBatchedCommands(_:)``.
+        public func toggleBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DoorLock.Commands.Toggle())
         }
 
         /// UnlockWithTimeout (a timed invoke).
@@ -398,6 +421,16 @@ extension Matter {
             var optional = UnlockWithTimeoutOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(
+                Clusters.DoorLock.Commands.UnlockWithTimeout(timeout: timeout, pinCode: optional.pinCode))
+        }
+
+        /// UnlockWithTimeout for ``Home/sendBatchedCommands(_:)``.
+        public func unlockWithTimeoutBatchable(
+            timeout: Swift.UInt16, optionalArgsProvider: (inout UnlockWithTimeoutOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = UnlockWithTimeoutOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
                 Clusters.DoorLock.Commands.UnlockWithTimeout(timeout: timeout, pinCode: optional.pinCode))
         }
 
@@ -412,6 +445,17 @@ extension Matter {
                     startMinute: startMinute, endHour: endHour, endMinute: endMinute))
         }
 
+        /// SetWeekDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func setWeekDayScheduleBatchable(
+            weekDayIndex: Swift.UInt8, userIndex: Swift.UInt16, daysMask: Clusters.DoorLock.DaysMaskBitmap,
+            startHour: Swift.UInt8, startMinute: Swift.UInt8, endHour: Swift.UInt8, endMinute: Swift.UInt8
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DoorLock.Commands.SetWeekDaySchedule(
+                    weekDayIndex: weekDayIndex, userIndex: userIndex, daysMask: daysMask, startHour: startHour,
+                    startMinute: startMinute, endHour: endHour, endMinute: endMinute))
+        }
+
         /// GetWeekDaySchedule.
         @discardableResult
         public func getWeekDaySchedule(weekDayIndex: Swift.UInt8, userIndex: Swift.UInt16) async throws(HomeError)
@@ -421,9 +465,25 @@ extension Matter {
                 Clusters.DoorLock.Commands.GetWeekDaySchedule(weekDayIndex: weekDayIndex, userIndex: userIndex))
         }
 
+        /// GetWeekDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func getWeekDayScheduleBatchable(weekDayIndex: Swift.UInt8, userIndex: Swift.UInt16) -> BatchableCommand<
+            Clusters.DoorLock.Commands.GetWeekDayScheduleResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.DoorLock.Commands.GetWeekDaySchedule(weekDayIndex: weekDayIndex, userIndex: userIndex))
+        }
+
         /// ClearWeekDaySchedule.
         public func clearWeekDaySchedule(weekDayIndex: Swift.UInt8, userIndex: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.DoorLock.Commands.ClearWeekDaySchedule(weekDayIndex: weekDayIndex, userIndex: userIndex))
+        }
+
+        /// ClearWeekDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func clearWeekDayScheduleBatchable(weekDayIndex: Swift.UInt8, userIndex: Swift.UInt16)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
                 Clusters.DoorLock.Commands.ClearWeekDaySchedule(weekDayIndex: weekDayIndex, userIndex: userIndex))
         }
 
@@ -432,6 +492,16 @@ extension Matter {
             yearDayIndex: Swift.UInt8, userIndex: Swift.UInt16, localStartTime: Swift.UInt32, localEndTime: Swift.UInt32
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.DoorLock.Commands.SetYearDaySchedule(
+                    yearDayIndex: yearDayIndex, userIndex: userIndex, localStartTime: localStartTime,
+                    localEndTime: localEndTime))
+        }
+
+        /// SetYearDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func setYearDayScheduleBatchable(
+            yearDayIndex: Swift.UInt8, userIndex: Swift.UInt16, localStartTime: Swift.UInt32, localEndTime: Swift.UInt32
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.DoorLock.Commands.SetYearDaySchedule(
                     yearDayIndex: yearDayIndex, userIndex: userIndex, localStartTime: localStartTime,
                     localEndTime: localEndTime))
@@ -446,9 +516,25 @@ extension Matter {
                 Clusters.DoorLock.Commands.GetYearDaySchedule(yearDayIndex: yearDayIndex, userIndex: userIndex))
         }
 
+        /// GetYearDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func getYearDayScheduleBatchable(yearDayIndex: Swift.UInt8, userIndex: Swift.UInt16) -> BatchableCommand<
+            Clusters.DoorLock.Commands.GetYearDayScheduleResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.DoorLock.Commands.GetYearDaySchedule(yearDayIndex: yearDayIndex, userIndex: userIndex))
+        }
+
         /// ClearYearDaySchedule.
         public func clearYearDaySchedule(yearDayIndex: Swift.UInt8, userIndex: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.DoorLock.Commands.ClearYearDaySchedule(yearDayIndex: yearDayIndex, userIndex: userIndex))
+        }
+
+        /// ClearYearDaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func clearYearDayScheduleBatchable(yearDayIndex: Swift.UInt8, userIndex: Swift.UInt16)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
                 Clusters.DoorLock.Commands.ClearYearDaySchedule(yearDayIndex: yearDayIndex, userIndex: userIndex))
         }
 
@@ -463,6 +549,17 @@ extension Matter {
                     operatingMode: operatingMode))
         }
 
+        /// SetHolidaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func setHolidayScheduleBatchable(
+            holidayIndex: Swift.UInt8, localStartTime: Swift.UInt32, localEndTime: Swift.UInt32,
+            operatingMode: Clusters.DoorLock.OperatingModeEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DoorLock.Commands.SetHolidaySchedule(
+                    holidayIndex: holidayIndex, localStartTime: localStartTime, localEndTime: localEndTime,
+                    operatingMode: operatingMode))
+        }
+
         /// GetHolidaySchedule.
         @discardableResult
         public func getHolidaySchedule(holidayIndex: Swift.UInt8) async throws(HomeError)
@@ -471,9 +568,21 @@ extension Matter {
             return try await part.invoke(Clusters.DoorLock.Commands.GetHolidaySchedule(holidayIndex: holidayIndex))
         }
 
+        /// GetHolidaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func getHolidayScheduleBatchable(holidayIndex: Swift.UInt8) -> BatchableCommand<
+            Clusters.DoorLock.Commands.GetHolidayScheduleResponse
+        > {
+            return part.batchableWithResponse(Clusters.DoorLock.Commands.GetHolidaySchedule(holidayIndex: holidayIndex))
+        }
+
         /// ClearHolidaySchedule.
         public func clearHolidaySchedule(holidayIndex: Swift.UInt8) async throws(HomeError) {
             _ = try await part.invoke(Clusters.DoorLock.Commands.ClearHolidaySchedule(holidayIndex: holidayIndex))
+        }
+
+        /// ClearHolidaySchedule for ``Home/sendBatchedCommands(_:)``.
+        public func clearHolidayScheduleBatchable(holidayIndex: Swift.UInt8) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DoorLock.Commands.ClearHolidaySchedule(holidayIndex: holidayIndex))
         }
 
         /// SetUser (a timed invoke).
@@ -489,6 +598,19 @@ extension Matter {
                     userType: TLVNullable(userType), credentialRule: TLVNullable(credentialRule)))
         }
 
+        /// SetUser for ``Home/sendBatchedCommands(_:)``.
+        public func setUserBatchable(
+            operationType: Clusters.DoorLock.DataOperationTypeEnum, userIndex: Swift.UInt16, userName: Swift.String?,
+            userUniqueID: Swift.UInt32?, userStatus: Clusters.DoorLock.UserStatusEnum?,
+            userType: Clusters.DoorLock.UserTypeEnum?, credentialRule: Clusters.DoorLock.CredentialRuleEnum?
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.DoorLock.Commands.SetUser(
+                    operationType: operationType, userIndex: userIndex, userName: TLVNullable(userName),
+                    userUniqueID: TLVNullable(userUniqueID), userStatus: TLVNullable(userStatus),
+                    userType: TLVNullable(userType), credentialRule: TLVNullable(credentialRule)))
+        }
+
         /// GetUser.
         @discardableResult
         public func getUser(userIndex: Swift.UInt16) async throws(HomeError)
@@ -497,9 +619,21 @@ extension Matter {
             return try await part.invoke(Clusters.DoorLock.Commands.GetUser(userIndex: userIndex))
         }
 
+        /// GetUser for ``Home/sendBatchedCommands(_:)``.
+        public func getUserBatchable(userIndex: Swift.UInt16) -> BatchableCommand<
+            Clusters.DoorLock.Commands.GetUserResponse
+        > {
+            return part.batchableWithResponse(Clusters.DoorLock.Commands.GetUser(userIndex: userIndex))
+        }
+
         /// ClearUser (a timed invoke).
         public func clearUser(userIndex: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.DoorLock.Commands.ClearUser(userIndex: userIndex))
+        }
+
+        /// ClearUser for ``Home/sendBatchedCommands(_:)``.
+        public func clearUserBatchable(userIndex: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DoorLock.Commands.ClearUser(userIndex: userIndex))
         }
 
         /// SetCredential (a timed invoke).
@@ -516,6 +650,19 @@ extension Matter {
                     userType: TLVNullable(userType)))
         }
 
+        /// SetCredential for ``Home/sendBatchedCommands(_:)``.
+        public func setCredentialBatchable(
+            operationType: Clusters.DoorLock.DataOperationTypeEnum, credential: Clusters.DoorLock.CredentialStruct,
+            credentialData: [Swift.UInt8], userIndex: Swift.UInt16?, userStatus: Clusters.DoorLock.UserStatusEnum?,
+            userType: Clusters.DoorLock.UserTypeEnum?
+        ) -> BatchableCommand<Clusters.DoorLock.Commands.SetCredentialResponse> {
+            return part.batchableWithResponse(
+                Clusters.DoorLock.Commands.SetCredential(
+                    operationType: operationType, credential: credential, credentialData: credentialData,
+                    userIndex: TLVNullable(userIndex), userStatus: TLVNullable(userStatus),
+                    userType: TLVNullable(userType)))
+        }
+
         /// GetCredentialStatus.
         @discardableResult
         public func getCredentialStatus(credential: Clusters.DoorLock.CredentialStruct) async throws(HomeError)
@@ -524,9 +671,22 @@ extension Matter {
             return try await part.invoke(Clusters.DoorLock.Commands.GetCredentialStatus(credential: credential))
         }
 
+        /// GetCredentialStatus for ``Home/sendBatchedCommands(_:)``.
+        public func getCredentialStatusBatchable(credential: Clusters.DoorLock.CredentialStruct) -> BatchableCommand<
+            Clusters.DoorLock.Commands.GetCredentialStatusResponse
+        > {
+            return part.batchableWithResponse(Clusters.DoorLock.Commands.GetCredentialStatus(credential: credential))
+        }
+
         /// ClearCredential (a timed invoke).
         public func clearCredential(credential: Clusters.DoorLock.CredentialStruct?) async throws(HomeError) {
             _ = try await part.invoke(Clusters.DoorLock.Commands.ClearCredential(credential: TLVNullable(credential)))
+        }
+
+        /// ClearCredential for ``Home/sendBatchedCommands(_:)``.
+        public func clearCredentialBatchable(credential: Clusters.DoorLock.CredentialStruct?) -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.DoorLock.Commands.ClearCredential(credential: TLVNullable(credential)))
         }
 
         /// UnboltDoor (a timed invoke).
@@ -536,6 +696,15 @@ extension Matter {
             var optional = UnboltDoorOptionalArgs()
             optionalArgsProvider(&optional)
             _ = try await part.invoke(Clusters.DoorLock.Commands.UnboltDoor(pinCode: optional.pinCode))
+        }
+
+        /// UnboltDoor for ``Home/sendBatchedCommands(_:)``.
+        public func unboltDoorBatchable(optionalArgsProvider: (inout UnboltDoorOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = UnboltDoorOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(Clusters.DoorLock.Commands.UnboltDoor(pinCode: optional.pinCode))
         }
 
         /// SetAliroReaderConfig (a timed invoke).
@@ -551,9 +720,27 @@ extension Matter {
                     groupResolvingKey: optional.groupResolvingKey))
         }
 
+        /// SetAliroReaderConfig for ``Home/sendBatchedCommands(_:)``.
+        public func setAliroReaderConfigBatchable(
+            signingKey: [Swift.UInt8], verificationKey: [Swift.UInt8], groupIdentifier: [Swift.UInt8],
+            optionalArgsProvider: (inout SetAliroReaderConfigOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SetAliroReaderConfigOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.DoorLock.Commands.SetAliroReaderConfig(
+                    signingKey: signingKey, verificationKey: verificationKey, groupIdentifier: groupIdentifier,
+                    groupResolvingKey: optional.groupResolvingKey))
+        }
+
         /// ClearAliroReaderConfig (a timed invoke).
         public func clearAliroReaderConfig() async throws(HomeError) {
             _ = try await part.invoke(Clusters.DoorLock.Commands.ClearAliroReaderConfig())
+        }
+
+        /// ClearAliroReaderConfig for ``Home/sendBatchedCommands(_:)``.
+        public func clearAliroReaderConfigBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.DoorLock.Commands.ClearAliroReaderConfig())
         }
 
         /// The writable attributes, set in ``update(_:)``.

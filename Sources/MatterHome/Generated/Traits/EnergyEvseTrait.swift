@@ -188,11 +188,26 @@ extension Matter {
             _ = try await part.invoke(Clusters.EnergyEvse.Commands.Disable())
         }
 
+        /// Disable for ``Home/sendBatchedCommands(_:)``.
+        public func disableBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.EnergyEvse.Commands.Disable())
+        }
+
         /// EnableCharging (a timed invoke).
         public func enableCharging(
             chargingEnabledUntil: Swift.UInt32?, minimumChargeCurrent: Swift.Int64, maximumChargeCurrent: Swift.Int64
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.EnergyEvse.Commands.EnableCharging(
+                    chargingEnabledUntil: TLVNullable(chargingEnabledUntil), minimumChargeCurrent: minimumChargeCurrent,
+                    maximumChargeCurrent: maximumChargeCurrent))
+        }
+
+        /// EnableCharging for ``Home/sendBatchedCommands(_:)``.
+        public func enableChargingBatchable(
+            chargingEnabledUntil: Swift.UInt32?, minimumChargeCurrent: Swift.Int64, maximumChargeCurrent: Swift.Int64
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.EnergyEvse.Commands.EnableCharging(
                     chargingEnabledUntil: TLVNullable(chargingEnabledUntil), minimumChargeCurrent: minimumChargeCurrent,
                     maximumChargeCurrent: maximumChargeCurrent))
@@ -208,9 +223,24 @@ extension Matter {
                     maximumDischargeCurrent: maximumDischargeCurrent))
         }
 
+        /// EnableDischarging for ``Home/sendBatchedCommands(_:)``.
+        public func enableDischargingBatchable(
+            dischargingEnabledUntil: Swift.UInt32?, maximumDischargeCurrent: Swift.Int64
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.EnergyEvse.Commands.EnableDischarging(
+                    dischargingEnabledUntil: TLVNullable(dischargingEnabledUntil),
+                    maximumDischargeCurrent: maximumDischargeCurrent))
+        }
+
         /// StartDiagnostics (a timed invoke).
         public func startDiagnostics() async throws(HomeError) {
             _ = try await part.invoke(Clusters.EnergyEvse.Commands.StartDiagnostics())
+        }
+
+        /// StartDiagnostics for ``Home/sendBatchedCommands(_:)``.
+        public func startDiagnosticsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.EnergyEvse.Commands.StartDiagnostics())
         }
 
         /// SetTargets (a timed invoke).
@@ -221,15 +251,33 @@ extension Matter {
                 Clusters.EnergyEvse.Commands.SetTargets(chargingTargetSchedules: chargingTargetSchedules))
         }
 
+        /// SetTargets for ``Home/sendBatchedCommands(_:)``.
+        public func setTargetsBatchable(chargingTargetSchedules: [Clusters.EnergyEvse.ChargingTargetScheduleStruct])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.EnergyEvse.Commands.SetTargets(chargingTargetSchedules: chargingTargetSchedules))
+        }
+
         /// GetTargets (a timed invoke).
         @discardableResult
         public func getTargets() async throws(HomeError) -> Clusters.EnergyEvse.Commands.GetTargetsResponse {
             return try await part.invoke(Clusters.EnergyEvse.Commands.GetTargets())
         }
 
+        /// GetTargets for ``Home/sendBatchedCommands(_:)``.
+        public func getTargetsBatchable() -> BatchableCommand<Clusters.EnergyEvse.Commands.GetTargetsResponse> {
+            return part.batchableWithResponse(Clusters.EnergyEvse.Commands.GetTargets())
+        }
+
         /// ClearTargets (a timed invoke).
         public func clearTargets() async throws(HomeError) {
             _ = try await part.invoke(Clusters.EnergyEvse.Commands.ClearTargets())
+        }
+
+        /// ClearTargets for ``Home/sendBatchedCommands(_:)``.
+        public func clearTargetsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.EnergyEvse.Commands.ClearTargets())
         }
 
         /// The writable attributes, set in ``update(_:)``.

@@ -98,5 +98,10 @@ extension Matter {
         public func resetCounts() async throws(HomeError) {
             _ = try await part.invoke(Clusters.EthernetNetworkDiagnostics.Commands.ResetCounts())
         }
+
+        /// ResetCounts for ``Home/sendBatchedCommands(_:)``.
+        public func resetCountsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.EthernetNetworkDiagnostics.Commands.ResetCounts())
+        }
     }
 }

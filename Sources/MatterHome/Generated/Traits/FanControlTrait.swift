@@ -122,6 +122,18 @@ extension Matter {
                     direction: direction, wrap: optional.wrap, lowestOff: optional.lowestOff))
         }
 
+        /// Step for ``Home/sendBatchedCommands(_:)``.
+        public func stepBatchable(
+            direction: Clusters.FanControl.StepDirectionEnum,
+            optionalArgsProvider: (inout StepOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = StepOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.FanControl.Commands.Step(
+                    direction: direction, wrap: optional.wrap, lowestOff: optional.lowestOff))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

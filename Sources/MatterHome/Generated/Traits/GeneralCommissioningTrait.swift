@@ -133,6 +133,15 @@ extension Matter {
                     expiryLengthSeconds: expiryLengthSeconds, breadcrumb: breadcrumb))
         }
 
+        /// ArmFailSafe for ``Home/sendBatchedCommands(_:)``.
+        public func armFailSafeBatchable(expiryLengthSeconds: Swift.UInt16, breadcrumb: Swift.UInt64)
+            -> BatchableCommand<Clusters.GeneralCommissioning.Commands.ArmFailSafeResponse>
+        {
+            return part.batchableWithResponse(
+                Clusters.GeneralCommissioning.Commands.ArmFailSafe(
+                    expiryLengthSeconds: expiryLengthSeconds, breadcrumb: breadcrumb))
+        }
+
         /// SetRegulatoryConfig.
         @discardableResult
         public func setRegulatoryConfig(
@@ -140,6 +149,16 @@ extension Matter {
             breadcrumb: Swift.UInt64
         ) async throws(HomeError) -> Clusters.GeneralCommissioning.Commands.SetRegulatoryConfigResponse {
             return try await part.invoke(
+                Clusters.GeneralCommissioning.Commands.SetRegulatoryConfig(
+                    newRegulatoryConfig: newRegulatoryConfig, countryCode: countryCode, breadcrumb: breadcrumb))
+        }
+
+        /// SetRegulatoryConfig for ``Home/sendBatchedCommands(_:)``.
+        public func setRegulatoryConfigBatchable(
+            newRegulatoryConfig: Clusters.GeneralCommissioning.RegulatoryLocationTypeEnum, countryCode: Swift.String,
+            breadcrumb: Swift.UInt64
+        ) -> BatchableCommand<Clusters.GeneralCommissioning.Commands.SetRegulatoryConfigResponse> {
+            return part.batchableWithResponse(
                 Clusters.GeneralCommissioning.Commands.SetRegulatoryConfig(
                     newRegulatoryConfig: newRegulatoryConfig, countryCode: countryCode, breadcrumb: breadcrumb))
         }
@@ -152,12 +171,28 @@ extension Matter {
             return try await part.invoke(Clusters.GeneralCommissioning.Commands.CommissioningComplete())
         }
 
+        /// CommissioningComplete for ``Home/sendBatchedCommands(_:)``.
+        public func commissioningCompleteBatchable() -> BatchableCommand<
+            Clusters.GeneralCommissioning.Commands.CommissioningCompleteResponse
+        > {
+            return part.batchableWithResponse(Clusters.GeneralCommissioning.Commands.CommissioningComplete())
+        }
+
         /// SetTcAcknowledgements.
         @discardableResult
         public func setTcAcknowledgements(tcVersion: Swift.UInt16, tcUserResponse: Swift.UInt16) async throws(HomeError)
             -> Clusters.GeneralCommissioning.Commands.SetTcAcknowledgementsResponse
         {
             return try await part.invoke(
+                Clusters.GeneralCommissioning.Commands.SetTcAcknowledgements(
+                    tcVersion: tcVersion, tcUserResponse: tcUserResponse))
+        }
+
+        /// SetTcAcknowledgements for ``Home/sendBatchedCommands(_:)``.
+        public func setTcAcknowledgementsBatchable(tcVersion: Swift.UInt16, tcUserResponse: Swift.UInt16)
+            -> BatchableCommand<Clusters.GeneralCommissioning.Commands.SetTcAcknowledgementsResponse>
+        {
+            return part.batchableWithResponse(
                 Clusters.GeneralCommissioning.Commands.SetTcAcknowledgements(
                     tcVersion: tcVersion, tcUserResponse: tcUserResponse))
         }

@@ -124,11 +124,26 @@ extension Matter {
                 Clusters.GeneralDiagnostics.Commands.TestEventTrigger(enableKey: enableKey, eventTrigger: eventTrigger))
         }
 
+        /// TestEventTrigger for ``Home/sendBatchedCommands(_:)``.
+        public func testEventTriggerBatchable(enableKey: [Swift.UInt8], eventTrigger: Swift.UInt64) -> BatchableCommand<
+            Void
+        > {
+            return part.batchable(
+                Clusters.GeneralDiagnostics.Commands.TestEventTrigger(enableKey: enableKey, eventTrigger: eventTrigger))
+        }
+
         /// TimeSnapshot.
         @discardableResult
         public func timeSnapshot() async throws(HomeError) -> Clusters.GeneralDiagnostics.Commands.TimeSnapshotResponse
         {
             return try await part.invoke(Clusters.GeneralDiagnostics.Commands.TimeSnapshot())
+        }
+
+        /// TimeSnapshot for ``Home/sendBatchedCommands(_:)``.
+        public func timeSnapshotBatchable() -> BatchableCommand<
+            Clusters.GeneralDiagnostics.Commands.TimeSnapshotResponse
+        > {
+            return part.batchableWithResponse(Clusters.GeneralDiagnostics.Commands.TimeSnapshot())
         }
 
         /// PayloadTestRequest.
@@ -137,6 +152,15 @@ extension Matter {
             async throws(HomeError) -> Clusters.GeneralDiagnostics.Commands.PayloadTestResponse
         {
             return try await part.invoke(
+                Clusters.GeneralDiagnostics.Commands.PayloadTestRequest(
+                    enableKey: enableKey, value: value, count: count))
+        }
+
+        /// PayloadTestRequest for ``Home/sendBatchedCommands(_:)``.
+        public func payloadTestRequestBatchable(enableKey: [Swift.UInt8], value: Swift.UInt8, count: Swift.UInt16)
+            -> BatchableCommand<Clusters.GeneralDiagnostics.Commands.PayloadTestResponse>
+        {
+            return part.batchableWithResponse(
                 Clusters.GeneralDiagnostics.Commands.PayloadTestRequest(
                     enableKey: enableKey, value: value, count: count))
         }

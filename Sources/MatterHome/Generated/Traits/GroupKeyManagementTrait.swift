@@ -89,6 +89,13 @@ extension Matter {
             _ = try await part.invoke(Clusters.GroupKeyManagement.Commands.KeySetWrite(groupKeySet: groupKeySet))
         }
 
+        /// KeySetWrite for ``Home/sendBatchedCommands(_:)``.
+        public func keySetWriteBatchable(groupKeySet: Clusters.GroupKeyManagement.GroupKeySetStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.GroupKeyManagement.Commands.KeySetWrite(groupKeySet: groupKeySet))
+        }
+
         /// KeySetRead.
         @discardableResult
         public func keySetRead(groupKeySetID: Swift.UInt16) async throws(HomeError)
@@ -97,9 +104,22 @@ extension Matter {
             return try await part.invoke(Clusters.GroupKeyManagement.Commands.KeySetRead(groupKeySetID: groupKeySetID))
         }
 
+        /// KeySetRead for ``Home/sendBatchedCommands(_:)``.
+        public func keySetReadBatchable(groupKeySetID: Swift.UInt16) -> BatchableCommand<
+            Clusters.GroupKeyManagement.Commands.KeySetReadResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.GroupKeyManagement.Commands.KeySetRead(groupKeySetID: groupKeySetID))
+        }
+
         /// KeySetRemove.
         public func keySetRemove(groupKeySetID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.GroupKeyManagement.Commands.KeySetRemove(groupKeySetID: groupKeySetID))
+        }
+
+        /// KeySetRemove for ``Home/sendBatchedCommands(_:)``.
+        public func keySetRemoveBatchable(groupKeySetID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.GroupKeyManagement.Commands.KeySetRemove(groupKeySetID: groupKeySetID))
         }
 
         /// KeySetReadAllIndices.
@@ -108,6 +128,13 @@ extension Matter {
             -> Clusters.GroupKeyManagement.Commands.KeySetReadAllIndicesResponse
         {
             return try await part.invoke(Clusters.GroupKeyManagement.Commands.KeySetReadAllIndices())
+        }
+
+        /// KeySetReadAllIndices for ``Home/sendBatchedCommands(_:)``.
+        public func keySetReadAllIndicesBatchable() -> BatchableCommand<
+            Clusters.GroupKeyManagement.Commands.KeySetReadAllIndicesResponse
+        > {
+            return part.batchableWithResponse(Clusters.GroupKeyManagement.Commands.KeySetReadAllIndices())
         }
 
         /// The writable attributes, set in ``update(_:)``.

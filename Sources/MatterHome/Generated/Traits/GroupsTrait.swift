@@ -78,12 +78,26 @@ extension Matter {
             return try await part.invoke(Clusters.Groups.Commands.AddGroup(groupID: groupID, groupName: groupName))
         }
 
+        /// AddGroup for ``Home/sendBatchedCommands(_:)``.
+        public func addGroupBatchable(groupID: Swift.UInt16, groupName: Swift.String) -> BatchableCommand<
+            Clusters.Groups.Commands.AddGroupResponse
+        > {
+            return part.batchableWithResponse(Clusters.Groups.Commands.AddGroup(groupID: groupID, groupName: groupName))
+        }
+
         /// ViewGroup.
         @discardableResult
         public func viewGroup(groupID: Swift.UInt16) async throws(HomeError)
             -> Clusters.Groups.Commands.ViewGroupResponse
         {
             return try await part.invoke(Clusters.Groups.Commands.ViewGroup(groupID: groupID))
+        }
+
+        /// ViewGroup for ``Home/sendBatchedCommands(_:)``.
+        public func viewGroupBatchable(groupID: Swift.UInt16) -> BatchableCommand<
+            Clusters.Groups.Commands.ViewGroupResponse
+        > {
+            return part.batchableWithResponse(Clusters.Groups.Commands.ViewGroup(groupID: groupID))
         }
 
         /// GetGroupMembership.
@@ -94,6 +108,13 @@ extension Matter {
             return try await part.invoke(Clusters.Groups.Commands.GetGroupMembership(groupList: groupList))
         }
 
+        /// GetGroupMembership for ``Home/sendBatchedCommands(_:)``.
+        public func getGroupMembershipBatchable(groupList: [Swift.UInt16]) -> BatchableCommand<
+            Clusters.Groups.Commands.GetGroupMembershipResponse
+        > {
+            return part.batchableWithResponse(Clusters.Groups.Commands.GetGroupMembership(groupList: groupList))
+        }
+
         /// RemoveGroup.
         @discardableResult
         public func removeGroup(groupID: Swift.UInt16) async throws(HomeError)
@@ -102,14 +123,34 @@ extension Matter {
             return try await part.invoke(Clusters.Groups.Commands.RemoveGroup(groupID: groupID))
         }
 
+        /// RemoveGroup for ``Home/sendBatchedCommands(_:)``.
+        public func removeGroupBatchable(groupID: Swift.UInt16) -> BatchableCommand<
+            Clusters.Groups.Commands.RemoveGroupResponse
+        > {
+            return part.batchableWithResponse(Clusters.Groups.Commands.RemoveGroup(groupID: groupID))
+        }
+
         /// RemoveAllGroups.
         public func removeAllGroups() async throws(HomeError) {
             _ = try await part.invoke(Clusters.Groups.Commands.RemoveAllGroups())
         }
 
+        /// RemoveAllGroups for ``Home/sendBatchedCommands(_:)``.
+        public func removeAllGroupsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Groups.Commands.RemoveAllGroups())
+        }
+
         /// AddGroupIfIdentifying.
         public func addGroupIfIdentifying(groupID: Swift.UInt16, groupName: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.Groups.Commands.AddGroupIfIdentifying(groupID: groupID, groupName: groupName))
+        }
+
+        /// AddGroupIfIdentifying for ``Home/sendBatchedCommands(_:)``.
+        public func addGroupIfIdentifyingBatchable(groupID: Swift.UInt16, groupName: Swift.String) -> BatchableCommand<
+            Void
+        > {
+            return part.batchable(
                 Clusters.Groups.Commands.AddGroupIfIdentifying(groupID: groupID, groupName: groupName))
         }
     }

@@ -89,6 +89,11 @@ extension Matter {
             _ = try await part.invoke(Clusters.HepaFilterMonitoring.Commands.ResetCondition())
         }
 
+        /// ResetCondition for ``Home/sendBatchedCommands(_:)``.
+        public func resetConditionBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.HepaFilterMonitoring.Commands.ResetCondition())
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

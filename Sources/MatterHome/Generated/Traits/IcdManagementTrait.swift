@@ -135,6 +135,20 @@ extension Matter {
                     verificationKey: optional.verificationKey, clientType: clientType))
         }
 
+        /// RegisterClient for ``Home/sendBatchedCommands(_:)``.
+        public func registerClientBatchable(
+            checkInNodeID: Swift.UInt64, monitoredSubject: Swift.UInt64, key: [Swift.UInt8],
+            clientType: Clusters.IcdManagement.ClientTypeEnum,
+            optionalArgsProvider: (inout RegisterClientOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.IcdManagement.Commands.RegisterClientResponse> {
+            var optional = RegisterClientOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.IcdManagement.Commands.RegisterClient(
+                    checkInNodeID: checkInNodeID, monitoredSubject: monitoredSubject, key: key,
+                    verificationKey: optional.verificationKey, clientType: clientType))
+        }
+
         /// UnregisterClient.
         public func unregisterClient(
             checkInNodeID: Swift.UInt64, optionalArgsProvider: (inout UnregisterClientOptionalArgs) -> Void = { _ in }
@@ -146,12 +160,31 @@ extension Matter {
                     checkInNodeID: checkInNodeID, verificationKey: optional.verificationKey))
         }
 
+        /// UnregisterClient for ``Home/sendBatchedCommands(_:)``.
+        public func unregisterClientBatchable(
+            checkInNodeID: Swift.UInt64, optionalArgsProvider: (inout UnregisterClientOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = UnregisterClientOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.IcdManagement.Commands.UnregisterClient(
+                    checkInNodeID: checkInNodeID, verificationKey: optional.verificationKey))
+        }
+
         /// StayActiveRequest.
         @discardableResult
         public func stayActiveRequest(stayActiveDuration: Swift.UInt32) async throws(HomeError)
             -> Clusters.IcdManagement.Commands.StayActiveResponse
         {
             return try await part.invoke(
+                Clusters.IcdManagement.Commands.StayActiveRequest(stayActiveDuration: stayActiveDuration))
+        }
+
+        /// StayActiveRequest for ``Home/sendBatchedCommands(_:)``.
+        public func stayActiveRequestBatchable(stayActiveDuration: Swift.UInt32) -> BatchableCommand<
+            Clusters.IcdManagement.Commands.StayActiveResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.IcdManagement.Commands.StayActiveRequest(stayActiveDuration: stayActiveDuration))
         }
     }

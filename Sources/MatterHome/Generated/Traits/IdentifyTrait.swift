@@ -70,11 +70,25 @@ extension Matter {
             _ = try await part.invoke(Clusters.Identify.Commands.Identify(identifyTime: identifyTime))
         }
 
+        /// Identify for ``Home/sendBatchedCommands(_:)``.
+        public func identifyBatchable(identifyTime: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Identify.Commands.Identify(identifyTime: identifyTime))
+        }
+
         /// TriggerEffect.
         public func triggerEffect(
             effectIdentifier: Clusters.Identify.EffectIdentifierEnum, effectVariant: Clusters.Identify.EffectVariantEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.Identify.Commands.TriggerEffect(
+                    effectIdentifier: effectIdentifier, effectVariant: effectVariant))
+        }
+
+        /// TriggerEffect for ``Home/sendBatchedCommands(_:)``.
+        public func triggerEffectBatchable(
+            effectIdentifier: Clusters.Identify.EffectIdentifierEnum, effectVariant: Clusters.Identify.EffectVariantEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.Identify.Commands.TriggerEffect(
                     effectIdentifier: effectIdentifier, effectVariant: effectVariant))
         }

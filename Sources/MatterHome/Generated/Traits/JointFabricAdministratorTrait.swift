@@ -89,12 +89,26 @@ extension Matter {
             return try await part.invoke(Clusters.JointFabricAdministrator.Commands.IcaccsrRequest())
         }
 
+        /// IcaccsrRequest for ``Home/sendBatchedCommands(_:)``.
+        public func icaccsrRequestBatchable() -> BatchableCommand<
+            Clusters.JointFabricAdministrator.Commands.IcaccsrResponse
+        > {
+            return part.batchableWithResponse(Clusters.JointFabricAdministrator.Commands.IcaccsrRequest())
+        }
+
         /// AddICAC.
         @discardableResult
         public func addICAC(icacValue: [Swift.UInt8]) async throws(HomeError)
             -> Clusters.JointFabricAdministrator.Commands.ICACResponse
         {
             return try await part.invoke(Clusters.JointFabricAdministrator.Commands.AddICAC(icacValue: icacValue))
+        }
+
+        /// AddICAC for ``Home/sendBatchedCommands(_:)``.
+        public func addICACBatchable(icacValue: [Swift.UInt8]) -> BatchableCommand<
+            Clusters.JointFabricAdministrator.Commands.ICACResponse
+        > {
+            return part.batchableWithResponse(Clusters.JointFabricAdministrator.Commands.AddICAC(icacValue: icacValue))
         }
 
         /// OpenJointCommissioningWindow.
@@ -108,6 +122,17 @@ extension Matter {
                     discriminator: discriminator, iterations: iterations, salt: salt))
         }
 
+        /// OpenJointCommissioningWindow for ``Home/sendBatchedCommands(_:)``.
+        public func openJointCommissioningWindowBatchable(
+            commissioningTimeout: Swift.UInt16, pakePasscodeVerifier: [Swift.UInt8], discriminator: Swift.UInt16,
+            iterations: Swift.UInt32, salt: [Swift.UInt8]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricAdministrator.Commands.OpenJointCommissioningWindow(
+                    commissioningTimeout: commissioningTimeout, pakePasscodeVerifier: pakePasscodeVerifier,
+                    discriminator: discriminator, iterations: iterations, salt: salt))
+        }
+
         /// TransferAnchorRequest.
         @discardableResult
         public func transferAnchorRequest() async throws(HomeError)
@@ -116,14 +141,32 @@ extension Matter {
             return try await part.invoke(Clusters.JointFabricAdministrator.Commands.TransferAnchorRequest())
         }
 
+        /// TransferAnchorRequest for ``Home/sendBatchedCommands(_:)``.
+        public func transferAnchorRequestBatchable() -> BatchableCommand<
+            Clusters.JointFabricAdministrator.Commands.TransferAnchorResponse
+        > {
+            return part.batchableWithResponse(Clusters.JointFabricAdministrator.Commands.TransferAnchorRequest())
+        }
+
         /// TransferAnchorComplete.
         public func transferAnchorComplete() async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricAdministrator.Commands.TransferAnchorComplete())
         }
 
+        /// TransferAnchorComplete for ``Home/sendBatchedCommands(_:)``.
+        public func transferAnchorCompleteBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricAdministrator.Commands.TransferAnchorComplete())
+        }
+
         /// AnnounceJointFabricAdministrator.
         public func announceJointFabricAdministrator(endpointID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricAdministrator.Commands.AnnounceJointFabricAdministrator(endpointID: endpointID))
+        }
+
+        /// AnnounceJointFabricAdministrator for ``Home/sendBatchedCommands(_:)``.
+        public func announceJointFabricAdministratorBatchable(endpointID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricAdministrator.Commands.AnnounceJointFabricAdministrator(endpointID: endpointID))
         }
     }

@@ -214,6 +214,13 @@ extension Matter {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.AddKeySet(groupKeySet: groupKeySet))
         }
 
+        /// AddKeySet for ``Home/sendBatchedCommands(_:)``.
+        public func addKeySetBatchable(groupKeySet: Clusters.JointFabricDatastore.DatastoreGroupKeySetStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.AddKeySet(groupKeySet: groupKeySet))
+        }
+
         /// UpdateKeySet.
         public func updateKeySet(groupKeySet: Clusters.JointFabricDatastore.DatastoreGroupKeySetStruct)
             async throws(HomeError)
@@ -221,9 +228,21 @@ extension Matter {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.UpdateKeySet(groupKeySet: groupKeySet))
         }
 
+        /// UpdateKeySet for ``Home/sendBatchedCommands(_:)``.
+        public func updateKeySetBatchable(groupKeySet: Clusters.JointFabricDatastore.DatastoreGroupKeySetStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.UpdateKeySet(groupKeySet: groupKeySet))
+        }
+
         /// RemoveKeySet.
         public func removeKeySet(groupKeySetID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.RemoveKeySet(groupKeySetID: groupKeySetID))
+        }
+
+        /// RemoveKeySet for ``Home/sendBatchedCommands(_:)``.
+        public func removeKeySetBatchable(groupKeySetID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.RemoveKeySet(groupKeySetID: groupKeySetID))
         }
 
         /// AddGroup.
@@ -233,6 +252,19 @@ extension Matter {
             groupPermission: Clusters.JointFabricDatastore.DatastoreAccessControlEntryPrivilegeEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.AddGroup(
+                    groupID: groupID, friendlyName: friendlyName, groupKeySetID: TLVNullable(groupKeySetID),
+                    groupCat: TLVNullable(groupCat), groupCatVersion: TLVNullable(groupCatVersion),
+                    groupPermission: groupPermission))
+        }
+
+        /// AddGroup for ``Home/sendBatchedCommands(_:)``.
+        public func addGroupBatchable(
+            groupID: Swift.UInt16, friendlyName: Swift.String, groupKeySetID: Swift.UInt16?, groupCat: Swift.UInt16?,
+            groupCatVersion: Swift.UInt16?,
+            groupPermission: Clusters.JointFabricDatastore.DatastoreAccessControlEntryPrivilegeEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.AddGroup(
                     groupID: groupID, friendlyName: friendlyName, groupKeySetID: TLVNullable(groupKeySetID),
                     groupCat: TLVNullable(groupCat), groupCatVersion: TLVNullable(groupCatVersion),
@@ -252,9 +284,27 @@ extension Matter {
                     groupCatVersion: TLVNullable(groupCatVersion), groupPermission: TLVNullable(groupPermission)))
         }
 
+        /// UpdateGroup for ``Home/sendBatchedCommands(_:)``.
+        public func updateGroupBatchable(
+            groupID: Swift.UInt16, friendlyName: Swift.String?, groupKeySetID: Swift.UInt16?, groupCat: Swift.UInt16?,
+            groupCatVersion: Swift.UInt16?,
+            groupPermission: Clusters.JointFabricDatastore.DatastoreAccessControlEntryPrivilegeEnum?
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.UpdateGroup(
+                    groupID: groupID, friendlyName: TLVNullable(friendlyName),
+                    groupKeySetID: TLVNullable(groupKeySetID), groupCat: TLVNullable(groupCat),
+                    groupCatVersion: TLVNullable(groupCatVersion), groupPermission: TLVNullable(groupPermission)))
+        }
+
         /// RemoveGroup.
         public func removeGroup(groupID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.RemoveGroup(groupID: groupID))
+        }
+
+        /// RemoveGroup for ``Home/sendBatchedCommands(_:)``.
+        public func removeGroupBatchable(groupID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.RemoveGroup(groupID: groupID))
         }
 
         /// AddAdmin.
@@ -262,6 +312,15 @@ extension Matter {
             nodeID: Swift.UInt64, friendlyName: Swift.String, vendorID: Swift.UInt16, icac: [Swift.UInt8]
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.AddAdmin(
+                    nodeID: nodeID, friendlyName: friendlyName, vendorID: vendorID, icac: icac))
+        }
+
+        /// AddAdmin for ``Home/sendBatchedCommands(_:)``.
+        public func addAdminBatchable(
+            nodeID: Swift.UInt64, friendlyName: Swift.String, vendorID: Swift.UInt16, icac: [Swift.UInt8]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.AddAdmin(
                     nodeID: nodeID, friendlyName: friendlyName, vendorID: vendorID, icac: icac))
         }
@@ -275,9 +334,23 @@ extension Matter {
                     nodeID: TLVNullable(nodeID), friendlyName: TLVNullable(friendlyName), icac: TLVNullable(icac)))
         }
 
+        /// UpdateAdmin for ``Home/sendBatchedCommands(_:)``.
+        public func updateAdminBatchable(nodeID: Swift.UInt64?, friendlyName: Swift.String?, icac: [Swift.UInt8]?)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.UpdateAdmin(
+                    nodeID: TLVNullable(nodeID), friendlyName: TLVNullable(friendlyName), icac: TLVNullable(icac)))
+        }
+
         /// RemoveAdmin.
         public func removeAdmin(nodeID: Swift.UInt64) async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.RemoveAdmin(nodeID: nodeID))
+        }
+
+        /// RemoveAdmin for ``Home/sendBatchedCommands(_:)``.
+        public func removeAdminBatchable(nodeID: Swift.UInt64) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.RemoveAdmin(nodeID: nodeID))
         }
 
         /// AddPendingNode.
@@ -286,9 +359,21 @@ extension Matter {
                 Clusters.JointFabricDatastore.Commands.AddPendingNode(nodeID: nodeID, friendlyName: friendlyName))
         }
 
+        /// AddPendingNode for ``Home/sendBatchedCommands(_:)``.
+        public func addPendingNodeBatchable(nodeID: Swift.UInt64, friendlyName: Swift.String) -> BatchableCommand<Void>
+        {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.AddPendingNode(nodeID: nodeID, friendlyName: friendlyName))
+        }
+
         /// RefreshNode.
         public func refreshNode(nodeID: Swift.UInt64) async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.RefreshNode(nodeID: nodeID))
+        }
+
+        /// RefreshNode for ``Home/sendBatchedCommands(_:)``.
+        public func refreshNodeBatchable(nodeID: Swift.UInt64) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.RefreshNode(nodeID: nodeID))
         }
 
         /// UpdateNode.
@@ -297,9 +382,20 @@ extension Matter {
                 Clusters.JointFabricDatastore.Commands.UpdateNode(nodeID: nodeID, friendlyName: friendlyName))
         }
 
+        /// UpdateNode for ``Home/sendBatchedCommands(_:)``.
+        public func updateNodeBatchable(nodeID: Swift.UInt64, friendlyName: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.UpdateNode(nodeID: nodeID, friendlyName: friendlyName))
+        }
+
         /// RemoveNode.
         public func removeNode(nodeID: Swift.UInt64) async throws(HomeError) {
             _ = try await part.invoke(Clusters.JointFabricDatastore.Commands.RemoveNode(nodeID: nodeID))
+        }
+
+        /// RemoveNode for ``Home/sendBatchedCommands(_:)``.
+        public func removeNodeBatchable(nodeID: Swift.UInt64) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.JointFabricDatastore.Commands.RemoveNode(nodeID: nodeID))
         }
 
         /// UpdateEndpointForNode.
@@ -307,6 +403,15 @@ extension Matter {
             async throws(HomeError)
         {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.UpdateEndpointForNode(
+                    endpointID: endpointID, nodeID: nodeID, friendlyName: friendlyName))
+        }
+
+        /// UpdateEndpointForNode for ``Home/sendBatchedCommands(_:)``.
+        public func updateEndpointForNodeBatchable(
+            endpointID: Swift.UInt16, nodeID: Swift.UInt64, friendlyName: Swift.String
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.UpdateEndpointForNode(
                     endpointID: endpointID, nodeID: nodeID, friendlyName: friendlyName))
         }
@@ -320,11 +425,29 @@ extension Matter {
                     nodeID: nodeID, endpointID: endpointID, groupID: groupID))
         }
 
+        /// AddGroupIDToEndpointForNode for ``Home/sendBatchedCommands(_:)``.
+        public func addGroupIDToEndpointForNodeBatchable(
+            nodeID: Swift.UInt64, endpointID: Swift.UInt16, groupID: Swift.UInt16
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.AddGroupIDToEndpointForNode(
+                    nodeID: nodeID, endpointID: endpointID, groupID: groupID))
+        }
+
         /// RemoveGroupIDFromEndpointForNode.
         public func removeGroupIDFromEndpointForNode(
             nodeID: Swift.UInt64, endpointID: Swift.UInt16, groupID: Swift.UInt16
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.RemoveGroupIDFromEndpointForNode(
+                    nodeID: nodeID, endpointID: endpointID, groupID: groupID))
+        }
+
+        /// RemoveGroupIDFromEndpointForNode for ``Home/sendBatchedCommands(_:)``.
+        public func removeGroupIDFromEndpointForNodeBatchable(
+            nodeID: Swift.UInt64, endpointID: Swift.UInt16, groupID: Swift.UInt16
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.RemoveGroupIDFromEndpointForNode(
                     nodeID: nodeID, endpointID: endpointID, groupID: groupID))
         }
@@ -339,11 +462,30 @@ extension Matter {
                     nodeID: nodeID, endpointID: endpointID, binding: binding))
         }
 
+        /// AddBindingToEndpointForNode for ``Home/sendBatchedCommands(_:)``.
+        public func addBindingToEndpointForNodeBatchable(
+            nodeID: Swift.UInt64, endpointID: Swift.UInt16,
+            binding: Clusters.JointFabricDatastore.DatastoreBindingTargetStruct
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.AddBindingToEndpointForNode(
+                    nodeID: nodeID, endpointID: endpointID, binding: binding))
+        }
+
         /// RemoveBindingFromEndpointForNode.
         public func removeBindingFromEndpointForNode(
             listID: Swift.UInt16, endpointID: Swift.UInt16, nodeID: Swift.UInt64
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.RemoveBindingFromEndpointForNode(
+                    listID: listID, endpointID: endpointID, nodeID: nodeID))
+        }
+
+        /// RemoveBindingFromEndpointForNode for ``Home/sendBatchedCommands(_:)``.
+        public func removeBindingFromEndpointForNodeBatchable(
+            listID: Swift.UInt16, endpointID: Swift.UInt16, nodeID: Swift.UInt64
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.RemoveBindingFromEndpointForNode(
                     listID: listID, endpointID: endpointID, nodeID: nodeID))
         }
@@ -356,9 +498,23 @@ extension Matter {
                 Clusters.JointFabricDatastore.Commands.AddACLToNode(nodeID: nodeID, aclEntry: aclEntry))
         }
 
+        /// AddACLToNode for ``Home/sendBatchedCommands(_:)``.
+        public func addACLToNodeBatchable(
+            nodeID: Swift.UInt64, aclEntry: Clusters.JointFabricDatastore.DatastoreAccessControlEntryStruct
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.JointFabricDatastore.Commands.AddACLToNode(nodeID: nodeID, aclEntry: aclEntry))
+        }
+
         /// RemoveACLFromNode.
         public func removeACLFromNode(listID: Swift.UInt16, nodeID: Swift.UInt64) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.JointFabricDatastore.Commands.RemoveACLFromNode(listID: listID, nodeID: nodeID))
+        }
+
+        /// RemoveACLFromNode for ``Home/sendBatchedCommands(_:)``.
+        public func removeACLFromNodeBatchable(listID: Swift.UInt16, nodeID: Swift.UInt64) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.JointFabricDatastore.Commands.RemoveACLFromNode(listID: listID, nodeID: nodeID))
         }
     }

@@ -62,5 +62,12 @@ extension Matter {
         {
             return try await part.invoke(Clusters.KeypadInput.Commands.SendKey(keyCode: keyCode))
         }
+
+        /// SendKey for ``Home/sendBatchedCommands(_:)``.
+        public func sendKeyBatchable(keyCode: Clusters.KeypadInput.CecKeyCodeEnum) -> BatchableCommand<
+            Clusters.KeypadInput.Commands.SendKeyResponse
+        > {
+            return part.batchableWithResponse(Clusters.KeypadInput.Commands.SendKey(keyCode: keyCode))
+        }
     }
 }

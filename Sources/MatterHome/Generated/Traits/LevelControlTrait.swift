@@ -141,12 +141,34 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveToLevel for ``Home/sendBatchedCommands(_:)``.
+        public func moveToLevelBatchable(
+            level: Swift.UInt8, transitionTime: Swift.UInt16?, optionsMask: Clusters.LevelControl.OptionsBitmap,
+            optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.LevelControl.Commands.MoveToLevel(
+                    level: level, transitionTime: TLVNullable(transitionTime), optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// Move.
         public func move(
             moveMode: Clusters.LevelControl.MoveModeEnum, rate: Swift.UInt8?,
             optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.LevelControl.Commands.Move(
+                    moveMode: moveMode, rate: TLVNullable(rate), optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// Move for ``Home/sendBatchedCommands(_:)``.
+        public func moveBatchable(
+            moveMode: Clusters.LevelControl.MoveModeEnum, rate: Swift.UInt8?,
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.LevelControl.Commands.Move(
                     moveMode: moveMode, rate: TLVNullable(rate), optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -163,11 +185,30 @@ extension Matter {
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
+        /// Step for ``Home/sendBatchedCommands(_:)``.
+        public func stepBatchable(
+            stepMode: Clusters.LevelControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt16?,
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.LevelControl.Commands.Step(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: TLVNullable(transitionTime),
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
         /// Stop.
         public func stop(
             optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.LevelControl.Commands.Stop(optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable(
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.LevelControl.Commands.Stop(optionsMask: optionsMask, optionsOverride: optionsOverride))
         }
 
@@ -177,6 +218,17 @@ extension Matter {
             optionsOverride: Clusters.LevelControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.LevelControl.Commands.MoveToLevelWithOnOff(
+                    level: level, transitionTime: TLVNullable(transitionTime), optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
+        /// MoveToLevelWithOnOff for ``Home/sendBatchedCommands(_:)``.
+        public func moveToLevelWithOnOffBatchable(
+            level: Swift.UInt8, transitionTime: Swift.UInt16?, optionsMask: Clusters.LevelControl.OptionsBitmap,
+            optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.LevelControl.Commands.MoveToLevelWithOnOff(
                     level: level, transitionTime: TLVNullable(transitionTime), optionsMask: optionsMask,
                     optionsOverride: optionsOverride))
@@ -193,12 +245,34 @@ extension Matter {
                     optionsOverride: optionsOverride))
         }
 
+        /// MoveWithOnOff for ``Home/sendBatchedCommands(_:)``.
+        public func moveWithOnOffBatchable(
+            moveMode: Clusters.LevelControl.MoveModeEnum, rate: Swift.UInt8?,
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.LevelControl.Commands.MoveWithOnOff(
+                    moveMode: moveMode, rate: TLVNullable(rate), optionsMask: optionsMask,
+                    optionsOverride: optionsOverride))
+        }
+
         /// StepWithOnOff.
         public func stepWithOnOff(
             stepMode: Clusters.LevelControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt16?,
             optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.LevelControl.Commands.StepWithOnOff(
+                    stepMode: stepMode, stepSize: stepSize, transitionTime: TLVNullable(transitionTime),
+                    optionsMask: optionsMask, optionsOverride: optionsOverride))
+        }
+
+        /// StepWithOnOff for ``Home/sendBatchedCommands(_:)``.
+        public func stepWithOnOffBatchable(
+            stepMode: Clusters.LevelControl.StepModeEnum, stepSize: Swift.UInt8, transitionTime: Swift.UInt16?,
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.LevelControl.Commands.StepWithOnOff(
                     stepMode: stepMode, stepSize: stepSize, transitionTime: TLVNullable(transitionTime),
                     optionsMask: optionsMask, optionsOverride: optionsOverride))
@@ -213,9 +287,23 @@ extension Matter {
             )
         }
 
+        /// StopWithOnOff for ``Home/sendBatchedCommands(_:)``.
+        public func stopWithOnOffBatchable(
+            optionsMask: Clusters.LevelControl.OptionsBitmap, optionsOverride: Clusters.LevelControl.OptionsBitmap
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.LevelControl.Commands.StopWithOnOff(optionsMask: optionsMask, optionsOverride: optionsOverride)
+            )
+        }
+
         /// MoveToClosestFrequency.
         public func moveToClosestFrequency(frequency: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.LevelControl.Commands.MoveToClosestFrequency(frequency: frequency))
+        }
+
+        /// MoveToClosestFrequency for ``Home/sendBatchedCommands(_:)``.
+        public func moveToClosestFrequencyBatchable(frequency: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.LevelControl.Commands.MoveToClosestFrequency(frequency: frequency))
         }
 
         /// The writable attributes, set in ``update(_:)``.

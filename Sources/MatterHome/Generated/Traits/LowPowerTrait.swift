@@ -55,5 +55,10 @@ extension Matter {
         public func sleep() async throws(HomeError) {
             _ = try await part.invoke(Clusters.LowPower.Commands.Sleep())
         }
+
+        /// Sleep for ``Home/sendBatchedCommands(_:)``.
+        public func sleepBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.LowPower.Commands.Sleep())
+        }
     }
 }

@@ -74,9 +74,19 @@ extension Matter {
             _ = try await part.invoke(Clusters.MediaInput.Commands.SelectInput(index: index))
         }
 
+        /// SelectInput for ``Home/sendBatchedCommands(_:)``.
+        public func selectInputBatchable(index: Swift.UInt8) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaInput.Commands.SelectInput(index: index))
+        }
+
         /// ShowInputStatus.
         public func showInputStatus() async throws(HomeError) {
             _ = try await part.invoke(Clusters.MediaInput.Commands.ShowInputStatus())
+        }
+
+        /// ShowInputStatus for ``Home/sendBatchedCommands(_:)``.
+        public func showInputStatusBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaInput.Commands.ShowInputStatus())
         }
 
         /// HideInputStatus.
@@ -84,9 +94,19 @@ extension Matter {
             _ = try await part.invoke(Clusters.MediaInput.Commands.HideInputStatus())
         }
 
+        /// HideInputStatus for ``Home/sendBatchedCommands(_:)``.
+        public func hideInputStatusBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaInput.Commands.HideInputStatus())
+        }
+
         /// RenameInput.
         public func renameInput(index: Swift.UInt8, name: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(Clusters.MediaInput.Commands.RenameInput(index: index, name: name))
+        }
+
+        /// RenameInput for ``Home/sendBatchedCommands(_:)``.
+        public func renameInputBatchable(index: Swift.UInt8, name: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaInput.Commands.RenameInput(index: index, name: name))
         }
     }
 }

@@ -177,10 +177,20 @@ extension Matter {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Play())
         }
 
+        /// Play for ``Home/sendBatchedCommands(_:)``.
+        public func playBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Play())
+        }
+
         /// Pause.
         @discardableResult
         public func pause() async throws(HomeError) -> Clusters.MediaPlayback.Commands.PlaybackResponse {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Pause())
+        }
+
+        /// Pause for ``Home/sendBatchedCommands(_:)``.
+        public func pauseBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Pause())
         }
 
         /// Stop.
@@ -189,10 +199,20 @@ extension Matter {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Stop())
         }
 
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Stop())
+        }
+
         /// StartOver.
         @discardableResult
         public func startOver() async throws(HomeError) -> Clusters.MediaPlayback.Commands.PlaybackResponse {
             return try await part.invoke(Clusters.MediaPlayback.Commands.StartOver())
+        }
+
+        /// StartOver for ``Home/sendBatchedCommands(_:)``.
+        public func startOverBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.StartOver())
         }
 
         /// Previous.
@@ -201,10 +221,20 @@ extension Matter {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Previous())
         }
 
+        /// Previous for ``Home/sendBatchedCommands(_:)``.
+        public func previousBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Previous())
+        }
+
         /// Next.
         @discardableResult
         public func next() async throws(HomeError) -> Clusters.MediaPlayback.Commands.PlaybackResponse {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Next())
+        }
+
+        /// Next for ``Home/sendBatchedCommands(_:)``.
+        public func nextBatchable() -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse> {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Next())
         }
 
         /// Rewind.
@@ -215,6 +245,16 @@ extension Matter {
             var optional = RewindOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.MediaPlayback.Commands.Rewind(audioAdvanceUnmuted: optional.audioAdvanceUnmuted))
+        }
+
+        /// Rewind for ``Home/sendBatchedCommands(_:)``.
+        public func rewindBatchable(optionalArgsProvider: (inout RewindOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse>
+        {
+            var optional = RewindOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.MediaPlayback.Commands.Rewind(audioAdvanceUnmuted: optional.audioAdvanceUnmuted))
         }
 
@@ -229,12 +269,30 @@ extension Matter {
                 Clusters.MediaPlayback.Commands.FastForward(audioAdvanceUnmuted: optional.audioAdvanceUnmuted))
         }
 
+        /// FastForward for ``Home/sendBatchedCommands(_:)``.
+        public func fastForwardBatchable(optionalArgsProvider: (inout FastForwardOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.MediaPlayback.Commands.PlaybackResponse>
+        {
+            var optional = FastForwardOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.MediaPlayback.Commands.FastForward(audioAdvanceUnmuted: optional.audioAdvanceUnmuted))
+        }
+
         /// SkipForward.
         @discardableResult
         public func skipForward(deltaPositionMilliseconds: Swift.UInt64) async throws(HomeError)
             -> Clusters.MediaPlayback.Commands.PlaybackResponse
         {
             return try await part.invoke(
+                Clusters.MediaPlayback.Commands.SkipForward(deltaPositionMilliseconds: deltaPositionMilliseconds))
+        }
+
+        /// SkipForward for ``Home/sendBatchedCommands(_:)``.
+        public func skipForwardBatchable(deltaPositionMilliseconds: Swift.UInt64) -> BatchableCommand<
+            Clusters.MediaPlayback.Commands.PlaybackResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.MediaPlayback.Commands.SkipForward(deltaPositionMilliseconds: deltaPositionMilliseconds))
         }
 
@@ -247,12 +305,27 @@ extension Matter {
                 Clusters.MediaPlayback.Commands.SkipBackward(deltaPositionMilliseconds: deltaPositionMilliseconds))
         }
 
+        /// SkipBackward for ``Home/sendBatchedCommands(_:)``.
+        public func skipBackwardBatchable(deltaPositionMilliseconds: Swift.UInt64) -> BatchableCommand<
+            Clusters.MediaPlayback.Commands.PlaybackResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.MediaPlayback.Commands.SkipBackward(deltaPositionMilliseconds: deltaPositionMilliseconds))
+        }
+
         /// Seek.
         @discardableResult
         public func seek(position: Swift.UInt64) async throws(HomeError)
             -> Clusters.MediaPlayback.Commands.PlaybackResponse
         {
             return try await part.invoke(Clusters.MediaPlayback.Commands.Seek(position: position))
+        }
+
+        /// Seek for ``Home/sendBatchedCommands(_:)``.
+        public func seekBatchable(position: Swift.UInt64) -> BatchableCommand<
+            Clusters.MediaPlayback.Commands.PlaybackResponse
+        > {
+            return part.batchableWithResponse(Clusters.MediaPlayback.Commands.Seek(position: position))
         }
 
         /// ActivateAudioTrack.
@@ -266,14 +339,35 @@ extension Matter {
                     trackID: trackID, audioOutputIndex: optional.audioOutputIndex))
         }
 
+        /// ActivateAudioTrack for ``Home/sendBatchedCommands(_:)``.
+        public func activateAudioTrackBatchable(
+            trackID: Swift.String, optionalArgsProvider: (inout ActivateAudioTrackOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = ActivateAudioTrackOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.MediaPlayback.Commands.ActivateAudioTrack(
+                    trackID: trackID, audioOutputIndex: optional.audioOutputIndex))
+        }
+
         /// ActivateTextTrack.
         public func activateTextTrack(trackID: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(Clusters.MediaPlayback.Commands.ActivateTextTrack(trackID: trackID))
         }
 
+        /// ActivateTextTrack for ``Home/sendBatchedCommands(_:)``.
+        public func activateTextTrackBatchable(trackID: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaPlayback.Commands.ActivateTextTrack(trackID: trackID))
+        }
+
         /// DeactivateTextTrack.
         public func deactivateTextTrack() async throws(HomeError) {
             _ = try await part.invoke(Clusters.MediaPlayback.Commands.DeactivateTextTrack())
+        }
+
+        /// DeactivateTextTrack for ``Home/sendBatchedCommands(_:)``.
+        public func deactivateTextTrackBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MediaPlayback.Commands.DeactivateTextTrack())
         }
     }
 }

@@ -103,9 +103,30 @@ extension Matter {
                     responses: optional.responses))
         }
 
+        /// PresentMessagesRequest for ``Home/sendBatchedCommands(_:)``.
+        public func presentMessagesRequestBatchable(
+            messageID: [Swift.UInt8], priority: Clusters.Messages.MessagePriorityEnum,
+            messageControl: Clusters.Messages.MessageControlBitmap, startTime: Swift.UInt32?, duration: Swift.UInt64?,
+            messageText: Swift.String,
+            optionalArgsProvider: (inout PresentMessagesRequestOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = PresentMessagesRequestOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.Messages.Commands.PresentMessagesRequest(
+                    messageID: messageID, priority: priority, messageControl: messageControl,
+                    startTime: TLVNullable(startTime), duration: TLVNullable(duration), messageText: messageText,
+                    responses: optional.responses))
+        }
+
         /// CancelMessagesRequest.
         public func cancelMessagesRequest(messageIDs: [[Swift.UInt8]]) async throws(HomeError) {
             _ = try await part.invoke(Clusters.Messages.Commands.CancelMessagesRequest(messageIDs: messageIDs))
+        }
+
+        /// CancelMessagesRequest for ``Home/sendBatchedCommands(_:)``.
+        public func cancelMessagesRequestBatchable(messageIDs: [[Swift.UInt8]]) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Messages.Commands.CancelMessagesRequest(messageIDs: messageIDs))
         }
     }
 }

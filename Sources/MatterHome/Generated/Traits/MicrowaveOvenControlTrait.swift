@@ -120,9 +120,26 @@ extension Matter {
                     wattSettingIndex: optional.wattSettingIndex, startAfterSetting: optional.startAfterSetting))
         }
 
+        /// SetCookingParameters for ``Home/sendBatchedCommands(_:)``.
+        public func setCookingParametersBatchable(
+            optionalArgsProvider: (inout SetCookingParametersOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SetCookingParametersOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.MicrowaveOvenControl.Commands.SetCookingParameters(
+                    cookMode: optional.cookMode, cookTime: optional.cookTime, powerSetting: optional.powerSetting,
+                    wattSettingIndex: optional.wattSettingIndex, startAfterSetting: optional.startAfterSetting))
+        }
+
         /// AddMoreTime.
         public func addMoreTime(timeToAdd: Swift.UInt32) async throws(HomeError) {
             _ = try await part.invoke(Clusters.MicrowaveOvenControl.Commands.AddMoreTime(timeToAdd: timeToAdd))
+        }
+
+        /// AddMoreTime for ``Home/sendBatchedCommands(_:)``.
+        public func addMoreTimeBatchable(timeToAdd: Swift.UInt32) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.MicrowaveOvenControl.Commands.AddMoreTime(timeToAdd: timeToAdd))
         }
     }
 }

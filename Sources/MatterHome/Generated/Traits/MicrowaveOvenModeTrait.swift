@@ -82,6 +82,13 @@ extension Matter {
             return try await part.invoke(Clusters.MicrowaveOvenMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.MicrowaveOvenMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(Clusters.MicrowaveOvenMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -187,6 +187,17 @@ extension Matter {
                     ssid: optional.ssid, breadcrumb: optional.breadcrumb))
         }
 
+        /// ScanNetworks for ``Home/sendBatchedCommands(_:)``.
+        public func scanNetworksBatchable(optionalArgsProvider: (inout ScanNetworksOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Clusters.NetworkCommissioning.Commands.ScanNetworksResponse>
+        {
+            var optional = ScanNetworksOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.NetworkCommissioning.Commands.ScanNetworks(
+                    ssid: optional.ssid, breadcrumb: optional.breadcrumb))
+        }
+
         /// AddOrUpdateWiFiNetwork.
         @discardableResult
         public func addOrUpdateWiFiNetwork(
@@ -196,6 +207,18 @@ extension Matter {
             var optional = AddOrUpdateWiFiNetworkOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.NetworkCommissioning.Commands.AddOrUpdateWiFiNetwork(
+                    ssid: ssid, credentials: credentials, breadcrumb: optional.breadcrumb))
+        }
+
+        /// AddOrUpdateWiFiNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func addOrUpdateWiFiNetworkBatchable(
+            ssid: [Swift.UInt8], credentials: [Swift.UInt8],
+            optionalArgsProvider: (inout AddOrUpdateWiFiNetworkOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.NetworkCommissioning.Commands.NetworkConfigResponse> {
+            var optional = AddOrUpdateWiFiNetworkOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.NetworkCommissioning.Commands.AddOrUpdateWiFiNetwork(
                     ssid: ssid, credentials: credentials, breadcrumb: optional.breadcrumb))
         }
@@ -213,6 +236,18 @@ extension Matter {
                     operationalDataset: operationalDataset, breadcrumb: optional.breadcrumb))
         }
 
+        /// AddOrUpdateThreadNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func addOrUpdateThreadNetworkBatchable(
+            operationalDataset: [Swift.UInt8],
+            optionalArgsProvider: (inout AddOrUpdateThreadNetworkOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.NetworkCommissioning.Commands.NetworkConfigResponse> {
+            var optional = AddOrUpdateThreadNetworkOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.NetworkCommissioning.Commands.AddOrUpdateThreadNetwork(
+                    operationalDataset: operationalDataset, breadcrumb: optional.breadcrumb))
+        }
+
         /// RemoveNetwork.
         @discardableResult
         public func removeNetwork(
@@ -221,6 +256,17 @@ extension Matter {
             var optional = RemoveNetworkOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.NetworkCommissioning.Commands.RemoveNetwork(
+                    networkID: networkID, breadcrumb: optional.breadcrumb))
+        }
+
+        /// RemoveNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func removeNetworkBatchable(
+            networkID: [Swift.UInt8], optionalArgsProvider: (inout RemoveNetworkOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.NetworkCommissioning.Commands.NetworkConfigResponse> {
+            var optional = RemoveNetworkOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.NetworkCommissioning.Commands.RemoveNetwork(
                     networkID: networkID, breadcrumb: optional.breadcrumb))
         }
@@ -237,6 +283,17 @@ extension Matter {
                     networkID: networkID, breadcrumb: optional.breadcrumb))
         }
 
+        /// ConnectNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func connectNetworkBatchable(
+            networkID: [Swift.UInt8], optionalArgsProvider: (inout ConnectNetworkOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.NetworkCommissioning.Commands.ConnectNetworkResponse> {
+            var optional = ConnectNetworkOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.NetworkCommissioning.Commands.ConnectNetwork(
+                    networkID: networkID, breadcrumb: optional.breadcrumb))
+        }
+
         /// ReorderNetwork.
         @discardableResult
         public func reorderNetwork(
@@ -246,6 +303,18 @@ extension Matter {
             var optional = ReorderNetworkOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.NetworkCommissioning.Commands.ReorderNetwork(
+                    networkID: networkID, networkIndex: networkIndex, breadcrumb: optional.breadcrumb))
+        }
+
+        /// ReorderNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func reorderNetworkBatchable(
+            networkID: [Swift.UInt8], networkIndex: Swift.UInt8,
+            optionalArgsProvider: (inout ReorderNetworkOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.NetworkCommissioning.Commands.NetworkConfigResponse> {
+            var optional = ReorderNetworkOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.NetworkCommissioning.Commands.ReorderNetwork(
                     networkID: networkID, networkIndex: networkIndex, breadcrumb: optional.breadcrumb))
         }

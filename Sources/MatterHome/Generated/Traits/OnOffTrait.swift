@@ -92,14 +92,29 @@ extension Matter {
             _ = try await part.invoke(Clusters.OnOff.Commands.Off())
         }
 
+        /// Off for ``Home/sendBatchedCommands(_:)``.
+        public func offBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.OnOff.Commands.Off())
+        }
+
         /// On.
         public func on() async throws(HomeError) {
             _ = try await part.invoke(Clusters.OnOff.Commands.On())
         }
 
+        /// On for ``Home/sendBatchedCommands(_:)``.
+        public func onBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.OnOff.Commands.On())
+        }
+
         /// Toggle.
         public func toggle() async throws(HomeError) {
             _ = try await part.invoke(Clusters.OnOff.Commands.Toggle())
+        }
+
+        /// Toggle for ``Home/sendBatchedCommands(_:)``.
+        public func toggleBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.OnOff.Commands.Toggle())
         }
 
         /// OffWithEffect.
@@ -110,9 +125,22 @@ extension Matter {
                 Clusters.OnOff.Commands.OffWithEffect(effectIdentifier: effectIdentifier, effectVariant: effectVariant))
         }
 
+        /// OffWithEffect for ``Home/sendBatchedCommands(_:)``.
+        public func offWithEffectBatchable(
+            effectIdentifier: Clusters.OnOff.EffectIdentifierEnum, effectVariant: Swift.UInt8
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.OnOff.Commands.OffWithEffect(effectIdentifier: effectIdentifier, effectVariant: effectVariant))
+        }
+
         /// OnWithRecallGlobalScene.
         public func onWithRecallGlobalScene() async throws(HomeError) {
             _ = try await part.invoke(Clusters.OnOff.Commands.OnWithRecallGlobalScene())
+        }
+
+        /// OnWithRecallGlobalScene for ``Home/sendBatchedCommands(_:)``.
+        public func onWithRecallGlobalSceneBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.OnOff.Commands.OnWithRecallGlobalScene())
         }
 
         /// OnWithTimedOff.
@@ -120,6 +148,15 @@ extension Matter {
             onOffControl: Clusters.OnOff.OnOffControlBitmap, onTime: Swift.UInt16, offWaitTime: Swift.UInt16
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.OnOff.Commands.OnWithTimedOff(
+                    onOffControl: onOffControl, onTime: onTime, offWaitTime: offWaitTime))
+        }
+
+        /// OnWithTimedOff for ``Home/sendBatchedCommands(_:)``.
+        public func onWithTimedOffBatchable(
+            onOffControl: Clusters.OnOff.OnOffControlBitmap, onTime: Swift.UInt16, offWaitTime: Swift.UInt16
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.OnOff.Commands.OnWithTimedOff(
                     onOffControl: onOffControl, onTime: onTime, offWaitTime: offWaitTime))
         }

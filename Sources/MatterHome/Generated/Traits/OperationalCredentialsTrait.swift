@@ -159,12 +159,28 @@ extension Matter {
                 Clusters.OperationalCredentials.Commands.AttestationRequest(attestationNonce: attestationNonce))
         }
 
+        /// AttestationRequest for ``Home/sendBatchedCommands(_:)``.
+        public func attestationRequestBatchable(attestationNonce: [Swift.UInt8]) -> BatchableCommand<
+            Clusters.OperationalCredentials.Commands.AttestationResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.OperationalCredentials.Commands.AttestationRequest(attestationNonce: attestationNonce))
+        }
+
         /// CertificateChainRequest.
         @discardableResult
         public func certificateChainRequest(certificateType: Clusters.OperationalCredentials.CertificateChainTypeEnum)
             async throws(HomeError) -> Clusters.OperationalCredentials.Commands.CertificateChainResponse
         {
             return try await part.invoke(
+                Clusters.OperationalCredentials.Commands.CertificateChainRequest(certificateType: certificateType))
+        }
+
+        /// CertificateChainRequest for ``Home/sendBatchedCommands(_:)``.
+        public func certificateChainRequestBatchable(
+            certificateType: Clusters.OperationalCredentials.CertificateChainTypeEnum
+        ) -> BatchableCommand<Clusters.OperationalCredentials.Commands.CertificateChainResponse> {
+            return part.batchableWithResponse(
                 Clusters.OperationalCredentials.Commands.CertificateChainRequest(certificateType: certificateType))
         }
 
@@ -176,6 +192,17 @@ extension Matter {
             var optional = CSRRequestOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.OperationalCredentials.Commands.CSRRequest(
+                    csrNonce: csrNonce, isForUpdateNOC: optional.isForUpdateNOC))
+        }
+
+        /// CSRRequest for ``Home/sendBatchedCommands(_:)``.
+        public func csrRequestBatchable(
+            csrNonce: [Swift.UInt8], optionalArgsProvider: (inout CSRRequestOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.OperationalCredentials.Commands.CSRResponse> {
+            var optional = CSRRequestOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.OperationalCredentials.Commands.CSRRequest(
                     csrNonce: csrNonce, isForUpdateNOC: optional.isForUpdateNOC))
         }
@@ -194,6 +221,19 @@ extension Matter {
                     caseAdminSubject: caseAdminSubject, adminVendorID: adminVendorID))
         }
 
+        /// AddNOC for ``Home/sendBatchedCommands(_:)``.
+        public func addNOCBatchable(
+            nocValue: [Swift.UInt8], ipkValue: [Swift.UInt8], caseAdminSubject: Swift.UInt64,
+            adminVendorID: Swift.UInt16, optionalArgsProvider: (inout AddNOCOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.OperationalCredentials.Commands.NOCResponse> {
+            var optional = AddNOCOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.OperationalCredentials.Commands.AddNOC(
+                    nocValue: nocValue, icacValue: optional.icacValue, ipkValue: ipkValue,
+                    caseAdminSubject: caseAdminSubject, adminVendorID: adminVendorID))
+        }
+
         /// UpdateNOC.
         @discardableResult
         public func updateNOC(
@@ -205,12 +245,29 @@ extension Matter {
                 Clusters.OperationalCredentials.Commands.UpdateNOC(nocValue: nocValue, icacValue: optional.icacValue))
         }
 
+        /// UpdateNOC for ``Home/sendBatchedCommands(_:)``.
+        public func updateNOCBatchable(
+            nocValue: [Swift.UInt8], optionalArgsProvider: (inout UpdateNOCOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.OperationalCredentials.Commands.NOCResponse> {
+            var optional = UpdateNOCOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.OperationalCredentials.Commands.UpdateNOC(nocValue: nocValue, icacValue: optional.icacValue))
+        }
+
         /// UpdateFabricLabel.
         @discardableResult
         public func updateFabricLabel(label: Swift.String) async throws(HomeError)
             -> Clusters.OperationalCredentials.Commands.NOCResponse
         {
             return try await part.invoke(Clusters.OperationalCredentials.Commands.UpdateFabricLabel(label: label))
+        }
+
+        /// UpdateFabricLabel for ``Home/sendBatchedCommands(_:)``.
+        public func updateFabricLabelBatchable(label: Swift.String) -> BatchableCommand<
+            Clusters.OperationalCredentials.Commands.NOCResponse
+        > {
+            return part.batchableWithResponse(Clusters.OperationalCredentials.Commands.UpdateFabricLabel(label: label))
         }
 
         /// RemoveFabric.
@@ -222,9 +279,24 @@ extension Matter {
                 Clusters.OperationalCredentials.Commands.RemoveFabric(fabricIndex: fabricIndex))
         }
 
+        /// RemoveFabric for ``Home/sendBatchedCommands(_:)``.
+        public func removeFabricBatchable(fabricIndex: Swift.UInt8) -> BatchableCommand<
+            Clusters.OperationalCredentials.Commands.NOCResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.OperationalCredentials.Commands.RemoveFabric(fabricIndex: fabricIndex))
+        }
+
         /// AddTrustedRootCertificate.
         public func addTrustedRootCertificate(rootCACertificate: [Swift.UInt8]) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.OperationalCredentials.Commands.AddTrustedRootCertificate(rootCACertificate: rootCACertificate)
+            )
+        }
+
+        /// AddTrustedRootCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func addTrustedRootCertificateBatchable(rootCACertificate: [Swift.UInt8]) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.OperationalCredentials.Commands.AddTrustedRootCertificate(rootCACertificate: rootCACertificate)
             )
         }
@@ -241,12 +313,33 @@ extension Matter {
                     vvsc: optional.vvsc))
         }
 
+        /// SetVIDVerificationStatement for ``Home/sendBatchedCommands(_:)``.
+        public func setVIDVerificationStatementBatchable(
+            optionalArgsProvider: (inout SetVIDVerificationStatementOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SetVIDVerificationStatementOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.OperationalCredentials.Commands.SetVIDVerificationStatement(
+                    vendorID: optional.vendorID, vidVerificationStatement: optional.vidVerificationStatement,
+                    vvsc: optional.vvsc))
+        }
+
         /// SignVIDVerificationRequest.
         @discardableResult
         public func signVIDVerificationRequest(fabricIndex: Swift.UInt8, clientChallenge: [Swift.UInt8])
             async throws(HomeError) -> Clusters.OperationalCredentials.Commands.SignVIDVerificationResponse
         {
             return try await part.invoke(
+                Clusters.OperationalCredentials.Commands.SignVIDVerificationRequest(
+                    fabricIndex: fabricIndex, clientChallenge: clientChallenge))
+        }
+
+        /// SignVIDVerificationRequest for ``Home/sendBatchedCommands(_:)``.
+        public func signVIDVerificationRequestBatchable(fabricIndex: Swift.UInt8, clientChallenge: [Swift.UInt8])
+            -> BatchableCommand<Clusters.OperationalCredentials.Commands.SignVIDVerificationResponse>
+        {
+            return part.batchableWithResponse(
                 Clusters.OperationalCredentials.Commands.SignVIDVerificationRequest(
                     fabricIndex: fabricIndex, clientChallenge: clientChallenge))
         }

@@ -104,10 +104,21 @@ extension Matter {
             return try await part.invoke(Clusters.OperationalState.Commands.Pause())
         }
 
+        /// Pause for ``Home/sendBatchedCommands(_:)``.
+        public func pauseBatchable() -> BatchableCommand<Clusters.OperationalState.Commands.OperationalCommandResponse>
+        {
+            return part.batchableWithResponse(Clusters.OperationalState.Commands.Pause())
+        }
+
         /// Stop.
         @discardableResult
         public func stop() async throws(HomeError) -> Clusters.OperationalState.Commands.OperationalCommandResponse {
             return try await part.invoke(Clusters.OperationalState.Commands.Stop())
+        }
+
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable() -> BatchableCommand<Clusters.OperationalState.Commands.OperationalCommandResponse> {
+            return part.batchableWithResponse(Clusters.OperationalState.Commands.Stop())
         }
 
         /// Start.
@@ -116,10 +127,22 @@ extension Matter {
             return try await part.invoke(Clusters.OperationalState.Commands.Start())
         }
 
+        /// Start for ``Home/sendBatchedCommands(_:)``.
+        public func startBatchable() -> BatchableCommand<Clusters.OperationalState.Commands.OperationalCommandResponse>
+        {
+            return part.batchableWithResponse(Clusters.OperationalState.Commands.Start())
+        }
+
         /// Resume.
         @discardableResult
         public func resume() async throws(HomeError) -> Clusters.OperationalState.Commands.OperationalCommandResponse {
             return try await part.invoke(Clusters.OperationalState.Commands.Resume())
+        }
+
+        /// Resume for ``Home/sendBatchedCommands(_:)``.
+        public func resumeBatchable() -> BatchableCommand<Clusters.OperationalState.Commands.OperationalCommandResponse>
+        {
+            return part.batchableWithResponse(Clusters.OperationalState.Commands.Resume())
         }
     }
 }

@@ -95,6 +95,22 @@ extension Matter {
                     metadataForProvider: optional.metadataForProvider))
         }
 
+        /// QueryImage for ``Home/sendBatchedCommands(_:)``.
+        public func queryImageBatchable(
+            vendorID: Swift.UInt16, productID: Swift.UInt16, softwareVersion: Swift.UInt32,
+            protocolsSupported: [Clusters.OtaSoftwareUpdateProvider.DownloadProtocolEnum],
+            optionalArgsProvider: (inout QueryImageOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.OtaSoftwareUpdateProvider.Commands.QueryImageResponse> {
+            var optional = QueryImageOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.OtaSoftwareUpdateProvider.Commands.QueryImage(
+                    vendorID: vendorID, productID: productID, softwareVersion: softwareVersion,
+                    protocolsSupported: protocolsSupported, hardwareVersion: optional.hardwareVersion,
+                    location: optional.location, requestorCanConsent: optional.requestorCanConsent,
+                    metadataForProvider: optional.metadataForProvider))
+        }
+
         /// ApplyUpdateRequest.
         @discardableResult
         public func applyUpdateRequest(updateToken: [Swift.UInt8], newVersion: Swift.UInt32) async throws(HomeError)
@@ -105,11 +121,29 @@ extension Matter {
                     updateToken: updateToken, newVersion: newVersion))
         }
 
+        /// ApplyUpdateRequest for ``Home/sendBatchedCommands(_:)``.
+        public func applyUpdateRequestBatchable(updateToken: [Swift.UInt8], newVersion: Swift.UInt32)
+            -> BatchableCommand<Clusters.OtaSoftwareUpdateProvider.Commands.ApplyUpdateResponse>
+        {
+            return part.batchableWithResponse(
+                Clusters.OtaSoftwareUpdateProvider.Commands.ApplyUpdateRequest(
+                    updateToken: updateToken, newVersion: newVersion))
+        }
+
         /// NotifyUpdateApplied.
         public func notifyUpdateApplied(updateToken: [Swift.UInt8], softwareVersion: Swift.UInt32)
             async throws(HomeError)
         {
             _ = try await part.invoke(
+                Clusters.OtaSoftwareUpdateProvider.Commands.NotifyUpdateApplied(
+                    updateToken: updateToken, softwareVersion: softwareVersion))
+        }
+
+        /// NotifyUpdateApplied for ``Home/sendBatchedCommands(_:)``.
+        public func notifyUpdateAppliedBatchable(updateToken: [Swift.UInt8], softwareVersion: Swift.UInt32)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(
                 Clusters.OtaSoftwareUpdateProvider.Commands.NotifyUpdateApplied(
                     updateToken: updateToken, softwareVersion: softwareVersion))
         }

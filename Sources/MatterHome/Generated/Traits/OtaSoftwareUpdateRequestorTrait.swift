@@ -111,6 +111,20 @@ extension Matter {
                     metadataForNode: optional.metadataForNode, endpoint: endpoint))
         }
 
+        /// AnnounceOTAProvider for ``Home/sendBatchedCommands(_:)``.
+        public func announceOTAProviderBatchable(
+            providerNodeID: Swift.UInt64, vendorID: Swift.UInt16,
+            announcementReason: Clusters.OtaSoftwareUpdateRequestor.AnnouncementReasonEnum, endpoint: Swift.UInt16,
+            optionalArgsProvider: (inout AnnounceOTAProviderOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = AnnounceOTAProviderOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.OtaSoftwareUpdateRequestor.Commands.AnnounceOTAProvider(
+                    providerNodeID: providerNodeID, vendorID: vendorID, announcementReason: announcementReason,
+                    metadataForNode: optional.metadataForNode, endpoint: endpoint))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

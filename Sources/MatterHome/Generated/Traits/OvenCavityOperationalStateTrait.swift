@@ -111,12 +111,26 @@ extension Matter {
             return try await part.invoke(Clusters.OvenCavityOperationalState.Commands.Pause())
         }
 
+        /// Pause for ``Home/sendBatchedCommands(_:)``.
+        public func pauseBatchable() -> BatchableCommand<
+            Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.OvenCavityOperationalState.Commands.Pause())
+        }
+
         /// Stop.
         @discardableResult
         public func stop() async throws(HomeError)
             -> Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
         {
             return try await part.invoke(Clusters.OvenCavityOperationalState.Commands.Stop())
+        }
+
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable() -> BatchableCommand<
+            Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.OvenCavityOperationalState.Commands.Stop())
         }
 
         /// Start.
@@ -127,12 +141,26 @@ extension Matter {
             return try await part.invoke(Clusters.OvenCavityOperationalState.Commands.Start())
         }
 
+        /// Start for ``Home/sendBatchedCommands(_:)``.
+        public func startBatchable() -> BatchableCommand<
+            Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.OvenCavityOperationalState.Commands.Start())
+        }
+
         /// Resume.
         @discardableResult
         public func resume() async throws(HomeError)
             -> Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
         {
             return try await part.invoke(Clusters.OvenCavityOperationalState.Commands.Resume())
+        }
+
+        /// Resume for ``Home/sendBatchedCommands(_:)``.
+        public func resumeBatchable() -> BatchableCommand<
+            Clusters.OvenCavityOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.OvenCavityOperationalState.Commands.Resume())
         }
     }
 }

@@ -127,9 +127,23 @@ extension Matter {
                 Clusters.PushAvStreamTransport.Commands.AllocatePushTransport(transportOptions: transportOptions))
         }
 
+        /// AllocatePushTransport for ``Home/sendBatchedCommands(_:)``.
+        public func allocatePushTransportBatchable(
+            transportOptions: Clusters.PushAvStreamTransport.TransportOptionsStruct
+        ) -> BatchableCommand<Clusters.PushAvStreamTransport.Commands.AllocatePushTransportResponse> {
+            return part.batchableWithResponse(
+                Clusters.PushAvStreamTransport.Commands.AllocatePushTransport(transportOptions: transportOptions))
+        }
+
         /// DeallocatePushTransport.
         public func deallocatePushTransport(connectionID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.PushAvStreamTransport.Commands.DeallocatePushTransport(connectionID: connectionID))
+        }
+
+        /// DeallocatePushTransport for ``Home/sendBatchedCommands(_:)``.
+        public func deallocatePushTransportBatchable(connectionID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.PushAvStreamTransport.Commands.DeallocatePushTransport(connectionID: connectionID))
         }
 
@@ -142,11 +156,29 @@ extension Matter {
                     connectionID: connectionID, transportOptions: transportOptions))
         }
 
+        /// ModifyPushTransport for ``Home/sendBatchedCommands(_:)``.
+        public func modifyPushTransportBatchable(
+            connectionID: Swift.UInt16, transportOptions: Clusters.PushAvStreamTransport.TransportOptionsStruct
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.PushAvStreamTransport.Commands.ModifyPushTransport(
+                    connectionID: connectionID, transportOptions: transportOptions))
+        }
+
         /// SetTransportStatus.
         public func setTransportStatus(
             connectionID: Swift.UInt16?, transportStatus: Clusters.PushAvStreamTransport.TransportStatusEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.PushAvStreamTransport.Commands.SetTransportStatus(
+                    connectionID: TLVNullable(connectionID), transportStatus: transportStatus))
+        }
+
+        /// SetTransportStatus for ``Home/sendBatchedCommands(_:)``.
+        public func setTransportStatusBatchable(
+            connectionID: Swift.UInt16?, transportStatus: Clusters.PushAvStreamTransport.TransportStatusEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.PushAvStreamTransport.Commands.SetTransportStatus(
                     connectionID: TLVNullable(connectionID), transportStatus: transportStatus))
         }
@@ -164,12 +196,33 @@ extension Matter {
                     userDefined: optional.userDefined))
         }
 
+        /// ManuallyTriggerTransport for ``Home/sendBatchedCommands(_:)``.
+        public func manuallyTriggerTransportBatchable(
+            connectionID: Swift.UInt16, activationReason: Clusters.PushAvStreamTransport.TriggerActivationReasonEnum,
+            optionalArgsProvider: (inout ManuallyTriggerTransportOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = ManuallyTriggerTransportOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.PushAvStreamTransport.Commands.ManuallyTriggerTransport(
+                    connectionID: connectionID, activationReason: activationReason, timeControl: optional.timeControl,
+                    userDefined: optional.userDefined))
+        }
+
         /// FindTransport.
         @discardableResult
         public func findTransport(connectionID: Swift.UInt16?) async throws(HomeError)
             -> Clusters.PushAvStreamTransport.Commands.FindTransportResponse
         {
             return try await part.invoke(
+                Clusters.PushAvStreamTransport.Commands.FindTransport(connectionID: TLVNullable(connectionID)))
+        }
+
+        /// FindTransport for ``Home/sendBatchedCommands(_:)``.
+        public func findTransportBatchable(connectionID: Swift.UInt16?) -> BatchableCommand<
+            Clusters.PushAvStreamTransport.Commands.FindTransportResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.PushAvStreamTransport.Commands.FindTransport(connectionID: TLVNullable(connectionID)))
         }
     }

@@ -80,9 +80,20 @@ extension Matter {
             _ = try await part.invoke(Clusters.RefrigeratorAlarm.Commands.Reset(alarms: alarms))
         }
 
+        /// Reset for ``Home/sendBatchedCommands(_:)``.
+        public func resetBatchable(alarms: Clusters.RefrigeratorAlarm.AlarmBitmap) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.RefrigeratorAlarm.Commands.Reset(alarms: alarms))
+        }
+
         /// ModifyEnabledAlarms.
         public func modifyEnabledAlarms(mask: Clusters.RefrigeratorAlarm.AlarmBitmap) async throws(HomeError) {
             _ = try await part.invoke(Clusters.RefrigeratorAlarm.Commands.ModifyEnabledAlarms(mask: mask))
+        }
+
+        /// ModifyEnabledAlarms for ``Home/sendBatchedCommands(_:)``.
+        public func modifyEnabledAlarmsBatchable(mask: Clusters.RefrigeratorAlarm.AlarmBitmap) -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.RefrigeratorAlarm.Commands.ModifyEnabledAlarms(mask: mask))
         }
     }
 }

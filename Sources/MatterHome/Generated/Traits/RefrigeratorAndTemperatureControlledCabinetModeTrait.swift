@@ -92,6 +92,14 @@ extension Matter {
                 Clusters.RefrigeratorAndTemperatureControlledCabinetMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.RefrigeratorAndTemperatureControlledCabinetMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.RefrigeratorAndTemperatureControlledCabinetMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

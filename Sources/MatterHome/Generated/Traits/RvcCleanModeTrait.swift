@@ -80,6 +80,13 @@ extension Matter {
             return try await part.invoke(Clusters.RvcCleanMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.RvcCleanMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcCleanMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -108,10 +108,24 @@ extension Matter {
             return try await part.invoke(Clusters.RvcOperationalState.Commands.Pause())
         }
 
+        /// Pause for ``Home/sendBatchedCommands(_:)``.
+        public func pauseBatchable() -> BatchableCommand<
+            Clusters.RvcOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcOperationalState.Commands.Pause())
+        }
+
         /// Stop.
         @discardableResult
         public func stop() async throws(HomeError) -> Clusters.RvcOperationalState.Commands.OperationalCommandResponse {
             return try await part.invoke(Clusters.RvcOperationalState.Commands.Stop())
+        }
+
+        /// Stop for ``Home/sendBatchedCommands(_:)``.
+        public func stopBatchable() -> BatchableCommand<
+            Clusters.RvcOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcOperationalState.Commands.Stop())
         }
 
         /// Start.
@@ -121,6 +135,13 @@ extension Matter {
             return try await part.invoke(Clusters.RvcOperationalState.Commands.Start())
         }
 
+        /// Start for ``Home/sendBatchedCommands(_:)``.
+        public func startBatchable() -> BatchableCommand<
+            Clusters.RvcOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcOperationalState.Commands.Start())
+        }
+
         /// Resume.
         @discardableResult
         public func resume() async throws(HomeError) -> Clusters.RvcOperationalState.Commands.OperationalCommandResponse
@@ -128,11 +149,25 @@ extension Matter {
             return try await part.invoke(Clusters.RvcOperationalState.Commands.Resume())
         }
 
+        /// Resume for ``Home/sendBatchedCommands(_:)``.
+        public func resumeBatchable() -> BatchableCommand<
+            Clusters.RvcOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcOperationalState.Commands.Resume())
+        }
+
         /// GoHome.
         @discardableResult
         public func goHome() async throws(HomeError) -> Clusters.RvcOperationalState.Commands.OperationalCommandResponse
         {
             return try await part.invoke(Clusters.RvcOperationalState.Commands.GoHome())
+        }
+
+        /// GoHome for ``Home/sendBatchedCommands(_:)``.
+        public func goHomeBatchable() -> BatchableCommand<
+            Clusters.RvcOperationalState.Commands.OperationalCommandResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcOperationalState.Commands.GoHome())
         }
     }
 }

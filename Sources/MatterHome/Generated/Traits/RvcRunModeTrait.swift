@@ -80,6 +80,13 @@ extension Matter {
             return try await part.invoke(Clusters.RvcRunMode.Commands.ChangeToMode(newMode: newMode))
         }
 
+        /// ChangeToMode for ``Home/sendBatchedCommands(_:)``.
+        public func changeToModeBatchable(newMode: Swift.UInt8) -> BatchableCommand<
+            Clusters.RvcRunMode.Commands.ChangeToModeResponse
+        > {
+            return part.batchableWithResponse(Clusters.RvcRunMode.Commands.ChangeToMode(newMode: newMode))
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -107,12 +107,31 @@ extension Matter {
                     extensionFieldSetStructs: extensionFieldSetStructs))
         }
 
+        /// AddScene for ``Home/sendBatchedCommands(_:)``.
+        public func addSceneBatchable(
+            groupID: Swift.UInt16, sceneID: Swift.UInt8, transitionTime: Swift.UInt32, sceneName: Swift.String,
+            extensionFieldSetStructs: [Clusters.ScenesManagement.ExtensionFieldSetStruct]
+        ) -> BatchableCommand<Clusters.ScenesManagement.Commands.AddSceneResponse> {
+            return part.batchableWithResponse(
+                Clusters.ScenesManagement.Commands.AddScene(
+                    groupID: groupID, sceneID: sceneID, transitionTime: transitionTime, sceneName: sceneName,
+                    extensionFieldSetStructs: extensionFieldSetStructs))
+        }
+
         /// ViewScene.
         @discardableResult
         public func viewScene(groupID: Swift.UInt16, sceneID: Swift.UInt8) async throws(HomeError)
             -> Clusters.ScenesManagement.Commands.ViewSceneResponse
         {
             return try await part.invoke(
+                Clusters.ScenesManagement.Commands.ViewScene(groupID: groupID, sceneID: sceneID))
+        }
+
+        /// ViewScene for ``Home/sendBatchedCommands(_:)``.
+        public func viewSceneBatchable(groupID: Swift.UInt16, sceneID: Swift.UInt8) -> BatchableCommand<
+            Clusters.ScenesManagement.Commands.ViewSceneResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.ScenesManagement.Commands.ViewScene(groupID: groupID, sceneID: sceneID))
         }
 
@@ -125,6 +144,14 @@ extension Matter {
                 Clusters.ScenesManagement.Commands.RemoveScene(groupID: groupID, sceneID: sceneID))
         }
 
+        /// RemoveScene for ``Home/sendBatchedCommands(_:)``.
+        public func removeSceneBatchable(groupID: Swift.UInt16, sceneID: Swift.UInt8) -> BatchableCommand<
+            Clusters.ScenesManagement.Commands.RemoveSceneResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.ScenesManagement.Commands.RemoveScene(groupID: groupID, sceneID: sceneID))
+        }
+
         /// RemoveAllScenes.
         @discardableResult
         public func removeAllScenes(groupID: Swift.UInt16) async throws(HomeError)
@@ -133,12 +160,27 @@ extension Matter {
             return try await part.invoke(Clusters.ScenesManagement.Commands.RemoveAllScenes(groupID: groupID))
         }
 
+        /// RemoveAllScenes for ``Home/sendBatchedCommands(_:)``.
+        public func removeAllScenesBatchable(groupID: Swift.UInt16) -> BatchableCommand<
+            Clusters.ScenesManagement.Commands.RemoveAllScenesResponse
+        > {
+            return part.batchableWithResponse(Clusters.ScenesManagement.Commands.RemoveAllScenes(groupID: groupID))
+        }
+
         /// StoreScene.
         @discardableResult
         public func storeScene(groupID: Swift.UInt16, sceneID: Swift.UInt8) async throws(HomeError)
             -> Clusters.ScenesManagement.Commands.StoreSceneResponse
         {
             return try await part.invoke(
+                Clusters.ScenesManagement.Commands.StoreScene(groupID: groupID, sceneID: sceneID))
+        }
+
+        /// StoreScene for ``Home/sendBatchedCommands(_:)``.
+        public func storeSceneBatchable(groupID: Swift.UInt16, sceneID: Swift.UInt8) -> BatchableCommand<
+            Clusters.ScenesManagement.Commands.StoreSceneResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.ScenesManagement.Commands.StoreScene(groupID: groupID, sceneID: sceneID))
         }
 
@@ -154,12 +196,31 @@ extension Matter {
                     groupID: groupID, sceneID: sceneID, transitionTime: optional.transitionTime))
         }
 
+        /// RecallScene for ``Home/sendBatchedCommands(_:)``.
+        public func recallSceneBatchable(
+            groupID: Swift.UInt16, sceneID: Swift.UInt8,
+            optionalArgsProvider: (inout RecallSceneOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = RecallSceneOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ScenesManagement.Commands.RecallScene(
+                    groupID: groupID, sceneID: sceneID, transitionTime: optional.transitionTime))
+        }
+
         /// GetSceneMembership.
         @discardableResult
         public func getSceneMembership(groupID: Swift.UInt16) async throws(HomeError)
             -> Clusters.ScenesManagement.Commands.GetSceneMembershipResponse
         {
             return try await part.invoke(Clusters.ScenesManagement.Commands.GetSceneMembership(groupID: groupID))
+        }
+
+        /// GetSceneMembership for ``Home/sendBatchedCommands(_:)``.
+        public func getSceneMembershipBatchable(groupID: Swift.UInt16) -> BatchableCommand<
+            Clusters.ScenesManagement.Commands.GetSceneMembershipResponse
+        > {
+            return part.batchableWithResponse(Clusters.ScenesManagement.Commands.GetSceneMembership(groupID: groupID))
         }
 
         /// CopyScene.
@@ -169,6 +230,17 @@ extension Matter {
             sceneIdentifierFrom: Swift.UInt8, groupIdentifierTo: Swift.UInt16, sceneIdentifierTo: Swift.UInt8
         ) async throws(HomeError) -> Clusters.ScenesManagement.Commands.CopySceneResponse {
             return try await part.invoke(
+                Clusters.ScenesManagement.Commands.CopyScene(
+                    mode: mode, groupIdentifierFrom: groupIdentifierFrom, sceneIdentifierFrom: sceneIdentifierFrom,
+                    groupIdentifierTo: groupIdentifierTo, sceneIdentifierTo: sceneIdentifierTo))
+        }
+
+        /// CopyScene for ``Home/sendBatchedCommands(_:)``.
+        public func copySceneBatchable(
+            mode: Clusters.ScenesManagement.CopyModeBitmap, groupIdentifierFrom: Swift.UInt16,
+            sceneIdentifierFrom: Swift.UInt8, groupIdentifierTo: Swift.UInt16, sceneIdentifierTo: Swift.UInt8
+        ) -> BatchableCommand<Clusters.ScenesManagement.Commands.CopySceneResponse> {
+            return part.batchableWithResponse(
                 Clusters.ScenesManagement.Commands.CopyScene(
                     mode: mode, groupIdentifierFrom: groupIdentifierFrom, sceneIdentifierFrom: sceneIdentifierFrom,
                     groupIdentifierTo: groupIdentifierTo, sceneIdentifierTo: sceneIdentifierTo))

@@ -97,12 +97,26 @@ extension Matter {
             return try await part.invoke(Clusters.ServiceArea.Commands.SelectAreas(newAreas: newAreas))
         }
 
+        /// SelectAreas for ``Home/sendBatchedCommands(_:)``.
+        public func selectAreasBatchable(newAreas: [Swift.UInt32]) -> BatchableCommand<
+            Clusters.ServiceArea.Commands.SelectAreasResponse
+        > {
+            return part.batchableWithResponse(Clusters.ServiceArea.Commands.SelectAreas(newAreas: newAreas))
+        }
+
         /// SkipArea.
         @discardableResult
         public func skipArea(skippedArea: Swift.UInt32) async throws(HomeError)
             -> Clusters.ServiceArea.Commands.SkipAreaResponse
         {
             return try await part.invoke(Clusters.ServiceArea.Commands.SkipArea(skippedArea: skippedArea))
+        }
+
+        /// SkipArea for ``Home/sendBatchedCommands(_:)``.
+        public func skipAreaBatchable(skippedArea: Swift.UInt32) -> BatchableCommand<
+            Clusters.ServiceArea.Commands.SkipAreaResponse
+        > {
+            return part.batchableWithResponse(Clusters.ServiceArea.Commands.SkipArea(skippedArea: skippedArea))
         }
     }
 }

@@ -151,6 +151,11 @@ extension Matter {
             _ = try await part.invoke(Clusters.SmokeCoAlarm.Commands.SelfTestRequest())
         }
 
+        /// SelfTestRequest for ``Home/sendBatchedCommands(_:)``.
+        public func selfTestRequestBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.SmokeCoAlarm.Commands.SelfTestRequest())
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

@@ -79,5 +79,10 @@ extension Matter {
         public func resetWatermarks() async throws(HomeError) {
             _ = try await part.invoke(Clusters.SoftwareDiagnostics.Commands.ResetWatermarks())
         }
+
+        /// ResetWatermarks for ``Home/sendBatchedCommands(_:)``.
+        public func resetWatermarksBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.SoftwareDiagnostics.Commands.ResetWatermarks())
+        }
     }
 }

@@ -85,5 +85,15 @@ extension Matter {
             return try await part.invoke(
                 Clusters.TargetNavigator.Commands.NavigateTarget(target: target, data: optional.data))
         }
+
+        /// NavigateTarget for ``Home/sendBatchedCommands(_:)``.
+        public func navigateTargetBatchable(
+            target: Swift.UInt8, optionalArgsProvider: (inout NavigateTargetOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.TargetNavigator.Commands.NavigateTargetResponse> {
+            var optional = NavigateTargetOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.TargetNavigator.Commands.NavigateTarget(target: target, data: optional.data))
+        }
     }
 }

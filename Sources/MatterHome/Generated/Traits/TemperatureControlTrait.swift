@@ -97,5 +97,17 @@ extension Matter {
                     targetTemperature: optional.targetTemperature,
                     targetTemperatureLevel: optional.targetTemperatureLevel))
         }
+
+        /// SetTemperature for ``Home/sendBatchedCommands(_:)``.
+        public func setTemperatureBatchable(optionalArgsProvider: (inout SetTemperatureOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = SetTemperatureOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.TemperatureControl.Commands.SetTemperature(
+                    targetTemperature: optional.targetTemperature,
+                    targetTemperatureLevel: optional.targetTemperatureLevel))
+        }
     }
 }

@@ -298,15 +298,33 @@ extension Matter {
             _ = try await part.invoke(Clusters.Thermostat.Commands.SetpointRaiseLower(mode: mode, amount: amount))
         }
 
+        /// SetpointRaiseLower for ``Home/sendBatchedCommands(_:)``.
+        public func setpointRaiseLowerBatchable(
+            mode: Clusters.Thermostat.SetpointRaiseLowerModeEnum, amount: Swift.Int8
+        ) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Thermostat.Commands.SetpointRaiseLower(mode: mode, amount: amount))
+        }
+
         /// SetActiveScheduleRequest.
         public func setActiveScheduleRequest(scheduleHandle: [Swift.UInt8]) async throws(HomeError) {
             _ = try await part.invoke(
                 Clusters.Thermostat.Commands.SetActiveScheduleRequest(scheduleHandle: scheduleHandle))
         }
 
+        /// SetActiveScheduleRequest for ``Home/sendBatchedCommands(_:)``.
+        public func setActiveScheduleRequestBatchable(scheduleHandle: [Swift.UInt8]) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.Thermostat.Commands.SetActiveScheduleRequest(scheduleHandle: scheduleHandle))
+        }
+
         /// SetActivePresetRequest.
         public func setActivePresetRequest(presetHandle: [Swift.UInt8]?) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.Thermostat.Commands.SetActivePresetRequest(presetHandle: TLVNullable(presetHandle)))
+        }
+
+        /// SetActivePresetRequest for ``Home/sendBatchedCommands(_:)``.
+        public func setActivePresetRequestBatchable(presetHandle: [Swift.UInt8]?) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.Thermostat.Commands.SetActivePresetRequest(presetHandle: TLVNullable(presetHandle)))
         }
 
@@ -319,6 +337,18 @@ extension Matter {
             var optional = AtomicRequestOptionalArgs()
             optionalArgsProvider(&optional)
             return try await part.invoke(
+                Clusters.Thermostat.Commands.AtomicRequest(
+                    requestType: requestType, attributeRequests: attributeRequests, timeout: optional.timeout))
+        }
+
+        /// AtomicRequest for ``Home/sendBatchedCommands(_:)``.
+        public func atomicRequestBatchable(
+            requestType: Swift.UInt8, attributeRequests: [Swift.UInt32],
+            optionalArgsProvider: (inout AtomicRequestOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.Thermostat.Commands.AtomicResponse> {
+            var optional = AtomicRequestOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
                 Clusters.Thermostat.Commands.AtomicRequest(
                     requestType: requestType, attributeRequests: attributeRequests, timeout: optional.timeout))
         }

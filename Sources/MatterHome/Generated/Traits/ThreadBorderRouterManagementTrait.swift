@@ -107,12 +107,26 @@ extension Matter {
             return try await part.invoke(Clusters.ThreadBorderRouterManagement.Commands.GetActiveDatasetRequest())
         }
 
+        /// GetActiveDatasetRequest for ``Home/sendBatchedCommands(_:)``.
+        public func getActiveDatasetRequestBatchable() -> BatchableCommand<
+            Clusters.ThreadBorderRouterManagement.Commands.DatasetResponse
+        > {
+            return part.batchableWithResponse(Clusters.ThreadBorderRouterManagement.Commands.GetActiveDatasetRequest())
+        }
+
         /// GetPendingDatasetRequest.
         @discardableResult
         public func getPendingDatasetRequest() async throws(HomeError)
             -> Clusters.ThreadBorderRouterManagement.Commands.DatasetResponse
         {
             return try await part.invoke(Clusters.ThreadBorderRouterManagement.Commands.GetPendingDatasetRequest())
+        }
+
+        /// GetPendingDatasetRequest for ``Home/sendBatchedCommands(_:)``.
+        public func getPendingDatasetRequestBatchable() -> BatchableCommand<
+            Clusters.ThreadBorderRouterManagement.Commands.DatasetResponse
+        > {
+            return part.batchableWithResponse(Clusters.ThreadBorderRouterManagement.Commands.GetPendingDatasetRequest())
         }
 
         /// SetActiveDatasetRequest (a timed invoke).
@@ -127,9 +141,27 @@ extension Matter {
                     activeDataset: activeDataset, breadcrumb: optional.breadcrumb))
         }
 
+        /// SetActiveDatasetRequest for ``Home/sendBatchedCommands(_:)``.
+        public func setActiveDatasetRequestBatchable(
+            activeDataset: [Swift.UInt8],
+            optionalArgsProvider: (inout SetActiveDatasetRequestOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SetActiveDatasetRequestOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ThreadBorderRouterManagement.Commands.SetActiveDatasetRequest(
+                    activeDataset: activeDataset, breadcrumb: optional.breadcrumb))
+        }
+
         /// SetPendingDatasetRequest (a timed invoke).
         public func setPendingDatasetRequest(pendingDataset: [Swift.UInt8]) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.ThreadBorderRouterManagement.Commands.SetPendingDatasetRequest(pendingDataset: pendingDataset))
+        }
+
+        /// SetPendingDatasetRequest for ``Home/sendBatchedCommands(_:)``.
+        public func setPendingDatasetRequestBatchable(pendingDataset: [Swift.UInt8]) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.ThreadBorderRouterManagement.Commands.SetPendingDatasetRequest(pendingDataset: pendingDataset))
         }
     }

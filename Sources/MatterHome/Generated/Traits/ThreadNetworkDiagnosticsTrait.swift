@@ -344,5 +344,10 @@ extension Matter {
         public func resetCounts() async throws(HomeError) {
             _ = try await part.invoke(Clusters.ThreadNetworkDiagnostics.Commands.ResetCounts())
         }
+
+        /// ResetCounts for ``Home/sendBatchedCommands(_:)``.
+        public func resetCountsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ThreadNetworkDiagnostics.Commands.ResetCounts())
+        }
     }
 }

@@ -82,10 +82,21 @@ extension Matter {
                 Clusters.ThreadNetworkDirectory.Commands.AddNetwork(operationalDataset: operationalDataset))
         }
 
+        /// AddNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func addNetworkBatchable(operationalDataset: [Swift.UInt8]) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.ThreadNetworkDirectory.Commands.AddNetwork(operationalDataset: operationalDataset))
+        }
+
         /// RemoveNetwork (a timed invoke).
         public func removeNetwork(extendedPanID: [Swift.UInt8]) async throws(HomeError) {
             _ = try await part.invoke(
                 Clusters.ThreadNetworkDirectory.Commands.RemoveNetwork(extendedPanID: extendedPanID))
+        }
+
+        /// RemoveNetwork for ``Home/sendBatchedCommands(_:)``.
+        public func removeNetworkBatchable(extendedPanID: [Swift.UInt8]) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ThreadNetworkDirectory.Commands.RemoveNetwork(extendedPanID: extendedPanID))
         }
 
         /// GetOperationalDataset.
@@ -94,6 +105,14 @@ extension Matter {
             -> Clusters.ThreadNetworkDirectory.Commands.OperationalDatasetResponse
         {
             return try await part.invoke(
+                Clusters.ThreadNetworkDirectory.Commands.GetOperationalDataset(extendedPanID: extendedPanID))
+        }
+
+        /// GetOperationalDataset for ``Home/sendBatchedCommands(_:)``.
+        public func getOperationalDatasetBatchable(extendedPanID: [Swift.UInt8]) -> BatchableCommand<
+            Clusters.ThreadNetworkDirectory.Commands.OperationalDatasetResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.ThreadNetworkDirectory.Commands.GetOperationalDataset(extendedPanID: extendedPanID))
         }
 

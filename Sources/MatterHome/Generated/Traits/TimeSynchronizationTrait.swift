@@ -168,11 +168,32 @@ extension Matter {
                     utcTime: utcTime, granularity: granularity, timeSource: optional.timeSource))
         }
 
+        /// SetUTCTime for ``Home/sendBatchedCommands(_:)``.
+        public func setUTCTimeBatchable(
+            utcTime: Swift.UInt64, granularity: Clusters.TimeSynchronization.GranularityEnum,
+            optionalArgsProvider: (inout SetUTCTimeOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = SetUTCTimeOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.TimeSynchronization.Commands.SetUTCTime(
+                    utcTime: utcTime, granularity: granularity, timeSource: optional.timeSource))
+        }
+
         /// SetTrustedTimeSource.
         public func setTrustedTimeSource(
             trustedTimeSource: Clusters.TimeSynchronization.FabricScopedTrustedTimeSourceStruct?
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.TimeSynchronization.Commands.SetTrustedTimeSource(
+                    trustedTimeSource: TLVNullable(trustedTimeSource)))
+        }
+
+        /// SetTrustedTimeSource for ``Home/sendBatchedCommands(_:)``.
+        public func setTrustedTimeSourceBatchable(
+            trustedTimeSource: Clusters.TimeSynchronization.FabricScopedTrustedTimeSourceStruct?
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.TimeSynchronization.Commands.SetTrustedTimeSource(
                     trustedTimeSource: TLVNullable(trustedTimeSource)))
         }
@@ -185,14 +206,34 @@ extension Matter {
             return try await part.invoke(Clusters.TimeSynchronization.Commands.SetTimeZone(timeZone: timeZone))
         }
 
+        /// SetTimeZone for ``Home/sendBatchedCommands(_:)``.
+        public func setTimeZoneBatchable(timeZone: [Clusters.TimeSynchronization.TimeZoneStruct]) -> BatchableCommand<
+            Clusters.TimeSynchronization.Commands.SetTimeZoneResponse
+        > {
+            return part.batchableWithResponse(Clusters.TimeSynchronization.Commands.SetTimeZone(timeZone: timeZone))
+        }
+
         /// SetDSTOffset.
         public func setDSTOffset(dstOffset: [Clusters.TimeSynchronization.DSTOffsetStruct]) async throws(HomeError) {
             _ = try await part.invoke(Clusters.TimeSynchronization.Commands.SetDSTOffset(dstOffset: dstOffset))
         }
 
+        /// SetDSTOffset for ``Home/sendBatchedCommands(_:)``.
+        public func setDSTOffsetBatchable(dstOffset: [Clusters.TimeSynchronization.DSTOffsetStruct])
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.TimeSynchronization.Commands.SetDSTOffset(dstOffset: dstOffset))
+        }
+
         /// SetDefaultNtp.
         public func setDefaultNtp(defaultNtp: Swift.String?) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.TimeSynchronization.Commands.SetDefaultNtp(defaultNtp: TLVNullable(defaultNtp)))
+        }
+
+        /// SetDefaultNtp for ``Home/sendBatchedCommands(_:)``.
+        public func setDefaultNtpBatchable(defaultNtp: Swift.String?) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.TimeSynchronization.Commands.SetDefaultNtp(defaultNtp: TLVNullable(defaultNtp)))
         }
     }

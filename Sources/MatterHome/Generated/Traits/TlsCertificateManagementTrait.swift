@@ -113,12 +113,29 @@ extension Matter {
                     certificate: certificate, caid: TLVNullable(caid)))
         }
 
+        /// ProvisionRootCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func provisionRootCertificateBatchable(certificate: [Swift.UInt8], caid: Swift.UInt16?)
+            -> BatchableCommand<Clusters.TlsCertificateManagement.Commands.ProvisionRootCertificateResponse>
+        {
+            return part.batchableWithResponse(
+                Clusters.TlsCertificateManagement.Commands.ProvisionRootCertificate(
+                    certificate: certificate, caid: TLVNullable(caid)))
+        }
+
         /// FindRootCertificate.
         @discardableResult
         public func findRootCertificate(caid: Swift.UInt16?) async throws(HomeError)
             -> Clusters.TlsCertificateManagement.Commands.FindRootCertificateResponse
         {
             return try await part.invoke(
+                Clusters.TlsCertificateManagement.Commands.FindRootCertificate(caid: TLVNullable(caid)))
+        }
+
+        /// FindRootCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func findRootCertificateBatchable(caid: Swift.UInt16?) -> BatchableCommand<
+            Clusters.TlsCertificateManagement.Commands.FindRootCertificateResponse
+        > {
+            return part.batchableWithResponse(
                 Clusters.TlsCertificateManagement.Commands.FindRootCertificate(caid: TLVNullable(caid)))
         }
 
@@ -131,9 +148,22 @@ extension Matter {
                 Clusters.TlsCertificateManagement.Commands.LookupRootCertificate(fingerprint: fingerprint))
         }
 
+        /// LookupRootCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func lookupRootCertificateBatchable(fingerprint: [Swift.UInt8]) -> BatchableCommand<
+            Clusters.TlsCertificateManagement.Commands.LookupRootCertificateResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.TlsCertificateManagement.Commands.LookupRootCertificate(fingerprint: fingerprint))
+        }
+
         /// RemoveRootCertificate.
         public func removeRootCertificate(caid: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.TlsCertificateManagement.Commands.RemoveRootCertificate(caid: caid))
+        }
+
+        /// RemoveRootCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func removeRootCertificateBatchable(caid: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.TlsCertificateManagement.Commands.RemoveRootCertificate(caid: caid))
         }
 
         /// ClientCSR.
@@ -145,11 +175,29 @@ extension Matter {
                 Clusters.TlsCertificateManagement.Commands.ClientCSR(nonce: nonce, ccdid: TLVNullable(ccdid)))
         }
 
+        /// ClientCSR for ``Home/sendBatchedCommands(_:)``.
+        public func clientCSRBatchable(nonce: [Swift.UInt8], ccdid: Swift.UInt16?) -> BatchableCommand<
+            Clusters.TlsCertificateManagement.Commands.ClientCSRResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.TlsCertificateManagement.Commands.ClientCSR(nonce: nonce, ccdid: TLVNullable(ccdid)))
+        }
+
         /// ProvisionClientCertificate.
         public func provisionClientCertificate(
             ccdid: Swift.UInt16, clientCertificate: [Swift.UInt8], intermediateCertificates: [[Swift.UInt8]]
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.TlsCertificateManagement.Commands.ProvisionClientCertificate(
+                    ccdid: ccdid, clientCertificate: clientCertificate,
+                    intermediateCertificates: intermediateCertificates))
+        }
+
+        /// ProvisionClientCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func provisionClientCertificateBatchable(
+            ccdid: Swift.UInt16, clientCertificate: [Swift.UInt8], intermediateCertificates: [[Swift.UInt8]]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.TlsCertificateManagement.Commands.ProvisionClientCertificate(
                     ccdid: ccdid, clientCertificate: clientCertificate,
                     intermediateCertificates: intermediateCertificates))
@@ -164,6 +212,14 @@ extension Matter {
                 Clusters.TlsCertificateManagement.Commands.FindClientCertificate(ccdid: TLVNullable(ccdid)))
         }
 
+        /// FindClientCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func findClientCertificateBatchable(ccdid: Swift.UInt16?) -> BatchableCommand<
+            Clusters.TlsCertificateManagement.Commands.FindClientCertificateResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.TlsCertificateManagement.Commands.FindClientCertificate(ccdid: TLVNullable(ccdid)))
+        }
+
         /// LookupClientCertificate.
         @discardableResult
         public func lookupClientCertificate(fingerprint: [Swift.UInt8]) async throws(HomeError)
@@ -173,9 +229,22 @@ extension Matter {
                 Clusters.TlsCertificateManagement.Commands.LookupClientCertificate(fingerprint: fingerprint))
         }
 
+        /// LookupClientCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func lookupClientCertificateBatchable(fingerprint: [Swift.UInt8]) -> BatchableCommand<
+            Clusters.TlsCertificateManagement.Commands.LookupClientCertificateResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.TlsCertificateManagement.Commands.LookupClientCertificate(fingerprint: fingerprint))
+        }
+
         /// RemoveClientCertificate.
         public func removeClientCertificate(ccdid: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.TlsCertificateManagement.Commands.RemoveClientCertificate(ccdid: ccdid))
+        }
+
+        /// RemoveClientCertificate for ``Home/sendBatchedCommands(_:)``.
+        public func removeClientCertificateBatchable(ccdid: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.TlsCertificateManagement.Commands.RemoveClientCertificate(ccdid: ccdid))
         }
     }
 }

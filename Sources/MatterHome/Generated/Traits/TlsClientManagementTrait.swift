@@ -82,6 +82,17 @@ extension Matter {
                     endpointID: TLVNullable(endpointID)))
         }
 
+        /// ProvisionEndpoint for ``Home/sendBatchedCommands(_:)``.
+        public func provisionEndpointBatchable(
+            hostname: [Swift.UInt8], port: Swift.UInt16, caid: Swift.UInt16, ccdid: Swift.UInt16?,
+            endpointID: Swift.UInt16?
+        ) -> BatchableCommand<Clusters.TlsClientManagement.Commands.ProvisionEndpointResponse> {
+            return part.batchableWithResponse(
+                Clusters.TlsClientManagement.Commands.ProvisionEndpoint(
+                    hostname: hostname, port: port, caid: caid, ccdid: TLVNullable(ccdid),
+                    endpointID: TLVNullable(endpointID)))
+        }
+
         /// FindEndpoint.
         @discardableResult
         public func findEndpoint(endpointID: Swift.UInt16) async throws(HomeError)
@@ -90,9 +101,22 @@ extension Matter {
             return try await part.invoke(Clusters.TlsClientManagement.Commands.FindEndpoint(endpointID: endpointID))
         }
 
+        /// FindEndpoint for ``Home/sendBatchedCommands(_:)``.
+        public func findEndpointBatchable(endpointID: Swift.UInt16) -> BatchableCommand<
+            Clusters.TlsClientManagement.Commands.FindEndpointResponse
+        > {
+            return part.batchableWithResponse(
+                Clusters.TlsClientManagement.Commands.FindEndpoint(endpointID: endpointID))
+        }
+
         /// RemoveEndpoint.
         public func removeEndpoint(endpointID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.TlsClientManagement.Commands.RemoveEndpoint(endpointID: endpointID))
+        }
+
+        /// RemoveEndpoint for ``Home/sendBatchedCommands(_:)``.
+        public func removeEndpointBatchable(endpointID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.TlsClientManagement.Commands.RemoveEndpoint(endpointID: endpointID))
         }
     }
 }

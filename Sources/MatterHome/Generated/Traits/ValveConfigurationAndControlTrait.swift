@@ -138,9 +138,25 @@ extension Matter {
                     openDuration: optional.openDuration, targetLevel: optional.targetLevel))
         }
 
+        /// Open for ``Home/sendBatchedCommands(_:)``.
+        public func openBatchable(optionalArgsProvider: (inout OpenOptionalArgs) -> Void = { _ in })
+            -> BatchableCommand<Void>
+        {
+            var optional = OpenOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.ValveConfigurationAndControl.Commands.Open(
+                    openDuration: optional.openDuration, targetLevel: optional.targetLevel))
+        }
+
         /// Close.
         public func close() async throws(HomeError) {
             _ = try await part.invoke(Clusters.ValveConfigurationAndControl.Commands.Close())
+        }
+
+        /// Close for ``Home/sendBatchedCommands(_:)``.
+        public func closeBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ValveConfigurationAndControl.Commands.Close())
         }
 
         /// The writable attributes, set in ``update(_:)``.

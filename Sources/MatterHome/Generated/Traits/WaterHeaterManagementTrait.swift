@@ -101,9 +101,21 @@ extension Matter {
             _ = try await part.invoke(Clusters.WaterHeaterManagement.Commands.Boost(boostInfo: boostInfo))
         }
 
+        /// Boost for ``Home/sendBatchedCommands(_:)``.
+        public func boostBatchable(boostInfo: Clusters.WaterHeaterManagement.WaterHeaterBoostInfoStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.WaterHeaterManagement.Commands.Boost(boostInfo: boostInfo))
+        }
+
         /// CancelBoost.
         public func cancelBoost() async throws(HomeError) {
             _ = try await part.invoke(Clusters.WaterHeaterManagement.Commands.CancelBoost())
+        }
+
+        /// CancelBoost for ``Home/sendBatchedCommands(_:)``.
+        public func cancelBoostBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WaterHeaterManagement.Commands.CancelBoost())
         }
     }
 }

@@ -91,6 +91,11 @@ extension Matter {
             _ = try await part.invoke(Clusters.WaterTankLevelMonitoring.Commands.ResetCondition())
         }
 
+        /// ResetCondition for ``Home/sendBatchedCommands(_:)``.
+        public func resetConditionBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WaterTankLevelMonitoring.Commands.ResetCondition())
+        }
+
         /// The writable attributes, set in ``update(_:)``.
         public struct Mutator: Sendable {
             var writes = TraitWrites()

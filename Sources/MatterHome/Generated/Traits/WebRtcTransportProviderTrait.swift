@@ -146,6 +146,22 @@ extension Matter {
                     videoStreams: optional.videoStreams, audioStreams: optional.audioStreams))
         }
 
+        /// SolicitOffer for ``Home/sendBatchedCommands(_:)``.
+        public func solicitOfferBatchable(
+            streamUsage: Clusters.Global.StreamUsageEnum, originatingEndpointID: Swift.UInt16,
+            optionalArgsProvider: (inout SolicitOfferOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.WebRtcTransportProvider.Commands.SolicitOfferResponse> {
+            var optional = SolicitOfferOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.WebRtcTransportProvider.Commands.SolicitOffer(
+                    streamUsage: streamUsage, originatingEndpointID: originatingEndpointID,
+                    videoStreamID: optional.videoStreamID, audioStreamID: optional.audioStreamID,
+                    iceServers: optional.iceServers, iceTransportPolicy: optional.iceTransportPolicy,
+                    metadataEnabled: optional.metadataEnabled, sFrameConfig: optional.sFrameConfig,
+                    videoStreams: optional.videoStreams, audioStreams: optional.audioStreams))
+        }
+
         /// ProvideOffer.
         @discardableResult
         public func provideOffer(
@@ -164,9 +180,32 @@ extension Matter {
                     audioStreams: optional.audioStreams))
         }
 
+        /// ProvideOffer for ``Home/sendBatchedCommands(_:)``.
+        public func provideOfferBatchable(
+            webRtcSessionID: Swift.UInt16?, sdp: Swift.String,
+            optionalArgsProvider: (inout ProvideOfferOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Clusters.WebRtcTransportProvider.Commands.ProvideOfferResponse> {
+            var optional = ProvideOfferOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchableWithResponse(
+                Clusters.WebRtcTransportProvider.Commands.ProvideOffer(
+                    webRtcSessionID: TLVNullable(webRtcSessionID), sdp: sdp, streamUsage: optional.streamUsage,
+                    originatingEndpointID: optional.originatingEndpointID, videoStreamID: optional.videoStreamID,
+                    audioStreamID: optional.audioStreamID, iceServers: optional.iceServers,
+                    iceTransportPolicy: optional.iceTransportPolicy, metadataEnabled: optional.metadataEnabled,
+                    sFrameConfig: optional.sFrameConfig, videoStreams: optional.videoStreams,
+                    audioStreams: optional.audioStreams))
+        }
+
         /// ProvideAnswer.
         public func provideAnswer(webRtcSessionID: Swift.UInt16, sdp: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.WebRtcTransportProvider.Commands.ProvideAnswer(webRtcSessionID: webRtcSessionID, sdp: sdp))
+        }
+
+        /// ProvideAnswer for ``Home/sendBatchedCommands(_:)``.
+        public func provideAnswerBatchable(webRtcSessionID: Swift.UInt16, sdp: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.WebRtcTransportProvider.Commands.ProvideAnswer(webRtcSessionID: webRtcSessionID, sdp: sdp))
         }
 
@@ -179,11 +218,28 @@ extension Matter {
                     webRtcSessionID: webRtcSessionID, iceCandidates: iceCandidates))
         }
 
+        /// ProvideIceCandidates for ``Home/sendBatchedCommands(_:)``.
+        public func provideIceCandidatesBatchable(
+            webRtcSessionID: Swift.UInt16, iceCandidates: [Clusters.WebRtcTransportDefinitions.ICECandidateStruct]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.WebRtcTransportProvider.Commands.ProvideIceCandidates(
+                    webRtcSessionID: webRtcSessionID, iceCandidates: iceCandidates))
+        }
+
         /// EndSession.
         public func endSession(
             webRtcSessionID: Swift.UInt16, reason: Clusters.WebRtcTransportDefinitions.WebRTCEndReasonEnum
         ) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.WebRtcTransportProvider.Commands.EndSession(webRtcSessionID: webRtcSessionID, reason: reason))
+        }
+
+        /// EndSession for ``Home/sendBatchedCommands(_:)``.
+        public func endSessionBatchable(
+            webRtcSessionID: Swift.UInt16, reason: Clusters.WebRtcTransportDefinitions.WebRTCEndReasonEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.WebRtcTransportProvider.Commands.EndSession(webRtcSessionID: webRtcSessionID, reason: reason))
         }
     }

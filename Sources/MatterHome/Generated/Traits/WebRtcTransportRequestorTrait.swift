@@ -94,9 +94,28 @@ extension Matter {
                     iceTransportPolicy: optional.iceTransportPolicy))
         }
 
+        /// Offer for ``Home/sendBatchedCommands(_:)``.
+        public func offerBatchable(
+            webRtcSessionID: Swift.UInt16, sdp: Swift.String,
+            optionalArgsProvider: (inout OfferOptionalArgs) -> Void = { _ in }
+        ) -> BatchableCommand<Void> {
+            var optional = OfferOptionalArgs()
+            optionalArgsProvider(&optional)
+            return part.batchable(
+                Clusters.WebRtcTransportRequestor.Commands.Offer(
+                    webRtcSessionID: webRtcSessionID, sdp: sdp, iceServers: optional.iceServers,
+                    iceTransportPolicy: optional.iceTransportPolicy))
+        }
+
         /// Answer.
         public func answer(webRtcSessionID: Swift.UInt16, sdp: Swift.String) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.WebRtcTransportRequestor.Commands.Answer(webRtcSessionID: webRtcSessionID, sdp: sdp))
+        }
+
+        /// Answer for ``Home/sendBatchedCommands(_:)``.
+        public func answerBatchable(webRtcSessionID: Swift.UInt16, sdp: Swift.String) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.WebRtcTransportRequestor.Commands.Answer(webRtcSessionID: webRtcSessionID, sdp: sdp))
         }
 
@@ -109,11 +128,28 @@ extension Matter {
                     webRtcSessionID: webRtcSessionID, iceCandidates: iceCandidates))
         }
 
+        /// IceCandidates for ``Home/sendBatchedCommands(_:)``.
+        public func iceCandidatesBatchable(
+            webRtcSessionID: Swift.UInt16, iceCandidates: [Clusters.WebRtcTransportDefinitions.ICECandidateStruct]
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.WebRtcTransportRequestor.Commands.IceCandidates(
+                    webRtcSessionID: webRtcSessionID, iceCandidates: iceCandidates))
+        }
+
         /// End.
         public func end(webRtcSessionID: Swift.UInt16, reason: Clusters.WebRtcTransportDefinitions.WebRTCEndReasonEnum)
             async throws(HomeError)
         {
             _ = try await part.invoke(
+                Clusters.WebRtcTransportRequestor.Commands.End(webRtcSessionID: webRtcSessionID, reason: reason))
+        }
+
+        /// End for ``Home/sendBatchedCommands(_:)``.
+        public func endBatchable(
+            webRtcSessionID: Swift.UInt16, reason: Clusters.WebRtcTransportDefinitions.WebRTCEndReasonEnum
+        ) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.WebRtcTransportRequestor.Commands.End(webRtcSessionID: webRtcSessionID, reason: reason))
         }
     }

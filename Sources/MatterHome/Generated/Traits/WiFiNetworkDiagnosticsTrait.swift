@@ -131,5 +131,10 @@ extension Matter {
         public func resetCounts() async throws(HomeError) {
             _ = try await part.invoke(Clusters.WiFiNetworkDiagnostics.Commands.ResetCounts())
         }
+
+        /// ResetCounts for ``Home/sendBatchedCommands(_:)``.
+        public func resetCountsBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WiFiNetworkDiagnostics.Commands.ResetCounts())
+        }
     }
 }

@@ -70,5 +70,12 @@ extension Matter {
         {
             return try await part.invoke(Clusters.WiFiNetworkManagement.Commands.NetworkPassphraseRequest())
         }
+
+        /// NetworkPassphraseRequest for ``Home/sendBatchedCommands(_:)``.
+        public func networkPassphraseRequestBatchable() -> BatchableCommand<
+            Clusters.WiFiNetworkManagement.Commands.NetworkPassphraseResponse
+        > {
+            return part.batchableWithResponse(Clusters.WiFiNetworkManagement.Commands.NetworkPassphraseRequest())
+        }
     }
 }

@@ -139,14 +139,29 @@ extension Matter {
             _ = try await part.invoke(Clusters.WindowCovering.Commands.UpOrOpen())
         }
 
+        /// UpOrOpen for ``Home/sendBatchedCommands(_:)``.
+        public func upOrOpenBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WindowCovering.Commands.UpOrOpen())
+        }
+
         /// DownOrClose.
         public func downOrClose() async throws(HomeError) {
             _ = try await part.invoke(Clusters.WindowCovering.Commands.DownOrClose())
         }
 
+        /// DownOrClose for ``Home/sendBatchedCommands(_:)``.
+        public func downOrCloseBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WindowCovering.Commands.DownOrClose())
+        }
+
         /// StopMotion.
         public func stopMotion() async throws(HomeError) {
             _ = try await part.invoke(Clusters.WindowCovering.Commands.StopMotion())
+        }
+
+        /// StopMotion for ``Home/sendBatchedCommands(_:)``.
+        public func stopMotionBatchable() -> BatchableCommand<Void> {
+            return part.batchable(Clusters.WindowCovering.Commands.StopMotion())
         }
 
         /// GoToLiftPercentage.
@@ -155,9 +170,21 @@ extension Matter {
                 Clusters.WindowCovering.Commands.GoToLiftPercentage(liftPercent100thsValue: liftPercent100thsValue))
         }
 
+        /// GoToLiftPercentage for ``Home/sendBatchedCommands(_:)``.
+        public func goToLiftPercentageBatchable(liftPercent100thsValue: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
+                Clusters.WindowCovering.Commands.GoToLiftPercentage(liftPercent100thsValue: liftPercent100thsValue))
+        }
+
         /// GoToTiltPercentage.
         public func goToTiltPercentage(tiltPercent100thsValue: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(
+                Clusters.WindowCovering.Commands.GoToTiltPercentage(tiltPercent100thsValue: tiltPercent100thsValue))
+        }
+
+        /// GoToTiltPercentage for ``Home/sendBatchedCommands(_:)``.
+        public func goToTiltPercentageBatchable(tiltPercent100thsValue: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(
                 Clusters.WindowCovering.Commands.GoToTiltPercentage(tiltPercent100thsValue: tiltPercent100thsValue))
         }
 

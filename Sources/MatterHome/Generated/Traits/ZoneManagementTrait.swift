@@ -115,6 +115,13 @@ extension Matter {
             return try await part.invoke(Clusters.ZoneManagement.Commands.CreateTwoDCartesianZone(zone: zone))
         }
 
+        /// CreateTwoDCartesianZone for ``Home/sendBatchedCommands(_:)``.
+        public func createTwoDCartesianZoneBatchable(zone: Clusters.ZoneManagement.TwoDCartesianZoneStruct)
+            -> BatchableCommand<Clusters.ZoneManagement.Commands.CreateTwoDCartesianZoneResponse>
+        {
+            return part.batchableWithResponse(Clusters.ZoneManagement.Commands.CreateTwoDCartesianZone(zone: zone))
+        }
+
         /// UpdateTwoDCartesianZone.
         public func updateTwoDCartesianZone(zoneID: Swift.UInt16, zone: Clusters.ZoneManagement.TwoDCartesianZoneStruct)
             async throws(HomeError)
@@ -123,9 +130,21 @@ extension Matter {
                 Clusters.ZoneManagement.Commands.UpdateTwoDCartesianZone(zoneID: zoneID, zone: zone))
         }
 
+        /// UpdateTwoDCartesianZone for ``Home/sendBatchedCommands(_:)``.
+        public func updateTwoDCartesianZoneBatchable(
+            zoneID: Swift.UInt16, zone: Clusters.ZoneManagement.TwoDCartesianZoneStruct
+        ) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ZoneManagement.Commands.UpdateTwoDCartesianZone(zoneID: zoneID, zone: zone))
+        }
+
         /// RemoveZone.
         public func removeZone(zoneID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.ZoneManagement.Commands.RemoveZone(zoneID: zoneID))
+        }
+
+        /// RemoveZone for ``Home/sendBatchedCommands(_:)``.
+        public func removeZoneBatchable(zoneID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ZoneManagement.Commands.RemoveZone(zoneID: zoneID))
         }
 
         /// CreateOrUpdateTrigger.
@@ -135,9 +154,21 @@ extension Matter {
             _ = try await part.invoke(Clusters.ZoneManagement.Commands.CreateOrUpdateTrigger(trigger: trigger))
         }
 
+        /// CreateOrUpdateTrigger for ``Home/sendBatchedCommands(_:)``.
+        public func createOrUpdateTriggerBatchable(trigger: Clusters.ZoneManagement.ZoneTriggerControlStruct)
+            -> BatchableCommand<Void>
+        {
+            return part.batchable(Clusters.ZoneManagement.Commands.CreateOrUpdateTrigger(trigger: trigger))
+        }
+
         /// RemoveTrigger.
         public func removeTrigger(zoneID: Swift.UInt16) async throws(HomeError) {
             _ = try await part.invoke(Clusters.ZoneManagement.Commands.RemoveTrigger(zoneID: zoneID))
+        }
+
+        /// RemoveTrigger for ``Home/sendBatchedCommands(_:)``.
+        public func removeTriggerBatchable(zoneID: Swift.UInt16) -> BatchableCommand<Void> {
+            return part.batchable(Clusters.ZoneManagement.Commands.RemoveTrigger(zoneID: zoneID))
         }
 
         /// The writable attributes, set in ``update(_:)``.
