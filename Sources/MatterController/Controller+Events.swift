@@ -26,16 +26,19 @@ extension Controller {
 
     /// Subscribes to attributes and events at once: the priming report's events and every later
     /// report's go through `onEvents` (decoded, timestamps resolved); attribute reports go to
-    /// `onReport` as with ``subscribe(_:paths:minInterval:maxInterval:fabricFiltered:onReport:onEnded:)``.
+    /// `onReport` as with ``subscribe(_:paths:minInterval:maxInterval:fabricFiltered:keepSubscriptions:onReport:onEnded:)``.
+    /// `keepSubscriptions` false (chip-tool's default) makes the node end this controller's other
+    /// subscriptions to it; true keeps them.
     public func subscribe(
         _ nodeID: NodeID, attributes: [AttributePathIB], events: [EventPathIB], eventMin: UInt64? = nil,
-        minInterval: UInt16, maxInterval: UInt16, fabricFiltered: Bool = true,
+        minInterval: UInt16, maxInterval: UInt16, fabricFiltered: Bool = true, keepSubscriptions: Bool = false,
         onReport: @escaping @Sendable (SubscriptionReport) -> Void = { _ in },
         onEvents: @escaping @Sendable (EventReadResult) -> Void,
         onEnded: @escaping @Sendable (ControllerError) -> Void = { _ in }
     ) async throws(ControllerError) -> (subscription: ClientSubscription, primingEvents: EventReadResult) {
         let request = SubscribeRequestMessage(
-            minIntervalFloor: minInterval, maxIntervalCeiling: maxInterval, attributeRequests: attributes,
+            keepSubscriptions: keepSubscriptions, minIntervalFloor: minInterval, maxIntervalCeiling: maxInterval,
+            attributeRequests: attributes,
             eventRequests: events, eventFilters: eventMin.map { [EventFilterIB(eventMin: $0)] } ?? [],
             isFabricFiltered: fabricFiltered)
         let context = "node \(nodeID.rawValue) subscription"

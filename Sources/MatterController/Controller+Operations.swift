@@ -170,13 +170,17 @@ extension Controller {
 
     /// Subscribes to `paths`: returns the subscription with its priming report; later reports go to
     /// `onReport` (empty ones are keep-alives), and `onEnded` runs once when the subscription is lost.
+    /// `keepSubscriptions` false (chip-tool's default) makes the node end this controller's other
+    /// subscriptions to it; true keeps them.
     public func subscribe(
         _ nodeID: NodeID, paths: [AttributePathIB], minInterval: UInt16, maxInterval: UInt16,
-        fabricFiltered: Bool = true, onReport: @escaping @Sendable (SubscriptionReport) -> Void,
+        fabricFiltered: Bool = true, keepSubscriptions: Bool = false,
+        onReport: @escaping @Sendable (SubscriptionReport) -> Void,
         onEnded: @escaping @Sendable (ControllerError) -> Void = { _ in }
     ) async throws(ControllerError) -> ClientSubscription {
         let request = SubscribeRequestMessage(
-            minIntervalFloor: minInterval, maxIntervalCeiling: maxInterval, attributeRequests: paths,
+            keepSubscriptions: keepSubscriptions, minIntervalFloor: minInterval, maxIntervalCeiling: maxInterval,
+            attributeRequests: paths,
             isFabricFiltered: fabricFiltered)
         let context = "node \(nodeID.rawValue) subscription"
         return try await withSession(nodeID) { session throws(ControllerError) in

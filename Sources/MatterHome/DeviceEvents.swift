@@ -85,7 +85,7 @@ public struct DeviceEvents: Sendable {
                     }
                     let (subscription, priming) = try await home.controller.subscribe(
                         nodeID, attributes: [], events: [path], eventMin: eventMin, minInterval: 0,
-                        maxInterval: home.maxInterval,
+                        maxInterval: home.maxInterval, keepSubscriptions: true,
                         onEvents: { result in
                             progress.withLock { state in
                                 if state.primed {

@@ -86,6 +86,7 @@ public struct DevicePart: Sendable {
         let controller = home.controller
         guard let group else {
             guard let member = members.first else { throw HomeError(.internalFailure, "a part without a device") }
+            let before = member.live.dataVersion(member.endpoint, cluster)
             let result: InvokeResult
             do {
                 result = try await controller.invoke(
@@ -94,9 +95,7 @@ public struct DevicePart: Sendable {
             } catch {
                 throw HomeError(error)
             }
-            await member.live.waitForReport(
-                member.endpoint, cluster, after: member.live.dataVersion(member.endpoint, cluster),
-                limit: Self.reportWait)
+            await member.live.waitForReport(member.endpoint, cluster, after: before, limit: Self.reportWait)
             return result
         }
         let relevant = members.filter { $0.live.accepts($0.endpoint, cluster, command) != false }
@@ -135,10 +134,10 @@ public struct DevicePart: Sendable {
         return [.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand].contains(status.status)
     }
 
-    /// How long a command waits for the device's report of its effect. A device reports what a command
-    /// changed after it answered the command (the home subscribes with a MinInterval of 0), so the first
-    /// report of the cluster after the answer carries the effect; a command that changed nothing in its
-    /// cluster is not reported and returns after this.
+    /// How long a command or a write waits for the device's report of its effect (the home subscribes with
+    /// a MinInterval of 0, so the report follows the answer at once). A command returns at the first report
+    /// of its cluster since it was sent (a command that changed nothing in its cluster is not reported and
+    /// returns after this); a write returns when the values written are reported.
     static let reportWait = Duration.seconds(1)
 
     /// Writes the attributes a trait's `update` collected.
@@ -171,8 +170,7 @@ public struct DevicePart: Sendable {
                 throw HomeError(error)
             }
         }
-        await member.live.waitForReport(
-            member.endpoint, cluster, after: member.live.dataVersion(member.endpoint, cluster), limit: Self.reportWait)
+        await member.live.waitForValues(member.endpoint, cluster, writes, limit: Self.reportWait)
     }
 
     /// Reads `cluster` of the device into the cache.

@@ -25,6 +25,12 @@ public struct DeviceTypes: Sendable, AsyncSequence {
         return !endpoints(of: T.self).isEmpty
     }
 
+    /// True when the device has an endpoint of device type `type` as far as the home knows now, without
+    /// waiting for its first report (the Home API's synchronous `contains`, for code outside an async context).
+    public func contains<T: DeviceType>(_ type: T.Type) -> Bool {
+        !endpoints(of: T.self).isEmpty
+    }
+
     /// Every endpoint of the device with device type `type`, in endpoint order (a bridge's lights, a
     /// power strip's outlets).
     public func getAll<T: DeviceType>(of type: T.Type) async -> [T] {

@@ -101,7 +101,14 @@ enum CommandBatch {
             }
         }
         var results: [(Int, Result<InvokeResult, HomeError>)] = []
-        // What the device changed, with the cluster's DataVersion after the last answer that touched it.
+        // The clusters the commands succeeded on, with their DataVersion before the batch was sent: the first
+        // report of a cluster since then carries what the commands changed.
+        var before: [ConcreteCommandPath: UInt32?] = [:]
+        for item in items {
+            let key = ConcreteCommandPath(
+                endpoint: item.path.endpoint, cluster: item.path.cluster, command: CommandID(0))
+            if before[key] == nil { before[key] = .some(live.dataVersion(item.path.endpoint, item.path.cluster)) }
+        }
         var changed: [ConcreteCommandPath: UInt32?] = [:]
         for chunk in chunks {
             let timed = chunk.contains { item in
@@ -121,7 +128,7 @@ enum CommandBatch {
                         results.append((item.entry, .success(answer)))
                         let key = ConcreteCommandPath(
                             endpoint: item.path.endpoint, cluster: item.path.cluster, command: CommandID(0))
-                        changed[key] = live.dataVersion(item.path.endpoint, item.path.cluster)
+                        changed[key] = before[key] ?? nil
                     }
                 }
             } catch {

@@ -111,6 +111,31 @@ public struct HomeError: Error, Sendable, Hashable, CustomStringConvertible {
         HomeError(.internalFailure, message, code: .unknown)
     }
 
+    /// An error with the Home API's code `code` (`HomeError.notFound("Device does not support FanControl")`),
+    /// as an app throws one of its own.
+    public static func notFound(_ message: String = "") -> HomeError { app(.notFound, message) }
+    public static func invalidArgument(_ message: String = "") -> HomeError { app(.invalidArgument, message) }
+    public static func failedPrecondition(_ message: String = "") -> HomeError { app(.failedPrecondition, message) }
+    public static func alreadyExists(_ message: String = "") -> HomeError { app(.alreadyExists, message) }
+    public static func permissionDenied(_ message: String = "") -> HomeError { app(.permissionDenied, message) }
+    public static func unavailable(_ message: String = "") -> HomeError { app(.unavailable, message) }
+    public static func deadlineExceeded(_ message: String = "") -> HomeError { app(.deadlineExceeded, message) }
+    public static func unimplemented(_ message: String = "") -> HomeError { app(.unimplemented, message) }
+    public static func aborted(_ message: String = "") -> HomeError { app(.aborted, message) }
+    public static func outOfRange(_ message: String = "") -> HomeError { app(.outOfRange, message) }
+    public static func resourceExhausted(_ message: String = "") -> HomeError { app(.resourceExhausted, message) }
+
+    private static func app(_ code: Code, _ message: String) -> HomeError {
+        let category: Category =
+            switch code {
+            case .invalidArgument, .notFound, .alreadyExists, .failedPrecondition, .outOfRange, .unimplemented:
+                .invalidArgument
+            case .unavailable, .deadlineExceeded: .unreachable
+            default: .internalFailure
+            }
+        return HomeError(category, message, code: code)
+    }
+
     public var description: String { message }
 
     /// The message (Foundation's name for it).

@@ -32,9 +32,10 @@ final class LiveDevice: Sendable {
         var online: Bool?
     }
 
+    /// A caller waiting until the cache satisfies `ready` (a cluster's DataVersion moved, written values
+    /// arrived).
     private struct VersionWaiter {
-        let key: ClusterKey
-        let version: UInt32?
+        let ready: @Sendable (State) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -82,6 +83,7 @@ final class LiveDevice: Sendable {
             do {
                 let subscription = try await controller.subscribe(
                     nodeID, paths: [AttributePathIB()], minInterval: 0, maxInterval: maxInterval,
+                    keepSubscriptions: true,
                     onReport: { [weak self] report in self?.apply(report.result.attributes) },
                     onEnded: { _ in
                         endedContinuation.yield()
@@ -172,7 +174,8 @@ final class LiveDevice: Sendable {
                     if s.values.removeValue(forKey: report.path) != nil { changed = true }
                 }
             }
-            let moved = s.versionWaiters.filter { _, waiter in s.versions[waiter.key] != waiter.version }
+            let current = s
+            let moved = s.versionWaiters.filter { _, waiter in waiter.ready(current) }
             for id in moved.keys { s.versionWaiters.removeValue(forKey: id) }
             return (changed ? Array(s.observers.values) : [], Array(moved.values))
         }
@@ -185,23 +188,38 @@ final class LiveDevice: Sendable {
         state.withLock { $0.versions[ClusterKey(endpoint: endpoint, cluster: cluster)] }
     }
 
-    /// Returns once a report moved the cluster's DataVersion away from `version` (what a command or a
-    /// write changed has then reached the cache), or after `limit`, or at once when the subscription is
-    /// down (nothing would report it).
+    /// Returns once a report moved the cluster's DataVersion away from `version` (what a command changed
+    /// has then reached the cache), or after `limit`, or at once when the subscription is down (nothing
+    /// would report it).
     func waitForReport(_ endpoint: EndpointID, _ cluster: ClusterID, after version: UInt32?, limit: Duration) async {
         let key = ClusterKey(endpoint: endpoint, cluster: cluster)
+        await wait(limit: limit) { state in state.versions[key] != version }
+    }
+
+    /// Returns once the cache holds `values` for the attributes of `cluster` on `endpoint` (what a write
+    /// set has been reported), or after `limit`, or at once when the subscription is down.
+    func waitForValues(
+        _ endpoint: EndpointID, _ cluster: ClusterID, _ values: [(AttributeID, TLVValue)], limit: Duration
+    ) async {
+        let expected = values.map {
+            (ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: $0.0), $0.1)
+        }
+        await wait(limit: limit) { state in expected.allSatisfy { state.values[$0.0] == $0.1 } }
+    }
+
+    private func wait(limit: Duration, until ready: @escaping @Sendable (State) -> Bool) async {
         let id = state.withLock { s in
             defer { s.nextVersionWaiter += 1 }
             return s.nextVersionWaiter
         }
         var timeout: Task<Void, Never>?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s in
-                if s.subscription == nil || s.versions[key] != version { return true }
-                s.versionWaiters[id] = VersionWaiter(key: key, version: version, continuation: continuation)
+            let done = state.withLock { s in
+                if s.subscription == nil || ready(s) { return true }
+                s.versionWaiters[id] = VersionWaiter(ready: ready, continuation: continuation)
                 return false
             }
-            if ready {
+            if done {
                 continuation.resume()
             } else {
                 timeout = Task { [weak self] in

@@ -68,7 +68,11 @@ public struct Structure: Sendable, Identifiable, Hashable {
     }
 
     /// Puts `device` in `room` (nil: in none).
+    /// - Throws: `notFound` for a room this structure no longer has (deleted since it was listed).
     public func move(_ device: HomeDevice, to room: Room?) async throws(HomeError) {
+        if let room, try await !rooms().list().contains(where: { $0.id == room.id }) {
+            throw .invalid("there is no room \"\(room.name)\" (deleted?)", code: .notFound)
+        }
         do { try home.store.setRoom(device.nodeID, to: room?.name) } catch { throw HomeError(error) }
     }
 

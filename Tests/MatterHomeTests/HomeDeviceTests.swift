@@ -69,6 +69,9 @@ struct HomeDeviceTests {
         #expect(noDevice?.code == .notFound)
         try await structure.deleteRoom(id: hall.id)
         #expect(try await home.devices().byID().first?.roomID == nil)
+        let gone = await #expect(throws: HomeError.self) { try await structure.move(device: renamed, to: hall) }
+        #expect(gone?.code == .notFound)
+        #expect(try await structure.rooms().list().map(\.id) == [kitchen.id])
         #expect(try await structure.rooms().list().map(\.id) == [kitchen.id])
         await home.close()
         await lamp.stop()
