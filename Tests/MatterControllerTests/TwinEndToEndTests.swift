@@ -19,13 +19,6 @@ private func dump(_ controller: Controller, _ node: NodeID) async throws -> Node
     return NodeDump(attributes: attributes, nodeID: node.rawValue)
 }
 
-/// Whether an attribute belongs to the node's fabrics or to its own running (not to the recording): endpoint
-/// 0's live clusters, and fabric-scoped attributes anywhere.
-private func isFabricBound(_ path: NodeDump.Path) -> Bool {
-    if path.endpoint == .root, NodeTwin.liveClusters.contains(path.cluster) { return true }
-    return NodeDump.attributeSchema(path)?.isFabricScoped == true
-}
-
 @Suite("Twins of recorded devices, end to end on loopback")
 struct TwinEndToEndTests {
     /// Starts a twin of `dump` and commissions it as `node`.
@@ -58,7 +51,7 @@ struct TwinEndToEndTests {
         await original.stop()
         let twin = try await twin(of: file, bed, controller, node: NodeID(2))
         let replayed = try await dump(controller, NodeID(2))
-        let paths = Set(recorded.attributes.keys).union(replayed.attributes.keys).filter { !isFabricBound($0) }
+        let paths = Set(recorded.attributes.keys).union(replayed.attributes.keys).filter { !NodeTwin.isFabricBound($0) }
         for path in paths.sorted() where recorded.attributes[path] != replayed.attributes[path] {
             let was = String(describing: recorded.attributes[path])
             let now = String(describing: replayed.attributes[path])

@@ -12,7 +12,8 @@ enum TwinComparison {
     static func judge(_ name: String, recording: String, twin: String, by controller: String) throws {
         let original = try NodeDump.read(json: String(contentsOfFile: recording, encoding: .utf8))
         let copy = try NodeDump.read(json: String(contentsOfFile: twin, encoding: .utf8))
-        let paths = Set(original.attributes.keys).union(copy.attributes.keys).filter { !isFabricBound($0) }.sorted()
+        let paths = Set(original.attributes.keys).union(copy.attributes.keys).filter { !NodeTwin.isFabricBound($0) }
+            .sorted()
         let differing = paths.filter { original.attributes[$0] != copy.attributes[$0] }
         for path in differing {
             let was = String(describing: original.attributes[path])
@@ -23,10 +24,5 @@ enum TwinComparison {
         print(
             "  [\(name)] [\(verdict)] twin: \(controller)'s read of the twin equals its recording "
                 + "(\(paths.count - differing.count)/\(paths.count) attributes, fabric-bound aside)")
-    }
-
-    static func isFabricBound(_ path: NodeDump.Path) -> Bool {
-        (path.endpoint == .root && NodeTwin.liveClusters.contains(path.cluster))
-            || NodeDump.attributeSchema(path)?.isFabricScoped == true
     }
 }

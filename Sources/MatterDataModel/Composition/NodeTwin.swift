@@ -36,6 +36,14 @@ public struct NodeTwin: Sendable {
         .administratorCommissioning, .generalDiagnostics,
     ]
 
+    /// True for an attribute that belongs to the device's fabrics or to its own running rather than to the
+    /// recording: endpoint 0's ``liveClusters``, and fabric-scoped attributes anywhere. A twin's read of
+    /// such an attribute differs from the recording by design.
+    public static func isFabricBound(_ path: NodeDump.Path) -> Bool {
+        (path.endpoint == .root && liveClusters.contains(path.cluster))
+            || NodeDump.attributeSchema(path)?.isFabricScoped == true
+    }
+
     /// The global attributes the data model and the engine serve from the server's description.
     static let describedGlobals: Set<AttributeID> = [
         .generatedCommandList, .acceptedCommandList, .attributeList, .featureMap, .clusterRevision,
