@@ -1,26 +1,26 @@
 /// Reads little-endian integers and byte runs from a buffer, throwing instead of trapping when the
 /// buffer is too short. Every decoder of wire data in the package reads through this type.
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     /// The bytes being read.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Index of the next unread byte (stored under another name so that the integer readers can be
     /// inlined, and specialized, in the modules that call them).
     @usableFromInline var position: Int
     /// Index of the next unread byte.
-    public var offset: Int { position }
+    package var offset: Int { position }
 
-    public init(_ bytes: [UInt8], offset: Int = 0) {
+    package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.position = offset
     }
 
     /// Bytes not yet read.
-    @inlinable public var remaining: Int { bytes.count - position }
+    @inlinable package var remaining: Int { bytes.count - position }
     /// True when every byte has been read.
-    public var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads one byte.
-    public mutating func readUInt8() throws(ByteReaderError) -> UInt8 {
+    package mutating func readUInt8() throws(ByteReaderError) -> UInt8 {
         guard offset < bytes.count else { throw ByteReaderError(needed: 1, offset: offset, available: 0) }
         defer { position += 1 }
         return bytes[offset]
@@ -28,7 +28,8 @@ public struct ByteReader: Sendable {
 
     /// Reads a little-endian unsigned integer of `T`'s width.
     @inlinable
-    public mutating func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws(ByteReaderError) -> T
+    package mutating func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws(ByteReaderError)
+        -> T
     {
         let size = T.bitWidth / 8
         guard remaining >= size else { throw ByteReaderError(needed: size, offset: position, available: remaining) }
@@ -39,7 +40,7 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads `count` bytes.
-    public mutating func readBytes(_ count: Int) throws(ByteReaderError) -> [UInt8] {
+    package mutating func readBytes(_ count: Int) throws(ByteReaderError) -> [UInt8] {
         guard count >= 0, remaining >= count else {
             throw ByteReaderError(needed: count, offset: offset, available: remaining)
         }
@@ -48,7 +49,7 @@ public struct ByteReader: Sendable {
     }
 
     /// Advances past `count` bytes.
-    public mutating func skip(_ count: Int) throws(ByteReaderError) {
+    package mutating func skip(_ count: Int) throws(ByteReaderError) {
         guard count >= 0, remaining >= count else {
             throw ByteReaderError(needed: count, offset: offset, available: remaining)
         }
@@ -56,27 +57,27 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads every remaining byte.
-    public mutating func readRest() -> [UInt8] {
+    package mutating func readRest() -> [UInt8] {
         defer { position = bytes.count }
         return Array(bytes[offset...])
     }
 }
 
 /// The buffer ended before a field did.
-public struct ByteReaderError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ByteReaderError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Bytes the field needed.
-    public let needed: Int
+    package let needed: Int
     /// Where the field started.
-    public let offset: Int
+    package let offset: Int
     /// Bytes that were left.
-    public let available: Int
+    package let available: Int
     @usableFromInline init(needed: Int, offset: Int, available: Int) {
         self.needed = needed
         self.offset = offset
         self.available = available
     }
 
-    public var description: String {
+    package var description: String {
         "truncated input: needed \(needed) byte(s) at offset \(offset), \(available) left"
     }
 }

@@ -1,7 +1,7 @@
 /// Hexadecimal text ⇄ bytes, for logs, fixtures and the CLI.
-public enum Hex {
+package enum Hex {
     /// Lower-case hex of `bytes`, no separators.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let table = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -14,7 +14,7 @@ public enum Hex {
 
     /// Parses hex text; spaces, colons and newlines between byte pairs are ignored.
     /// Returns nil on an odd digit count or a non-hex character.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var out = [UInt8]()
         var high: UInt8?
         for c in text.utf8 {

@@ -5,13 +5,13 @@ import Synchronization
 #endif
 
 /// Severity of a log line; lines below the configured level are not formatted at all.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case trace, debug, info, notice, warning, error
 
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 
     /// Lower-case name as printed and as accepted by `--log-level`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .trace: "trace"
         case .debug: "debug"
@@ -22,7 +22,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let level = LogLevel.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
         self = level
     }
@@ -30,31 +30,31 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 
 /// A tiny logging facade: one process-wide sink (stderr by default) and a level threshold.
 /// Secrets (passcodes, keys) must never be passed to it.
-public struct Logger: Sendable {
+package struct Logger: Sendable {
     /// Subsystem label printed in brackets, e.g. `transport`.
-    public let label: String
+    package let label: String
 
-    public init(label: String) { self.label = label }
+    package init(label: String) { self.label = label }
 
     /// Process-wide configuration.
-    public static let configuration = LogConfiguration()
+    package static let configuration = LogConfiguration()
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         let config = Logger.configuration
         guard level >= config.level else { return }
         config.emit("[\(level.name)] [\(label)] \(message())")
     }
 
-    public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
-    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 }
 
 /// Where log lines go and which are kept. Thread-safe.
-public final class LogConfiguration: Sendable {
+package final class LogConfiguration: Sendable {
     private struct State {
         var level: LogLevel = .notice
         var sink: (@Sendable (String) -> Void)?
@@ -64,13 +64,13 @@ public final class LogConfiguration: Sendable {
     init() {}
 
     /// Lines below this level are dropped.
-    public var level: LogLevel {
+    package var level: LogLevel {
         get { state.withLock { $0.level } }
         set { state.withLock { $0.level = newValue } }
     }
 
     /// Replaces the sink (nil restores stderr).
-    public func setSink(_ sink: (@Sendable (String) -> Void)?) { state.withLock { $0.sink = sink } }
+    package func setSink(_ sink: (@Sendable (String) -> Void)?) { state.withLock { $0.sink = sink } }
 
     func emit(_ line: String) {
         if let sink = state.withLock({ $0.sink }) {
@@ -82,8 +82,8 @@ public final class LogConfiguration: Sendable {
 }
 
 /// Unbuffered writes to file descriptor 2.
-public enum StandardError {
-    public static func write(_ text: String) {
+package enum StandardError {
+    package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buf in
             var done = 0

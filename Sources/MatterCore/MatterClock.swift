@@ -23,13 +23,13 @@ public struct SystemClock: MatterClock {
 }
 
 /// A clock that moves only when told to, for deterministic tests of timers.
-public final class ManualClock: MatterClock {
+package final class ManualClock: MatterClock {
     private let now: Mutex<UInt64>
 
-    public init(startingAt milliseconds: UInt64 = 0) { now = Mutex(milliseconds) }
+    package init(startingAt milliseconds: UInt64 = 0) { now = Mutex(milliseconds) }
 
-    public func nowMilliseconds() -> UInt64 { now.withLock { $0 } }
+    package func nowMilliseconds() -> UInt64 { now.withLock { $0 } }
 
     /// Moves the clock forward.
-    public func advance(by milliseconds: UInt64) { now.withLock { $0 += milliseconds } }
+    package func advance(by milliseconds: UInt64) { now.withLock { $0 += milliseconds } }
 }

@@ -1,4 +1,4 @@
-public import Dispatch
+package import Dispatch
 
 /// The one timer of a node: every protocol running on the node (the transport's retransmissions,
 /// acknowledgements and response timeouts, the interaction engine's reports and waits, the data
@@ -12,7 +12,7 @@ public import Dispatch
 ///
 /// Without a queue the scheduler is manual: no Dispatch timer exists, a test moves a `ManualClock`
 /// and calls ``service()``. Everything but `init` must be called on the node's queue.
-public final class NodeScheduler: @unchecked Sendable {
+package final class NodeScheduler: @unchecked Sendable {
     // @unchecked: created off the queue and handed to the node's clients across the actor boundary;
     // every mutable property is touched only on the node's queue (the Dispatch handler runs there too).
 
@@ -24,7 +24,7 @@ public final class NodeScheduler: @unchecked Sendable {
     }
 
     /// The clock deadlines are measured on (milliseconds).
-    public let clock: any MatterClock
+    package let clock: any MatterClock
     private let queue: DispatchQueue?
     /// Timers armed since the last servicing, in the order they were first armed (held weakly: a timer
     /// dies with its owner).
@@ -39,27 +39,27 @@ public final class NodeScheduler: @unchecked Sendable {
 
     /// A scheduler on `clock`; with a `queue`, its Dispatch timer fires there (the node's queue), without
     /// one it is manual.
-    public init(clock: any MatterClock, queue: DispatchQueue?) {
+    package init(clock: any MatterClock, queue: DispatchQueue?) {
         self.clock = clock
         self.queue = queue
     }
 
     /// True when no Dispatch timer runs: tests call ``service()``.
-    public var isManual: Bool { queue == nil }
+    package var isManual: Bool { queue == nil }
 
     /// The scheduler's current time, ms: inside a timer's action the deadline it fired at, otherwise
     /// the clock's.
-    public var now: UInt64 { logicalNow ?? clock.nowMilliseconds() }
+    package var now: UInt64 { logicalNow ?? clock.nowMilliseconds() }
 
     /// A timer running `action` on the node's queue when it falls due. Arm it with
     /// ``NodeTimer/schedule(at:)`` or ``NodeTimer/start(after:)``.
-    public func makeTimer(_ action: @escaping () -> Void) -> NodeTimer { NodeTimer(scheduler: self, action: action) }
+    package func makeTimer(_ action: @escaping () -> Void) -> NodeTimer { NodeTimer(scheduler: self, action: action) }
 
     /// The earliest armed deadline.
-    public var nextDeadline: UInt64? { earliestDeadline(owner: nil) }
+    package var nextDeadline: UInt64? { earliestDeadline(owner: nil) }
 
     /// The earliest armed deadline of the timers tagged with `owner` (``NodeTimer/setOwner(_:)``).
-    public func nextDeadline(ownedBy owner: AnyObject) -> UInt64? { earliestDeadline(owner: ObjectIdentifier(owner)) }
+    package func nextDeadline(ownedBy owner: AnyObject) -> UInt64? { earliestDeadline(owner: ObjectIdentifier(owner)) }
 
     private func earliestDeadline(owner: ObjectIdentifier?) -> UInt64? {
         var earliest: UInt64?
@@ -75,7 +75,7 @@ public final class NodeScheduler: @unchecked Sendable {
     /// Runs every timer due at the clock's current time, earliest first. A timer armed (or re-armed) by
     /// an action runs too when it falls due by that time, unless it was re-armed at or before the
     /// deadline it just fired at (it waits for the next servicing, so that servicing always ends).
-    public func service() {
+    package func service() {
         guard !servicing, !stopped else { return }
         servicing = true
         let current = clock.nowMilliseconds()
@@ -93,7 +93,7 @@ public final class NodeScheduler: @unchecked Sendable {
     }
 
     /// Cancels the Dispatch timer and every timer; later arming does nothing. Idempotent.
-    public func stop() {
+    package func stop() {
         stopped = true
         for entry in entries {
             entry.timer?.deadline = nil
@@ -106,7 +106,7 @@ public final class NodeScheduler: @unchecked Sendable {
     }
 
     /// Cancels every timer made for `owner` (its tag, see ``NodeTimer/owner``).
-    public func cancelTimers(ownedBy owner: AnyObject) {
+    package func cancelTimers(ownedBy owner: AnyObject) {
         let id = ObjectIdentifier(owner)
         for entry in entries where entry.timer?.owner == id { entry.timer?.deadline = nil }
     }

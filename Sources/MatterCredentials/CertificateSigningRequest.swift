@@ -1,4 +1,4 @@
-public import MatterCrypto
+package import MatterCrypto
 
 /// A PKCS#10 certificate signing request with a P-256 key, as a Matter device sends it in its NOCSR elements.
 ///
@@ -9,19 +9,19 @@ public import MatterCrypto
 ///   signature BIT STRING (DER ECDSA-Sig-Value over certificationRequestInfo) }
 /// ```
 /// The commissioner uses only the public key; parsing checks the structure and the self-signature.
-public struct CertificateSigningRequest: Sendable {
+package struct CertificateSigningRequest: Sendable {
     /// Largest CSR the SDK's buffers hold when a device builds one.
-    public static let maximumByteCount = 255
+    package static let maximumByteCount = 255
 
     /// The DER encoding.
-    public let derEncoded: [UInt8]
+    package let derEncoded: [UInt8]
     /// The requested public key.
-    public let publicKey: P256PublicKey
+    package let publicKey: P256PublicKey
 
     /// Parses a DER CSR and verifies its self-signature. Throws ``CredentialsError/csrSignatureInvalid`` when the
     /// signature does not verify, ``CredentialsError/malformedDER(what:reason:)`` for broken DER or
     /// ``CredentialsError/notRepresentable(_:)`` for another algorithm or curve.
-    public init(der: [UInt8]) throws(CredentialsError) {
+    package init(der: [UInt8]) throws(CredentialsError) {
         let what = "CSR"
         let root = try DERParser.parseSingle(der, what: what)
         guard root.tag == DERTag.sequence else { throw .malformedDER(what: what, reason: "not a SEQUENCE") }
@@ -66,7 +66,7 @@ public struct CertificateSigningRequest: Sendable {
 
     /// Builds and signs a CSR for `key` with subject `O=<organization>` (SDK devices use `O=CSR`) and an empty
     /// attribute set.
-    public static func create(key: P256PrivateKey, organization: String = "CSR") throws(CredentialsError)
+    package static func create(key: P256PrivateKey, organization: String = "CSR") throws(CredentialsError)
         -> CertificateSigningRequest
     {
         let subject = X509Builder.name([(OID.organizationName, DERTag.utf8String, Array(organization.utf8))])

@@ -62,7 +62,7 @@ struct BrowseOperation {
 }
 
 extension AvahiDNSSD {
-    public func browse(
+    package func browse(
         _ query: DNSSDQuery, timeout: Duration, limit: Int?,
         accept: @escaping @Sendable (DNSSDResolvedService) -> Bool
     ) async throws(DiscoveryError) -> [DNSSDResolvedService] {

@@ -4,7 +4,7 @@ import MatterCore
 /// Publishing: entry groups per service record, conflict renames, the enumeration PTRs and the
 /// sentinel record.
 extension AvahiDNSSD {
-    public func publish(_ record: DNSSDServiceRecord) throws(DiscoveryError) -> DNSSDPublicationID {
+    package func publish(_ record: DNSSDServiceRecord) throws(DiscoveryError) -> DNSSDPublicationID {
         guard !stopped else { throw .stopped }
         try record.validate()
         let id = newID()
@@ -13,7 +13,7 @@ extension AvahiDNSSD {
         return DNSSDPublicationID(rawValue: id)
     }
 
-    public func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) throws(DiscoveryError) {
+    package func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) throws(DiscoveryError) {
         guard !stopped else { throw .stopped }
         try record.validate()
         let id = publication.rawValue
@@ -58,7 +58,7 @@ extension AvahiDNSSD {
         }
     }
 
-    public func withdraw(_ publication: DNSSDPublicationID) {
+    package func withdraw(_ publication: DNSSDPublicationID) {
         let id = publication.rawValue
         guard publications[id] != nil else { return }
         let serviceType = publications[id]?.record.serviceType
@@ -93,7 +93,7 @@ extension AvahiDNSSD {
         enumerationGroups[serviceType] = token
     }
 
-    public func instanceName(of publication: DNSSDPublicationID) -> String? {
+    package func instanceName(of publication: DNSSDPublicationID) -> String? {
         publications[publication.rawValue]?.currentName
     }
 
@@ -103,7 +103,7 @@ extension AvahiDNSSD {
         publications[publication.rawValue]?.conflictChecked ?? false
     }
 
-    public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
+    package func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
         -> String
     {
         let id = publication.rawValue

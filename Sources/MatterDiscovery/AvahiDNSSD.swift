@@ -1,5 +1,5 @@
 import Dispatch
-public import MatterCore
+package import MatterCore
 
 /// DNS-SD through the system's Avahi daemon (libavahi-client over D-Bus).
 ///
@@ -13,9 +13,9 @@ public import MatterCore
 /// Concurrency: an actor whose executor is one serial queue. Avahi calls back on its own poll thread;
 /// each callback copies its data and re-dispatches onto that queue. Call `stop()` when done (it is
 /// idempotent; dropping the last reference also releases everything).
-public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
-    public nonisolated let executor: DispatchQueueExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+package actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
+    package nonisolated let executor: DispatchQueueExecutor
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     enum ClientState: Equatable { case disconnected, connecting, registering, running }
 
@@ -38,7 +38,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
 
     let logger = Logger(label: "dnssd")
     /// How services are handed to the daemon.
-    public nonisolated let publishing: DNSSDPublishing
+    package nonisolated let publishing: DNSSDPublishing
     var connection: AvahiConnection?
     var clientState = ClientState.disconnected
     var stopped = false
@@ -63,7 +63,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
 
     /// Connects to the Avahi daemon. Throws `.daemonUnavailable` at once (never hangs) when there is
     /// no system D-Bus or no daemon on it; the message says to use `--address HOST:PORT` instead.
-    public static func start(label: String = "matter.dnssd", publishing: DNSSDPublishing = .rawRecords)
+    package static func start(label: String = "matter.dnssd", publishing: DNSSDPublishing = .rawRecords)
         async throws(DiscoveryError) -> AvahiDNSSD
     {
         let dnssd = AvahiDNSSD(label: label, publishing: publishing)
@@ -93,7 +93,7 @@ public actor AvahiDNSSD: DNSSDAdvertiser, DNSSDBrowser {
 
     /// Withdraws everything, ends pending browses with `.stopped`, and frees every Avahi resource.
     /// Idempotent.
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         for token in Array(browses.keys) { finishBrowse(token, .stopped) }

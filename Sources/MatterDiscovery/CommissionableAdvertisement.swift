@@ -1,39 +1,39 @@
-public import MatterCore
+package import MatterCore
 
 /// What a commissionable node publishes as `_matterc._udp`: the instance name, SRV port, subtypes
 /// (`_L`, `_S`, `_V`, `_T`, `_CM`) and TXT (`D`, `CM`, `VP`, `DT`, `DN`, `RI`, `PH`, `PI`, `SII`, `SAI`,
 /// `SAT`, `T`, `ICD`). Optional fields that are nil are not published. Also the parsed form of a
 /// received record.
-public struct CommissionableAdvertisement: Sendable, Hashable {
+package struct CommissionableAdvertisement: Sendable, Hashable {
     /// 16 random upper-case hex digits; pick a new one whenever a commissioning window opens.
-    public var instanceName: String
-    public var port: UInt16
+    package var instanceName: String
+    package var port: UInt16
     /// `D` and `_L`: the 12-bit discriminator (0...4095).
-    public var longDiscriminator: UInt16
+    package var longDiscriminator: UInt16
     /// `CM` (and `_CM` when open).
-    public var commissioningMode: CommissioningMode
+    package var commissioningMode: CommissioningMode
     /// `VP` (vendor part) and `_V`. Leave nil to keep the vendor private.
-    public var vendorID: VendorID?
+    package var vendorID: VendorID?
     /// `VP` (`<vid>+<pid>`); published only together with `vendorID`.
-    public var productID: ProductID?
+    package var productID: ProductID?
     /// `DT` and `_T`: primary device type.
-    public var deviceType: DeviceTypeID?
+    package var deviceType: DeviceTypeID?
     /// `DN`: UTF-8 device name; cut to 32 bytes (at a character boundary) when published.
-    public var deviceName: String?
+    package var deviceName: String?
     /// `RI`: rotating device identifier, upper-case hex, at most 100 characters.
-    public var rotatingDeviceID: String?
+    package var rotatingDeviceID: String?
     /// `PH`: pairing hint bitmap.
-    public var pairingHint: PairingHint?
+    package var pairingHint: PairingHint?
     /// `PI`: pairing instruction, at most 128 characters; required when `pairingHint` needs it.
-    public var pairingInstruction: String?
+    package var pairingInstruction: String?
     /// `SII`, `SAI`, `SAT`.
-    public var sessionParameters: MRPAdvertisement
+    package var sessionParameters: MRPAdvertisement
     /// `T`; empty omits the key.
-    public var tcpSupport: TCPSupport
+    package var tcpSupport: TCPSupport
     /// `ICD`; nil omits the key.
-    public var icdMode: ICDMode?
+    package var icdMode: ICDMode?
 
-    public init(
+    package init(
         instanceName: String = MatterInstanceName.randomCommissionable(),
         port: UInt16 = MatterDNSSD.defaultPort,
         longDiscriminator: UInt16,
@@ -66,10 +66,10 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
     }
 
     /// The 4-bit short discriminator (`_S`), as carried by a manual pairing code.
-    public var shortDiscriminator: UInt8 { MatterDNSSD.shortDiscriminator(ofLong: longDiscriminator) }
+    package var shortDiscriminator: UInt8 { MatterDNSSD.shortDiscriminator(ofLong: longDiscriminator) }
 
     /// Subtype labels, in the SDK's order: `_L`, `_S`, `_V` (if vendor), `_T` (if device type), `_CM` (if open).
-    public var subtypes: [String] {
+    package var subtypes: [String] {
         var out = [
             MatterDNSSD.longDiscriminatorSubtype(longDiscriminator),
             MatterDNSSD.shortDiscriminatorSubtype(shortDiscriminator),
@@ -81,7 +81,7 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
     }
 
     /// The TXT record, checked against every key's limit.
-    public func txtRecord() throws(DiscoveryError) -> DNSSDTXTRecord {
+    package func txtRecord() throws(DiscoveryError) -> DNSSDTXTRecord {
         guard longDiscriminator <= MatterDNSSD.maxLongDiscriminator else {
             throw .invalidRecord("discriminator \(longDiscriminator) is above 4095")
         }
@@ -123,7 +123,7 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
     }
 
     /// The `_matterc._udp` record to publish.
-    public func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
+    package func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
         let record = DNSSDServiceRecord(
             serviceType: MatterDNSSD.commissionableServiceType, instanceName: instanceName, port: port,
             subtypes: subtypes, txt: try txtRecord(), renaming: .randomHex)
@@ -133,7 +133,7 @@ public struct CommissionableAdvertisement: Sendable, Hashable {
 
     /// Parses a received commissionable record. `D` is required; a missing `CM` reads as 0; an
     /// optional key with a malformed value is treated as absent (as the SDK does).
-    public init(instanceName: String, port: UInt16, txt: DNSSDTXTRecord) throws(DiscoveryError) {
+    package init(instanceName: String, port: UInt16, txt: DNSSDTXTRecord) throws(DiscoveryError) {
         guard let d = MatterTXTCodec.decimal(txt[MatterTXTKey.longDiscriminator], max: MatterDNSSD.maxLongDiscriminator)
         else {
             throw .malformedRecord("\(instanceName): D (discriminator 0...4095) is missing or malformed")

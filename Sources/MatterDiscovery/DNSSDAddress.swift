@@ -4,18 +4,18 @@
 
 /// One address a service resolved to, with the index of the interface it was seen on. For an IPv6
 /// link-local address the interface index is the scope id a socket needs (`sin6_scope_id`).
-public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
-    public enum Family: Sendable, Hashable { case ipv4, ipv6 }
+package struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
+    package enum Family: Sendable, Hashable { case ipv4, ipv6 }
 
-    public let family: Family
+    package let family: Family
     /// Canonical text form without scope, e.g. `10.213.0.1` or `fe80::1`.
-    public let address: String
+    package let address: String
     /// Index of the interface the address was learnt on (0 when unknown or irrelevant).
-    public let interfaceIndex: UInt32
+    package let interfaceIndex: UInt32
 
     /// Builds from a numeric IPv4 or IPv6 literal (no scope suffix); nil when `text` is neither.
     /// The text is normalised (e.g. `FE80:0::1` becomes `fe80::1`).
-    public init?(_ text: String, interfaceIndex: UInt32 = 0) {
+    package init?(_ text: String, interfaceIndex: UInt32 = 0) {
         if let canonical = DNSSDAddress.canonical(text, family: AF_INET6) {
             family = .ipv6
             address = canonical
@@ -29,7 +29,7 @@ public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for IPv6 fe80::/10.
-    public var isLinkLocal: Bool {
+    package var isLinkLocal: Bool {
         guard family == .ipv6, let first = address.split(separator: ":").first, let word = UInt16(first, radix: 16)
         else {
             return false
@@ -38,13 +38,13 @@ public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scope id to use in a socket address: the interface index for link-local IPv6, else 0.
-    public var scopeID: UInt32 { isLinkLocal ? interfaceIndex : 0 }
+    package var scopeID: UInt32 { isLinkLocal ? interfaceIndex : 0 }
 
     /// `fe80::1%3` for link-local IPv6 (scope kept as the interface index), the plain address otherwise.
-    public var description: String { isLinkLocal && interfaceIndex != 0 ? "\(address)%\(interfaceIndex)" : address }
+    package var description: String { isLinkLocal && interfaceIndex != 0 ? "\(address)%\(interfaceIndex)" : address }
 
     /// `[fe80::1%3]:5540` or `10.0.0.1:5540`.
-    public func hostPort(_ port: UInt16) -> String {
+    package func hostPort(_ port: UInt16) -> String {
         family == .ipv6 ? "[\(description)]:\(port)" : "\(address):\(port)"
     }
 
@@ -77,17 +77,17 @@ public struct DNSSDAddress: Sendable, Hashable, CustomStringConvertible {
 
 /// A resolved service instance: where it runs and what its TXT says, merged over every interface
 /// and address family it was seen on.
-public struct DNSSDResolvedService: Sendable, Hashable {
-    public var serviceType: String
-    public var instanceName: String
+package struct DNSSDResolvedService: Sendable, Hashable {
+    package var serviceType: String
+    package var instanceName: String
     /// Target host of the SRV record, e.g. `me-h1.local`.
-    public var hostName: String
-    public var port: UInt16
-    public var txt: DNSSDTXTRecord
+    package var hostName: String
+    package var port: UInt16
+    package var txt: DNSSDTXTRecord
     /// Every address seen, in arrival order, without duplicates.
-    public var addresses: [DNSSDAddress]
+    package var addresses: [DNSSDAddress]
 
-    public init(
+    package init(
         serviceType: String, instanceName: String, hostName: String, port: UInt16, txt: DNSSDTXTRecord,
         addresses: [DNSSDAddress]
     ) {

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 /// Publishes DNS-SD services and keeps them published: renames on a name collision (see
 /// `DNSSDServiceRecord.CollisionRenaming`) and re-registers after the daemon comes back.
@@ -32,7 +32,7 @@ public protocol MatterNodeBrowser: Sendable {
 
 extension MatterNodeBrowser {
     /// Resolves one operational node, throwing `.notFound` when it does not answer within `timeout`.
-    public func resolveOperational(
+    package func resolveOperational(
         compressedFabricID: UInt64, nodeID: NodeID, timeout: Duration
     ) async throws(DiscoveryError) -> DiscoveredOperationalNode {
         let filter = OperationalFilter.node(compressedFabricID: compressedFabricID, nodeID: nodeID)
@@ -44,7 +44,7 @@ extension MatterNodeBrowser {
 }
 
 /// Browses DNS-SD and resolves what it finds. Every conforming type is also a `MatterNodeBrowser`.
-public protocol DNSSDBrowser: MatterNodeBrowser {
+package protocol DNSSDBrowser: MatterNodeBrowser {
     /// Browses `query`, resolves each instance on every interface and address family, and returns
     /// the services `accept` keeps, once `limit` of them are complete or when `timeout` passes.
     func browse(
@@ -55,13 +55,13 @@ public protocol DNSSDBrowser: MatterNodeBrowser {
 
 extension DNSSDBrowser {
     /// Browses `query` and keeps every service found.
-    public func browse(_ query: DNSSDQuery, timeout: Duration, limit: Int? = nil) async throws(DiscoveryError)
+    package func browse(_ query: DNSSDQuery, timeout: Duration, limit: Int? = nil) async throws(DiscoveryError)
         -> [DNSSDResolvedService]
     {
         try await browse(query, timeout: timeout, limit: limit, accept: { _ in true })
     }
 
-    public func discoverCommissionable(
+    package func discoverCommissionable(
         _ filter: CommissionableFilter, timeout: Duration, limit: Int? = nil
     ) async throws(DiscoveryError) -> [DiscoveredCommissionableNode] {
         let services = try await browse(filter.query, timeout: timeout, limit: limit) { service in
@@ -73,7 +73,7 @@ extension DNSSDBrowser {
         return services.compactMap { try? DiscoveredCommissionableNode(resolved: $0) }
     }
 
-    public func discoverOperational(
+    package func discoverOperational(
         _ filter: OperationalFilter, timeout: Duration, limit: Int? = nil
     ) async throws(DiscoveryError) -> [DiscoveredOperationalNode] {
         let services = try await browse(filter.query, timeout: timeout, limit: limit) { service in
@@ -86,25 +86,26 @@ extension DNSSDBrowser {
 
 extension DNSSDAdvertiser {
     /// Publishes a commissionable node's `_matterc._udp` record.
-    public func publish(_ advertisement: CommissionableAdvertisement) async throws(DiscoveryError) -> DNSSDPublicationID
+    package func publish(_ advertisement: CommissionableAdvertisement) async throws(DiscoveryError)
+        -> DNSSDPublicationID
     {
         try await publish(try advertisement.serviceRecord())
     }
 
     /// Publishes an operational node's `_matter._tcp` record.
-    public func publish(_ advertisement: OperationalAdvertisement) async throws(DiscoveryError) -> DNSSDPublicationID {
+    package func publish(_ advertisement: OperationalAdvertisement) async throws(DiscoveryError) -> DNSSDPublicationID {
         try await publish(try advertisement.serviceRecord())
     }
 
     /// Replaces a commissionable publication (e.g. CM changed, or a new window with a new name).
-    public func update(_ publication: DNSSDPublicationID, to advertisement: CommissionableAdvertisement)
+    package func update(_ publication: DNSSDPublicationID, to advertisement: CommissionableAdvertisement)
         async throws(DiscoveryError)
     {
         try await update(publication, to: try advertisement.serviceRecord())
     }
 
     /// Replaces an operational publication (e.g. new MRP parameters).
-    public func update(_ publication: DNSSDPublicationID, to advertisement: OperationalAdvertisement)
+    package func update(_ publication: DNSSDPublicationID, to advertisement: OperationalAdvertisement)
         async throws(DiscoveryError)
     {
         try await update(publication, to: try advertisement.serviceRecord())

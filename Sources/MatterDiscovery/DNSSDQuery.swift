@@ -1,30 +1,30 @@
 /// What to browse for: a service type, optionally narrowed to one subtype and/or one instance name.
-public struct DNSSDQuery: Sendable, Hashable, CustomStringConvertible {
+package struct DNSSDQuery: Sendable, Hashable, CustomStringConvertible {
     /// Service type such as `_matterc._udp`.
-    public var serviceType: String
+    package var serviceType: String
     /// Subtype label such as `_L3840`; nil browses the whole type.
-    public var subtype: String?
+    package var subtype: String?
     /// Only this instance (compared case-insensitively, as DNS does); nil for all.
-    public var instanceName: String?
+    package var instanceName: String?
 
-    public init(serviceType: String, subtype: String? = nil, instanceName: String? = nil) {
+    package init(serviceType: String, subtype: String? = nil, instanceName: String? = nil) {
         self.serviceType = serviceType
         self.subtype = subtype
         self.instanceName = instanceName
     }
 
     /// The name handed to the browser: `_L3840._sub._matterc._udp` or `_matterc._udp`.
-    public var browseType: String {
+    package var browseType: String {
         subtype.map { MatterDNSSD.subtypeServiceName($0, of: serviceType) } ?? serviceType
     }
 
     /// True when `name` is the wanted instance (or no instance was asked for).
-    public func accepts(instanceName name: String) -> Bool {
+    package func accepts(instanceName name: String) -> Bool {
         guard let instanceName else { return true }
         return instanceName.lowercased() == name.lowercased()
     }
 
-    public var description: String {
+    package var description: String {
         browseType + (instanceName.map { " instance \($0)" } ?? "")
     }
 }

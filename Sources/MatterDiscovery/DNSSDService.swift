@@ -1,6 +1,6 @@
 /// A running DNS-SD implementation that both publishes and browses, and can be stopped: `AvahiDNSSD` or
 /// `EmbeddedMDNS`, as `MDNSBackend.start` picks.
-public protocol DNSSDService: DNSSDAdvertiser, DNSSDBrowser {
+package protocol DNSSDService: DNSSDAdvertiser, DNSSDBrowser {
     /// Which implementation this is (never `.auto`).
     var backend: MDNSBackend { get }
     /// Withdraws everything (goodbyes go out) and releases the implementation's resources. Idempotent.
@@ -8,9 +8,9 @@ public protocol DNSSDService: DNSSDAdvertiser, DNSSDBrowser {
 }
 
 extension AvahiDNSSD: DNSSDService {
-    public nonisolated var backend: MDNSBackend { .avahi }
+    package nonisolated var backend: MDNSBackend { .avahi }
 }
 
 extension EmbeddedMDNS: DNSSDService {
-    public nonisolated var backend: MDNSBackend { .embedded }
+    package nonisolated var backend: MDNSBackend { .embedded }
 }

@@ -2,7 +2,7 @@
 /// host's name and `port`, and TXT. The daemon (or the double) supplies host name and addresses.
 public struct DNSSDServiceRecord: Sendable, Hashable {
     /// What to do when another host already owns `instanceName`.
-    public enum CollisionRenaming: Sendable, Hashable {
+    package enum CollisionRenaming: Sendable, Hashable {
         /// Pick a fresh random 16-hex-digit name (commissionable and commissioner instances).
         case randomHex
         /// Append ` #2`, ` #3`... (Avahi's convention; used for any other name).
@@ -10,22 +10,22 @@ public struct DNSSDServiceRecord: Sendable, Hashable {
     }
 
     /// Longest instance name: one DNS label.
-    public static let maxInstanceNameBytes = 63
+    package static let maxInstanceNameBytes = 63
 
     /// Service type such as `_matterc._udp` (no domain).
-    public var serviceType: String
+    package var serviceType: String
     /// The instance label, e.g. `87E1B004E235A130-8FC7772401CD0696`.
-    public var instanceName: String
+    package var instanceName: String
     /// SRV port.
-    public var port: UInt16
+    package var port: UInt16
     /// Subtype labels such as `_L3840` (without `._sub.<type>`).
-    public var subtypes: [String]
+    package var subtypes: [String]
     /// TXT entries.
-    public var txt: DNSSDTXTRecord
+    package var txt: DNSSDTXTRecord
     /// How to rename on a name collision.
-    public var renaming: CollisionRenaming
+    package var renaming: CollisionRenaming
 
-    public init(
+    package init(
         serviceType: String, instanceName: String, port: UInt16, subtypes: [String] = [],
         txt: DNSSDTXTRecord = DNSSDTXTRecord(), renaming: CollisionRenaming? = nil
     ) {
@@ -38,7 +38,7 @@ public struct DNSSDServiceRecord: Sendable, Hashable {
     }
 
     /// Checks the DNS-SD limits: label lengths, service type shape, TXT entry sizes.
-    public func validate() throws(DiscoveryError) {
+    package func validate() throws(DiscoveryError) {
         try DNSSDServiceRecord.validateInstanceName(instanceName)
         try DNSSDServiceRecord.validateServiceType(serviceType)
         for subtype in subtypes {
@@ -67,7 +67,7 @@ public struct DNSSDServiceRecord: Sendable, Hashable {
 
 /// Identifies one publication made through a `DNSSDAdvertiser`.
 public struct DNSSDPublicationID: Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "publication#\(rawValue)" }
 }

@@ -1,41 +1,41 @@
 /// The TXT record of a DNS-SD service: an ordered list of `key=value` strings (RFC 6763 §6).
 /// Keys compare case-insensitively; when a key repeats, the first occurrence wins; an entry without
 /// `=` is a boolean attribute (value nil); an entry with an empty key (the SDK's lone `=`) is ignored.
-public struct DNSSDTXTRecord: Sendable, Hashable, CustomStringConvertible {
+package struct DNSSDTXTRecord: Sendable, Hashable, CustomStringConvertible {
     /// One `key=value` string.
-    public struct Entry: Sendable, Hashable {
-        public var key: String
+    package struct Entry: Sendable, Hashable {
+        package var key: String
         /// nil for a boolean attribute (`key` without `=`); "" for `key=`.
-        public var value: String?
+        package var value: String?
 
-        public init(key: String, value: String?) {
+        package init(key: String, value: String?) {
             self.key = key
             self.value = value
         }
 
         /// The entry's wire form: `key=value` in UTF-8.
-        public var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             guard let value else { return Array(key.utf8) }
             return Array(key.utf8) + [UInt8(ascii: "=")] + Array(value.utf8)
         }
     }
 
     /// Largest encoded entry (one length byte on the wire).
-    public static let maxEntryBytes = 255
+    package static let maxEntryBytes = 255
 
     /// Entries in publication order.
-    public private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
 
-    public init(_ entries: [Entry] = []) { self.entries = entries }
+    package init(_ entries: [Entry] = []) { self.entries = entries }
 
     /// Builds from `(key, value)` pairs, in order.
-    public init(pairs: KeyValuePairs<String, String>) {
+    package init(pairs: KeyValuePairs<String, String>) {
         entries = pairs.map { Entry(key: $0.key, value: $0.value) }
     }
 
     /// Parses received TXT strings. Never fails: bytes that are not UTF-8 are decoded with
     /// replacement characters, and empty or key-less strings are dropped.
-    public init(wireStrings: [[UInt8]]) {
+    package init(wireStrings: [[UInt8]]) {
         entries = []
         for raw in wireStrings where !raw.isEmpty {
             if let eq = raw.firstIndex(of: UInt8(ascii: "=")) {
@@ -52,22 +52,22 @@ public struct DNSSDTXTRecord: Sendable, Hashable, CustomStringConvertible {
 
     /// The value of the first entry whose key matches `key` case-insensitively; nil when absent or
     /// when the key is a boolean attribute.
-    public subscript(key: String) -> String? {
+    package subscript(key: String) -> String? {
         let wanted = key.lowercased()
         return entries.first { $0.key.lowercased() == wanted }?.value
     }
 
     /// True when an entry with `key` (case-insensitive) exists, with or without a value.
-    public func contains(key: String) -> Bool {
+    package func contains(key: String) -> Bool {
         let wanted = key.lowercased()
         return entries.contains { $0.key.lowercased() == wanted }
     }
 
     /// Appends `key=value`.
-    public mutating func append(_ key: String, _ value: String) { entries.append(Entry(key: key, value: value)) }
+    package mutating func append(_ key: String, _ value: String) { entries.append(Entry(key: key, value: value)) }
 
     /// The wire strings, each checked against the 255-byte limit.
-    public func wireStrings() throws(DiscoveryError) -> [[UInt8]] {
+    package func wireStrings() throws(DiscoveryError) -> [[UInt8]] {
         var out: [[UInt8]] = []
         for entry in entries {
             guard !entry.key.isEmpty, !entry.key.contains("=") else {
@@ -82,7 +82,7 @@ public struct DNSSDTXTRecord: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
-    public var description: String {
+    package var description: String {
         entries.map { entry in entry.value.map { "\(entry.key)=\($0)" } ?? entry.key }.joined(separator: " ")
     }
 }

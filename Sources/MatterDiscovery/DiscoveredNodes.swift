@@ -1,17 +1,17 @@
 /// A commissionable node found by browsing (or given by direct address).
 public struct DiscoveredCommissionableNode: Sendable, Hashable {
-    public var instanceName: String
+    package var instanceName: String
     /// SRV target, e.g. `me-h1.local` (empty for a direct address).
-    public var hostName: String
-    public var port: UInt16
+    package var hostName: String
+    package var port: UInt16
     /// Every address seen (both families, every interface; link-local ones carry their interface).
-    public var addresses: [DNSSDAddress]
+    package var addresses: [DNSSDAddress]
     /// The parsed TXT data; nil for a node given by direct address (nothing was advertised).
-    public var advertisement: CommissionableAdvertisement?
+    package var advertisement: CommissionableAdvertisement?
     /// The TXT record as received.
-    public var txt: DNSSDTXTRecord
+    package var txt: DNSSDTXTRecord
 
-    public init(
+    package init(
         instanceName: String, hostName: String, port: UInt16, addresses: [DNSSDAddress],
         advertisement: CommissionableAdvertisement?, txt: DNSSDTXTRecord
     ) {
@@ -24,7 +24,7 @@ public struct DiscoveredCommissionableNode: Sendable, Hashable {
     }
 
     /// Parses a resolved `_matterc._udp` service.
-    public init(resolved service: DNSSDResolvedService) throws(DiscoveryError) {
+    package init(resolved service: DNSSDResolvedService) throws(DiscoveryError) {
         let advertisement = try CommissionableAdvertisement(
             instanceName: service.instanceName, port: service.port, txt: service.txt)
         self.init(
@@ -33,20 +33,20 @@ public struct DiscoveredCommissionableNode: Sendable, Hashable {
     }
 
     /// MRP timing to use towards this node (defaults for what it did not advertise).
-    public var sessionParameters: MRPAdvertisement { advertisement?.sessionParameters ?? MRPAdvertisement() }
+    package var sessionParameters: MRPAdvertisement { advertisement?.sessionParameters ?? MRPAdvertisement() }
 }
 
 /// An operational node found by browsing or resolving (or given by direct address).
 public struct DiscoveredOperationalNode: Sendable, Hashable {
     /// Compressed fabric ID, node ID and the TXT data (defaults for a direct address).
-    public var advertisement: OperationalAdvertisement
+    package var advertisement: OperationalAdvertisement
     /// SRV target (empty for a direct address).
-    public var hostName: String
-    public var port: UInt16
-    public var addresses: [DNSSDAddress]
-    public var txt: DNSSDTXTRecord
+    package var hostName: String
+    package var port: UInt16
+    package var addresses: [DNSSDAddress]
+    package var txt: DNSSDTXTRecord
 
-    public init(
+    package init(
         advertisement: OperationalAdvertisement, hostName: String, port: UInt16, addresses: [DNSSDAddress],
         txt: DNSSDTXTRecord
     ) {
@@ -58,7 +58,7 @@ public struct DiscoveredOperationalNode: Sendable, Hashable {
     }
 
     /// Parses a resolved `_matter._tcp` service.
-    public init(resolved service: DNSSDResolvedService) throws(DiscoveryError) {
+    package init(resolved service: DNSSDResolvedService) throws(DiscoveryError) {
         let advertisement = try OperationalAdvertisement(
             instanceName: service.instanceName, port: service.port, txt: service.txt)
         self.init(
@@ -66,5 +66,5 @@ public struct DiscoveredOperationalNode: Sendable, Hashable {
             addresses: service.addresses, txt: service.txt)
     }
 
-    public var instanceName: String { advertisement.instanceName }
+    package var instanceName: String { advertisement.instanceName }
 }

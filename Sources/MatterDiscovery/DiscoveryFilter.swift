@@ -19,7 +19,7 @@ public enum CommissionableFilter: Sendable, Hashable, CustomStringConvertible {
     case instanceName(String)
 
     /// The browse query this filter maps to.
-    public var query: DNSSDQuery {
+    package var query: DNSSDQuery {
         let type = MatterDNSSD.commissionableServiceType
         switch self {
         case .any: return DNSSDQuery(serviceType: type)
@@ -35,7 +35,7 @@ public enum CommissionableFilter: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when `advertisement` (a parsed TXT record) satisfies the filter.
-    public func matches(_ advertisement: CommissionableAdvertisement) -> Bool {
+    package func matches(_ advertisement: CommissionableAdvertisement) -> Bool {
         switch self {
         case .any: true
         case .longDiscriminator(let d): advertisement.longDiscriminator == d
@@ -70,7 +70,7 @@ public enum OperationalFilter: Sendable, Hashable, CustomStringConvertible {
     case node(compressedFabricID: UInt64, nodeID: NodeID)
 
     /// The browse query this filter maps to.
-    public var query: DNSSDQuery {
+    package var query: DNSSDQuery {
         let type = MatterDNSSD.operationalServiceType
         switch self {
         case .any: return DNSSDQuery(serviceType: type)
@@ -82,7 +82,7 @@ public enum OperationalFilter: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public func matches(_ advertisement: OperationalAdvertisement) -> Bool {
+    package func matches(_ advertisement: OperationalAdvertisement) -> Bool {
         switch self {
         case .any: true
         case .compressedFabricID(let c): advertisement.compressedFabricID == c

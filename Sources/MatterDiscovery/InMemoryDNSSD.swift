@@ -3,7 +3,7 @@ import Synchronization
 /// A DNS-SD "network" in memory, for protocol tests without a daemon: every `InMemoryDNSSD` host made
 /// from one network sees what the others publish, at once. Name collisions rename like Avahi does, and
 /// `setDaemonAvailable(false)` makes every call fail with `.daemonUnavailable`.
-public final class InMemoryDNSSDNetwork: Sendable {
+package final class InMemoryDNSSDNetwork: Sendable {
     struct Publication {
         let id: UInt64
         let hostID: UInt64
@@ -24,10 +24,10 @@ public final class InMemoryDNSSDNetwork: Sendable {
 
     let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// A host on this network with its own host name and addresses.
-    public func makeHost(hostName: String, addresses: [DNSSDAddress]) -> InMemoryDNSSD {
+    package func makeHost(hostName: String, addresses: [DNSSDAddress]) -> InMemoryDNSSD {
         let id = state.withLock { s in
             defer { s.nextID += 1 }
             return s.nextID
@@ -37,7 +37,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
 
     /// Simulates the daemon going away (`false`: calls throw, publications vanish from browses) and
     /// coming back (`true`: publications reappear, as after Avahi re-registration).
-    public func setDaemonAvailable(_ available: Bool) {
+    package func setDaemonAvailable(_ available: Bool) {
         let waiters = state.withLock { s in
             s.daemonAvailable = available
             return s.bumpVersion()
@@ -49,7 +49,7 @@ public final class InMemoryDNSSDNetwork: Sendable {
     var parkedBrowseCount: Int { state.withLock { $0.waiters.count } }
 
     /// Everything currently published, in publication order (for assertions).
-    public var services: [DNSSDResolvedService] {
+    package var services: [DNSSDResolvedService] {
         state.withLock { s in s.publications.map(\.resolved) }
     }
 
@@ -193,10 +193,10 @@ extension InMemoryDNSSDNetwork.Publication {
 
 /// One host on an `InMemoryDNSSDNetwork`: publishes under its host name and addresses and browses the
 /// whole network. Publications are established immediately.
-public final class InMemoryDNSSD: DNSSDAdvertiser, DNSSDBrowser, Sendable {
-    public let network: InMemoryDNSSDNetwork
-    public let hostName: String
-    public let addresses: [DNSSDAddress]
+package final class InMemoryDNSSD: DNSSDAdvertiser, DNSSDBrowser, Sendable {
+    package let network: InMemoryDNSSDNetwork
+    package let hostName: String
+    package let addresses: [DNSSDAddress]
     let hostID: UInt64
 
     init(network: InMemoryDNSSDNetwork, hostID: UInt64, hostName: String, addresses: [DNSSDAddress]) {
@@ -206,21 +206,21 @@ public final class InMemoryDNSSD: DNSSDAdvertiser, DNSSDBrowser, Sendable {
         self.addresses = addresses
     }
 
-    public func publish(_ record: DNSSDServiceRecord) async throws(DiscoveryError) -> DNSSDPublicationID {
+    package func publish(_ record: DNSSDServiceRecord) async throws(DiscoveryError) -> DNSSDPublicationID {
         try network.publish(record, host: self)
     }
 
-    public func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) async throws(DiscoveryError) {
+    package func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) async throws(DiscoveryError) {
         try network.update(publication, to: record, host: self)
     }
 
-    public func withdraw(_ publication: DNSSDPublicationID) async { network.withdraw(publication, host: self) }
+    package func withdraw(_ publication: DNSSDPublicationID) async { network.withdraw(publication, host: self) }
 
-    public func instanceName(of publication: DNSSDPublicationID) async -> String? {
+    package func instanceName(of publication: DNSSDPublicationID) async -> String? {
         network.currentName(publication, host: self)
     }
 
-    public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
+    package func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
         -> String
     {
         guard let name = network.currentName(publication, host: self) else { throw .unknownPublication }
@@ -228,9 +228,9 @@ public final class InMemoryDNSSD: DNSSDAdvertiser, DNSSDBrowser, Sendable {
     }
 
     /// Withdraws everything this host published.
-    public func stop() { network.withdrawAll(host: self) }
+    package func stop() { network.withdrawAll(host: self) }
 
-    public func browse(
+    package func browse(
         _ query: DNSSDQuery, timeout: Duration, limit: Int?,
         accept: @escaping @Sendable (DNSSDResolvedService) -> Bool
     ) async throws(DiscoveryError) -> [DNSSDResolvedService] {

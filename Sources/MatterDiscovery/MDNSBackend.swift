@@ -12,7 +12,7 @@ public enum MDNSBackend: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// Starts the implementation. `interface`: the embedded one runs on that interface only (default: every
     /// interface that is up, multicast-capable and not loopback); Avahi publishes on the daemon's interfaces.
     /// Throws `.daemonUnavailable` (avahi) or `.network` (embedded); `auto` throws only when both fail.
-    public func start(label: String, publishing: DNSSDPublishing = .rawRecords, interface: String? = nil)
+    package func start(label: String, publishing: DNSSDPublishing = .rawRecords, interface: String? = nil)
         async throws(DiscoveryError) -> any DNSSDService
     {
         switch self {

@@ -1,26 +1,26 @@
-public import MatterCore
+package import MatterCore
 
 /// Instance-name formats: 16 random upper-case hex digits for commissionable nodes and commissioners,
 /// `<CompressedFabricID>-<NodeID>` (16 upper-case hex each) for operational nodes.
-public enum MatterInstanceName {
+package enum MatterInstanceName {
     /// A fresh random commissionable instance name (64 random bits as 16 upper-case hex digits).
-    public static func randomCommissionable() -> String {
+    package static func randomCommissionable() -> String {
         var generator = SystemRandomNumberGenerator()
         return randomCommissionable(using: &generator)
     }
 
     /// A random commissionable instance name drawn from `generator` (deterministic in tests).
-    public static func randomCommissionable<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    package static func randomCommissionable<G: RandomNumberGenerator>(using generator: inout G) -> String {
         hexDigits(generator.next() as UInt64, width: 16)
     }
 
     /// `87E1B004E235A130-8FC7772401CD0696`: 33 characters, both halves zero-padded upper-case hex.
-    public static func operational(compressedFabricID: UInt64, nodeID: NodeID) -> String {
+    package static func operational(compressedFabricID: UInt64, nodeID: NodeID) -> String {
         hexDigits(compressedFabricID, width: 16) + "-" + hexDigits(nodeID.rawValue, width: 16)
     }
 
     /// Parses an operational instance name (hex digits of either case); throws on any other shape.
-    public static func parseOperational(_ name: String) throws(DiscoveryError) -> (
+    package static func parseOperational(_ name: String) throws(DiscoveryError) -> (
         compressedFabricID: UInt64, nodeID: NodeID
     ) {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)
@@ -31,11 +31,11 @@ public enum MatterInstanceName {
     }
 
     /// True for a name made of exactly 16 hex digits (the random commissionable format).
-    public static func isRandomHex(_ name: String) -> Bool { parseHex64(Substring(name)) != nil }
+    package static func isRandomHex(_ name: String) -> Bool { parseHex64(Substring(name)) != nil }
 
     /// The name to try after `name` collided with another host's: a fresh random name for the
     /// random-hex formats, `name #2`, `name #3`... (Avahi's convention) for anything else.
-    public static func next<G: RandomNumberGenerator>(
+    package static func next<G: RandomNumberGenerator>(
         after name: String, renaming: DNSSDServiceRecord.CollisionRenaming, using generator: inout G
     ) -> String {
         switch renaming {

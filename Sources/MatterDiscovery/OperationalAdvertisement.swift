@@ -1,20 +1,20 @@
-public import MatterCore
+package import MatterCore
 
 /// What a commissioned node publishes as `_matter._tcp`, once per fabric: instance
 /// `<CompressedFabricID>-<NodeID>`, subtype `_I<CompressedFabricID>`, and the MRP keys in TXT.
-public struct OperationalAdvertisement: Sendable, Hashable {
+package struct OperationalAdvertisement: Sendable, Hashable {
     /// The fabric's compressed identifier (HKDF of the root public key and fabric ID).
-    public var compressedFabricID: UInt64
-    public var nodeID: NodeID
-    public var port: UInt16
+    package var compressedFabricID: UInt64
+    package var nodeID: NodeID
+    package var port: UInt16
     /// `SII`, `SAI`, `SAT`.
-    public var sessionParameters: MRPAdvertisement
+    package var sessionParameters: MRPAdvertisement
     /// `T`; empty omits the key.
-    public var tcpSupport: TCPSupport
+    package var tcpSupport: TCPSupport
     /// `ICD`; nil omits the key.
-    public var icdMode: ICDMode?
+    package var icdMode: ICDMode?
 
-    public init(
+    package init(
         compressedFabricID: UInt64, nodeID: NodeID, port: UInt16 = MatterDNSSD.defaultPort,
         sessionParameters: MRPAdvertisement = .standard, tcpSupport: TCPSupport = [], icdMode: ICDMode? = nil
     ) {
@@ -27,22 +27,22 @@ public struct OperationalAdvertisement: Sendable, Hashable {
     }
 
     /// `87E1B004E235A130-8FC7772401CD0696`.
-    public var instanceName: String {
+    package var instanceName: String {
         MatterInstanceName.operational(compressedFabricID: compressedFabricID, nodeID: nodeID)
     }
 
     /// `_I<CompressedFabricID>`.
-    public var subtypes: [String] { [MatterDNSSD.compressedFabricSubtype(compressedFabricID)] }
+    package var subtypes: [String] { [MatterDNSSD.compressedFabricSubtype(compressedFabricID)] }
 
     /// SII/SAI/SAT/T/ICD as present (possibly empty).
-    public func txtRecord() throws(DiscoveryError) -> DNSSDTXTRecord {
+    package func txtRecord() throws(DiscoveryError) -> DNSSDTXTRecord {
         var txt = DNSSDTXTRecord()
         try MatterTXTCodec.appendCommon(to: &txt, session: sessionParameters, tcp: tcpSupport, icd: icdMode)
         return txt
     }
 
     /// The `_matter._tcp` record to publish.
-    public func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
+    package func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
         let record = DNSSDServiceRecord(
             serviceType: MatterDNSSD.operationalServiceType, instanceName: instanceName, port: port,
             subtypes: subtypes, txt: try txtRecord(), renaming: .numbered)
@@ -51,7 +51,7 @@ public struct OperationalAdvertisement: Sendable, Hashable {
     }
 
     /// Parses a received operational record; the instance name must be `<16 hex>-<16 hex>`.
-    public init(instanceName: String, port: UInt16, txt: DNSSDTXTRecord) throws(DiscoveryError) {
+    package init(instanceName: String, port: UInt16, txt: DNSSDTXTRecord) throws(DiscoveryError) {
         let ids = try MatterInstanceName.parseOperational(instanceName)
         self.init(
             compressedFabricID: ids.compressedFabricID, nodeID: ids.nodeID, port: port,

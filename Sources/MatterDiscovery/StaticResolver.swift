@@ -10,10 +10,10 @@ import MatterCore
 /// interface name or index. Host names other than `localhost` are refused (no name lookups).
 public struct DirectAddress: Sendable, Hashable, CustomStringConvertible {
     /// One or two addresses (`localhost` gives `::1` and `127.0.0.1`).
-    public let addresses: [DNSSDAddress]
+    package let addresses: [DNSSDAddress]
     public let port: UInt16
 
-    public init(addresses: [DNSSDAddress], port: UInt16) {
+    package init(addresses: [DNSSDAddress], port: UInt16) {
         self.addresses = addresses
         self.port = port
     }
@@ -75,19 +75,19 @@ public struct DirectAddress: Sendable, Hashable, CustomStringConvertible {
 /// filter: the user has said where the node is. Commissionable results carry no advertisement
 /// (nothing was advertised); operational results take fabric and node IDs from the filter (0 when
 /// the filter does not name them) and default MRP parameters.
-public struct StaticResolver: MatterNodeBrowser {
-    public let targets: [DirectAddress]
+package struct StaticResolver: MatterNodeBrowser {
+    package let targets: [DirectAddress]
 
-    public init(_ targets: [DirectAddress]) { self.targets = targets }
+    package init(_ targets: [DirectAddress]) { self.targets = targets }
 
     /// Parses each `HOST:PORT`.
-    public init(parsing texts: [String]) throws(DiscoveryError) {
+    package init(parsing texts: [String]) throws(DiscoveryError) {
         var targets: [DirectAddress] = []
         for text in texts { targets.append(try DirectAddress(parsing: text)) }
         self.targets = targets
     }
 
-    public func discoverCommissionable(
+    package func discoverCommissionable(
         _ filter: CommissionableFilter, timeout: Duration, limit: Int? = nil
     ) async throws(DiscoveryError) -> [DiscoveredCommissionableNode] {
         let nodes = targets.map { target in
@@ -98,7 +98,7 @@ public struct StaticResolver: MatterNodeBrowser {
         return Array(nodes.prefix(limit ?? nodes.count))
     }
 
-    public func discoverOperational(
+    package func discoverOperational(
         _ filter: OperationalFilter, timeout: Duration, limit: Int? = nil
     ) async throws(DiscoveryError) -> [DiscoveredOperationalNode] {
         let ids: (UInt64, NodeID) =

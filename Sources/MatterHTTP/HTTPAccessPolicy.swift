@@ -8,17 +8,17 @@
 /// - with a token (required on any non-loopback address), `Authorization: Bearer TOKEN` must carry
 ///   it, or, for a GET (the page's first load and the event stream, which cannot set headers), the
 ///   `token` query argument (401 otherwise).
-public struct HTTPAccessPolicy: Sendable {
-    public var token: String?
-    public var loopbackOnly: Bool
+package struct HTTPAccessPolicy: Sendable {
+    package var token: String?
+    package var loopbackOnly: Bool
 
-    public init(token: String?, loopbackOnly: Bool) {
+    package init(token: String?, loopbackOnly: Bool) {
         self.token = token
         self.loopbackOnly = loopbackOnly
     }
 
     /// The refusal for `request`, or nil when it may go on.
-    public func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+    package func refusal(_ request: HTTPRequest) -> HTTPResponse? {
         let host = request.header("host") ?? ""
         if loopbackOnly, !Self.isLoopbackHost(host) {
             return .error(403, "the Host \(host.isEmpty ? "(none)" : host) is not this machine's loopback address")

@@ -1,6 +1,6 @@
 /// Why the HTTP server could not start (the address, or the library's refusal).
-public struct HTTPError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct HTTPError: Error, CustomStringConvertible, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -4,24 +4,24 @@ import Synchronization
 /// Fans messages out to Server-Sent Events subscribers. Each subscriber has a bounded queue: one that
 /// falls ``maxQueued`` messages behind is ended (the browser's EventSource reconnects) rather than
 /// letting it hold memory without bound or slow the publisher.
-public final class HTTPEventHub: Sendable {
+package final class HTTPEventHub: Sendable {
     /// Messages a subscriber may have waiting before it is ended.
-    public let maxQueued: Int
+    package let maxQueued: Int
     /// Subscribers at once; one more is refused (the server answers 503).
-    public let maxSubscribers: Int
+    package let maxSubscribers: Int
     private struct State {
         var subscribers: [ObjectIdentifier: HTTPEventSubscription] = [:]
         var closed = false
     }
     private let state = Mutex(State())
 
-    public init(maxQueued: Int = 4096, maxSubscribers: Int = 32) {
+    package init(maxQueued: Int = 4096, maxSubscribers: Int = 32) {
         self.maxQueued = maxQueued
         self.maxSubscribers = maxSubscribers
     }
 
     /// A new subscription, or nil when ``maxSubscribers`` are connected or the hub is closed.
-    public func subscribe() -> HTTPEventSubscription? {
+    package func subscribe() -> HTTPEventSubscription? {
         state.withLock { state -> HTTPEventSubscription? in
             guard !state.closed, state.subscribers.count < maxSubscribers else { return nil }
             let subscription = HTTPEventSubscription(hub: self, maxQueued: maxQueued)
@@ -31,16 +31,16 @@ public final class HTTPEventHub: Sendable {
     }
 
     /// Sends `data` (one line of JSON) to every subscriber as one event.
-    public func publish(_ data: String) {
+    package func publish(_ data: String) {
         let message = Array("data: \(data)\n\n".utf8)
         for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.enqueue(message) }
     }
 
     /// Subscribers connected now.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Ends every subscription and refuses new ones (before the server stops: their threads return).
-    public func close() {
+    package func close() {
         let all = state.withLock { state -> [HTTPEventSubscription] in
             state.closed = true
             defer { state.subscribers = [:] }
@@ -55,7 +55,7 @@ public final class HTTPEventHub: Sendable {
 }
 
 /// One subscriber's queue: the hub appends, the connection's thread takes (waiting when empty).
-public final class HTTPEventSubscription: Sendable {
+package final class HTTPEventSubscription: Sendable {
     private struct State {
         var queue: [[UInt8]] = []
         var ended = false
@@ -85,7 +85,7 @@ public final class HTTPEventSubscription: Sendable {
     }
 
     /// Ends the stream: the waiting reader returns nil.
-    public func end() {
+    package func end() {
         state.withLock { $0.ended = true }
         signal.signal()
         hub?.remove(self)

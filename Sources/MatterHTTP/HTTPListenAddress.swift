@@ -2,14 +2,14 @@ import Glibc
 
 /// Where the server listens, parsed from `[ADDR:]PORT`: `8080` (127.0.0.1), `127.0.0.1:8080`,
 /// `0.0.0.0:8080`, `[::1]:8080`, `localhost:8080`. Port 0 lets the kernel pick one.
-public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
+package struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// The numeric address (IPv4 dotted or IPv6 without brackets).
-    public let host: String
-    public let port: UInt16
-    public let isIPv6: Bool
+    package let host: String
+    package let port: UInt16
+    package let isIPv6: Bool
 
     /// Parses `[ADDR:]PORT`; a clear error for anything else.
-    public init(parsing text: String) throws(HTTPError) {
+    package init(parsing text: String) throws(HTTPError) {
         var hostPart = "127.0.0.1"
         var portPart = Substring(text)
         if text.hasPrefix("[") {
@@ -40,7 +40,7 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The same address on another port (the one the kernel picked for port 0).
-    public func with(port: UInt16) -> HTTPListenAddress {
+    package func with(port: UInt16) -> HTTPListenAddress {
         HTTPListenAddress(host: host, port: port, isIPv6: isIPv6)
     }
 
@@ -51,12 +51,12 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 127.0.0.0/8 or ::1: only this machine can connect.
-    public var isLoopback: Bool { isIPv6 ? host == "::1" || host == "0:0:0:0:0:0:0:1" : host.hasPrefix("127.") }
+    package var isLoopback: Bool { isIPv6 ? host == "::1" || host == "0:0:0:0:0:0:0:1" : host.hasPrefix("127.") }
 
     /// `http://HOST:PORT` (IPv6 in brackets).
-    public var url: String { "http://\(isIPv6 ? "[\(host)]" : host):\(port)" }
+    package var url: String { "http://\(isIPv6 ? "[\(host)]" : host):\(port)" }
 
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Calls `body` with the address as a `sockaddr` (sockaddr_in or sockaddr_in6).
     func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>) -> T) -> T {

@@ -1,13 +1,13 @@
 /// One HTTP request as the server hands it to its handler: the method, the path (without the query,
 /// percent-decoded by the server), the query arguments, the headers (names in lower case) and the body.
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var path: String
-    public var query: [String: String]
-    public var headers: [String: String]
-    public var body: [UInt8]
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var path: String
+    package var query: [String: String]
+    package var headers: [String: String]
+    package var body: [UInt8]
 
-    public init(
+    package init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
         body: [UInt8] = []
     ) {
@@ -19,8 +19,8 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A header by name, in any case.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// The path's segments between slashes, empty ones left out (`/api/devices/3` → api, devices, 3).
-    public var segments: [String] { path.split(separator: "/").map(String.init) }
+    package var segments: [String] { path.split(separator: "/").map(String.init) }
 }

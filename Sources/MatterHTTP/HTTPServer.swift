@@ -9,29 +9,29 @@ import Synchronization
 /// for its answer, and an event stream's thread waits for its next message. Every request passes the
 /// ``HTTPAccessPolicy`` before its body is read; a body over ``Limits/maxBodyBytes`` is refused with 413
 /// without reaching the handler; more than ``Limits/requestsPerSecond`` (over a one-second burst) get 429.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// How much the server takes at once.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// The largest request body; a larger one is answered 413 and never handled.
-        public var maxBodyBytes = 64 * 1024
+        package var maxBodyBytes = 64 * 1024
         /// Connections at once (each has a thread); more are refused by the library.
-        public var maxConnections: UInt32 = 64
+        package var maxConnections: UInt32 = 64
         /// A connection silent this long is closed (an event stream sends a comment every 15 s).
-        public var idleTimeoutSeconds: UInt32 = 60
+        package var idleTimeoutSeconds: UInt32 = 60
         /// Requests per second over the whole server, with a burst of as many; more are answered 429.
-        public var requestsPerSecond = 1000
+        package var requestsPerSecond = 1000
 
-        public init() {}
+        package init() {}
     }
 
     /// The address the server listens on (with the port the kernel picked for port 0).
-    public let address: HTTPListenAddress
+    package let address: HTTPListenAddress
     private let daemon: Daemon
     private let context: Context
 
     /// Starts listening on `address`; every request that `policy` lets through goes to `handler`.
     /// Event streams come from `hub`, whose subscriptions end when the server stops.
-    public init(
+    package init(
         address: HTTPListenAddress, policy: HTTPAccessPolicy, limits: Limits = Limits(), hub: HTTPEventHub,
         handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
     ) throws(HTTPError) {
@@ -57,7 +57,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Ends the event streams, then stops listening and waits for the connections' threads.
-    public func stop() {
+    package func stop() {
         context.hub.close()
         daemon.stop()
     }

@@ -1,7 +1,7 @@
 /// Escaping for text the server writes into JSON and HTML.
-public enum HTTPText {
+package enum HTTPText {
     /// `text` as a JSON string literal, quotes included.
-    public static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -21,7 +21,7 @@ public enum HTTPText {
     }
 
     /// `text` with the five characters HTML gives meaning to replaced by entities.
-    public static func html(_ text: String) -> String {
+    package static func html(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {

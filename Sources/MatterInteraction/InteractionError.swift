@@ -1,7 +1,7 @@
-public import MatterTransport
+package import MatterTransport
 
 /// Why an interaction failed: a malformed message, a status from the peer, or the transport.
-public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InteractionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Bytes that should be `message` could not be decoded.
     case malformed(message: String, reason: String)
     /// The peer answered with a StatusResponse carrying this (non-success) status.
@@ -15,7 +15,7 @@ public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The subscription was cancelled, lost its session, or stopped receiving reports.
     case subscriptionEnded(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let message, let reason): "malformed \(message): \(reason)"
         case .status(let status): "peer answered \(status)"

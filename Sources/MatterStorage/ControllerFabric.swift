@@ -1,28 +1,28 @@
-public import MatterCore
+package import MatterCore
 
 /// The controller's fabric: its root of trust, its identity on the fabric, and the counter that
 /// hands out node IDs. Stored as the single row of the `fabric` table.
 ///
 /// `description` and `dump` leave out the two secrets (the root CA private key and the IPK).
-public struct ControllerFabric: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+package struct ControllerFabric: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The fabric ID (the same in every NOC the root issues).
-    public var fabricID: FabricID
+    package var fabricID: FabricID
     /// The root CA's private key, in the form the controller chooses (e.g. the raw 32-byte scalar).
-    public var rootCAPrivateKey: [UInt8]
+    package var rootCAPrivateKey: [UInt8]
     /// The root certificate (RCAC), in the form the controller chooses (Matter TLV or DER).
-    public var rootCertificate: [UInt8]
+    package var rootCertificate: [UInt8]
     /// The IPK epoch key (16 bytes) the commissioner installs with AddNOC.
-    public var ipkEpochKey: [UInt8]
+    package var ipkEpochKey: [UInt8]
     /// The controller's own operational node ID.
-    public var controllerNodeID: NodeID
+    package var controllerNodeID: NodeID
     /// The next node ID `ControllerStore.allocateNodeID()` considers.
-    public var nextNodeID: NodeID
+    package var nextNodeID: NodeID
     /// The admin vendor ID (AddNOC's AdminVendorId).
-    public var vendorID: VendorID
+    package var vendorID: VendorID
     /// When the fabric was created, in seconds since 1970-01-01 UTC.
-    public var createdAt: Int64
+    package var createdAt: Int64
 
-    public init(
+    package init(
         fabricID: FabricID, rootCAPrivateKey: [UInt8], rootCertificate: [UInt8], ipkEpochKey: [UInt8],
         controllerNodeID: NodeID, nextNodeID: NodeID, vendorID: VendorID, createdAt: Int64 = currentUnixTime()
     ) {
@@ -36,13 +36,13 @@ public struct ControllerFabric: Sendable, Equatable, CustomStringConvertible, Cu
         self.createdAt = createdAt
     }
 
-    public var description: String {
+    package var description: String {
         "ControllerFabric(fabricID: \(fabricID), controllerNodeID: \(controllerNodeID), nextNodeID: \(nextNodeID), "
             + "vendorID: \(vendorID), rootCertificate: \(rootCertificate.count) bytes, createdAt: \(createdAt), "
             + "rootCAPrivateKey and ipkEpochKey: <redacted>)"
     }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(
             self,
             children: [

@@ -1,9 +1,9 @@
-public import MatterCore
+package import MatterCore
 
 extension ControllerStore {
     /// Creates an empty group.
     /// - Throws: `nameAlreadyUsed` if a group or a node has this name; `invalidArgument` if it is empty.
-    public func createGroup(_ name: String) throws(StorageError) {
+    package func createGroup(_ name: String) throws(StorageError) {
         try Self.validateName(name, what: "a group name", identifier: true)
         try database.transaction { connection throws(StorageError) in
             try Self.requireNameFree(name, connection)
@@ -13,7 +13,7 @@ extension ControllerStore {
 
     /// Deletes a group and its memberships (the nodes stay).
     /// - Throws: `noSuchGroup`.
-    public func deleteGroup(_ name: String) throws(StorageError) {
+    package func deleteGroup(_ name: String) throws(StorageError) {
         let removed = try database.transaction { connection throws(StorageError) in
             guard let stored = try Self.storedGroupName(name, connection) else { return 0 }
             return try connection.execute("DELETE FROM \"groups\" WHERE name = ?1", [.text(stored)])
@@ -23,7 +23,7 @@ extension ControllerStore {
 
     /// Adds an endpoint of a node to a group (nothing happens if it is already a member).
     /// - Throws: `noSuchGroup`, `noSuchNode`.
-    public func addToGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID) throws(StorageError) {
+    package func addToGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID) throws(StorageError) {
         try database.transaction { connection throws(StorageError) in
             let group = try Self.requireGroup(name, connection)
             try Self.requireNode(nodeID, connection)
@@ -37,7 +37,7 @@ extension ControllerStore {
     /// false if there was no such membership.
     /// - Throws: `noSuchGroup`.
     @discardableResult
-    public func removeFromGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID? = nil) throws(StorageError)
+    package func removeFromGroup(_ name: String, nodeID: NodeID, endpoint: EndpointID? = nil) throws(StorageError)
         -> Bool
     {
         try database.transaction { connection throws(StorageError) in
@@ -50,17 +50,17 @@ extension ControllerStore {
     }
 
     /// The group with this name (any case: full Unicode case folding) and its members, or nil.
-    public func group(named name: String) throws(StorageError) -> ControllerGroup? {
+    package func group(named name: String) throws(StorageError) -> ControllerGroup? {
         try groups(matching: name).first
     }
 
     /// Every group with its members, sorted by name without ASCII case.
-    public func groups() throws(StorageError) -> [ControllerGroup] {
+    package func groups() throws(StorageError) -> [ControllerGroup] {
         try groups(matching: nil)
     }
 
     /// The names of the groups a node belongs to (with any endpoint), sorted without ASCII case.
-    public func groupNames(containing nodeID: NodeID) throws(StorageError) -> [String] {
+    package func groupNames(containing nodeID: NodeID) throws(StorageError) -> [String] {
         try database.withConnection { connection throws(StorageError) in
             try connection.query(
                 """

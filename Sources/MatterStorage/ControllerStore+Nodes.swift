@@ -1,10 +1,10 @@
-public import MatterCore
+package import MatterCore
 
 extension ControllerStore {
     /// Stores a newly commissioned node.
     /// - Throws: `nodeAlreadyExists`, `nameAlreadyUsed`, or `invalidArgument` (a non-operational node ID,
     ///   an empty name or room).
-    public func addNode(_ node: ControllerNode) throws(StorageError) {
+    package func addNode(_ node: ControllerNode) throws(StorageError) {
         try Self.validate(node)
         try database.transaction { connection throws(StorageError) in
             guard try !Self.nodeExists(node.nodeID, connection) else { throw .nodeAlreadyExists(node.nodeID) }
@@ -17,7 +17,7 @@ extension ControllerStore {
 
     /// Replaces every field of a stored node with `node`'s.
     /// - Throws: `noSuchNode`, `nameAlreadyUsed`, or `invalidArgument`.
-    public func updateNode(_ node: ControllerNode) throws(StorageError) {
+    package func updateNode(_ node: ControllerNode) throws(StorageError) {
         try Self.validate(node)
         try database.transaction { connection throws(StorageError) in
             try Self.requireNode(node.nodeID, connection)
@@ -34,7 +34,7 @@ extension ControllerStore {
 
     /// Forgets a node, and its group memberships with it.
     /// - Throws: `noSuchNode`.
-    public func removeNode(_ nodeID: NodeID) throws(StorageError) {
+    package func removeNode(_ nodeID: NodeID) throws(StorageError) {
         let removed = try database.withConnection { connection throws(StorageError) in
             try connection.execute("DELETE FROM nodes WHERE node_id = ?1", [.bits(nodeID.rawValue)])
         }
@@ -42,7 +42,7 @@ extension ControllerStore {
     }
 
     /// The node with this ID, or nil.
-    public func node(_ nodeID: NodeID) throws(StorageError) -> ControllerNode? {
+    package func node(_ nodeID: NodeID) throws(StorageError) -> ControllerNode? {
         try database.withConnection { connection throws(StorageError) in
             try connection.query(
                 "SELECT \(Self.nodeColumns) FROM nodes WHERE node_id = ?1", [.bits(nodeID.rawValue)],
@@ -52,7 +52,7 @@ extension ControllerStore {
     }
 
     /// The node with this name (any case: full Unicode case folding), or nil.
-    public func node(named name: String) throws(StorageError) -> ControllerNode? {
+    package func node(named name: String) throws(StorageError) -> ControllerNode? {
         let key = Self.nameKey(name)
         return try database.withConnection { connection throws(StorageError) in
             try connection.query(
@@ -62,14 +62,14 @@ extension ControllerStore {
     }
 
     /// Every stored node, by node ID.
-    public func nodes() throws(StorageError) -> [ControllerNode] {
+    package func nodes() throws(StorageError) -> [ControllerNode] {
         try database.withConnection { connection throws(StorageError) in
             try connection.query("SELECT \(Self.nodeColumns) FROM nodes", row: Self.readNode)
         }.sorted { $0.nodeID < $1.nodeID }
     }
 
     /// The nodes in `room` (any ASCII case), by node ID.
-    public func nodes(inRoom room: String) throws(StorageError) -> [ControllerNode] {
+    package func nodes(inRoom room: String) throws(StorageError) -> [ControllerNode] {
         try database.withConnection { connection throws(StorageError) in
             try connection.query(
                 "SELECT \(Self.nodeColumns) FROM nodes WHERE room = ?1", [.text(room)], row: Self.readNode)
@@ -78,7 +78,7 @@ extension ControllerStore {
 
     /// Gives a node a new name, or removes its name (nil).
     /// - Throws: `noSuchNode`, `nameAlreadyUsed`, or `invalidArgument` for an empty name.
-    public func rename(_ nodeID: NodeID, to name: String?) throws(StorageError) {
+    package func rename(_ nodeID: NodeID, to name: String?) throws(StorageError) {
         if let name { try Self.validateName(name, what: "a node name", identifier: true) }
         try database.transaction { connection throws(StorageError) in
             try Self.requireNode(nodeID, connection)
@@ -90,19 +90,19 @@ extension ControllerStore {
 
     /// Puts a node in a room, or in none (nil).
     /// - Throws: `noSuchNode`, or `invalidArgument` for an empty room name.
-    public func setRoom(_ nodeID: NodeID, to room: String?) throws(StorageError) {
+    package func setRoom(_ nodeID: NodeID, to room: String?) throws(StorageError) {
         if let room { try Self.validateName(room, what: "a room name") }
         try updateColumn("room", of: nodeID, to: .text(room))
     }
 
     /// Records the address a node last answered on, or forgets it (nil).
     /// - Throws: `noSuchNode`.
-    public func setLastAddress(_ nodeID: NodeID, to address: String?) throws(StorageError) {
+    package func setLastAddress(_ nodeID: NodeID, to address: String?) throws(StorageError) {
         try updateColumn("last_address", of: nodeID, to: .text(address))
     }
 
     /// The rooms that hold at least one node, sorted without ASCII case (one spelling per room).
-    public func rooms() throws(StorageError) -> [String] {
+    package func rooms() throws(StorageError) -> [String] {
         try database.withConnection { connection throws(StorageError) in
             try connection.query("SELECT DISTINCT room FROM nodes WHERE room IS NOT NULL ORDER BY room") {
                 row throws(StorageError) in try row.text(0)

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 #if canImport(Glibc)
     import Glibc
@@ -18,12 +18,12 @@ public import MatterCore
 /// `SQLiteDatabase` may serve both.
 public struct ControllerStore: Sendable {
     /// The database this store reads and writes.
-    public let database: SQLiteDatabase
+    package let database: SQLiteDatabase
     /// The file the store opened (nil for an in-memory database), for ``checkFileUnchanged()``.
-    public let fileIdentity: StoreFileIdentity?
+    package let fileIdentity: StoreFileIdentity?
 
     /// A store over `database`, creating or upgrading the file's tables if needed.
-    public init(database: SQLiteDatabase) throws(StorageError) {
+    package init(database: SQLiteDatabase) throws(StorageError) {
         try database.migrate(StorageSchema.migrations)
         self.database = database
         fileIdentity = database.path == ":memory:" ? nil : try StoreFileIdentity.current(path: database.path)
@@ -42,7 +42,7 @@ public struct ControllerStore: Sendable {
     /// Throws ``StorageError/storeFileChanged(path:deleted:)`` when the store's path no longer names
     /// the file the store opened (deleted, or replaced by another file): writes since went to the old
     /// file. Callers check before writes that matter and before reporting them done.
-    public func checkFileUnchanged() throws(StorageError) {
+    package func checkFileUnchanged() throws(StorageError) {
         guard let fileIdentity else { return }
         let now = try StoreFileIdentity.current(path: database.path)
         guard now == fileIdentity else { throw .storeFileChanged(path: database.path, deleted: now == nil) }
@@ -62,14 +62,14 @@ public struct ControllerStore: Sendable {
     // MARK: Fabric
 
     /// The stored fabric, or nil before the first one is created.
-    public func fabric() throws(StorageError) -> ControllerFabric? {
+    package func fabric() throws(StorageError) -> ControllerFabric? {
         try database.withConnection { connection throws(StorageError) in try Self.readFabric(connection) }
     }
 
     /// Stores the controller's fabric.
     /// - Throws: `fabricAlreadyExists` if one is stored; `invalidArgument` if `controllerNodeID` is not
     ///   an operational node ID.
-    public func createFabric(_ fabric: ControllerFabric) throws(StorageError) {
+    package func createFabric(_ fabric: ControllerFabric) throws(StorageError) {
         try Self.validate(fabric)
         try database.transaction { connection throws(StorageError) in
             guard try Self.readFabric(connection) == nil else { throw .fabricAlreadyExists }
@@ -80,7 +80,7 @@ public struct ControllerStore: Sendable {
     /// Returns the stored fabric, or stores `candidate` and returns it when there is none yet. When
     /// several processes start on a new file at once, all of them get the fabric of the first to
     /// commit (the others' candidates are dropped).
-    public func createFabricIfAbsent(_ candidate: ControllerFabric) throws(StorageError) -> ControllerFabric {
+    package func createFabricIfAbsent(_ candidate: ControllerFabric) throws(StorageError) -> ControllerFabric {
         try Self.validate(candidate)
         return try database.transaction { connection throws(StorageError) in
             if let existing = try Self.readFabric(connection) { return existing }
@@ -93,7 +93,7 @@ public struct ControllerStore: Sendable {
     /// transaction (safe across threads and processes). IDs already used by a stored node or by the
     /// controller itself are skipped.
     /// - Throws: `noFabric` before a fabric is created; `nodeIDsExhausted` past the operational range.
-    public func allocateNodeID() throws(StorageError) -> NodeID {
+    package func allocateNodeID() throws(StorageError) -> NodeID {
         try database.transaction { connection throws(StorageError) in
             let counters = try connection.query(
                 "SELECT next_node_id, controller_node_id FROM fabric WHERE id = 1"
@@ -170,7 +170,7 @@ public struct ControllerStore: Sendable {
     /// Checks a name for a node or a group: not empty, no control characters, not a number (decimal
     /// or 0x hex, which the command line reads as a node ID).
     /// - Throws: `invalidArgument` saying why.
-    public static func validateNodeOrGroupName(_ name: String) throws(StorageError) {
+    package static func validateNodeOrGroupName(_ name: String) throws(StorageError) {
         try validateName(name, what: "a name", identifier: true)
     }
 

@@ -7,30 +7,30 @@
 /// Each single call is atomic. `write` groups several changes into one transaction, so a device can
 /// commit a fabric, its NOC and its ACL together: after a crash the file holds all of them or none.
 /// Calls block the calling thread briefly (see `SQLiteDatabase`).
-public struct KeyValueStore: Sendable {
+package struct KeyValueStore: Sendable {
     /// The database this store reads and writes.
-    public let database: SQLiteDatabase
+    package let database: SQLiteDatabase
 
     /// A store over `database`, creating or upgrading the file's tables if needed.
-    public init(database: SQLiteDatabase) throws(StorageError) {
+    package init(database: SQLiteDatabase) throws(StorageError) {
         try database.migrate(StorageSchema.migrations)
         self.database = database
     }
 
     /// A store over the SQLite file at `path` (created with mode 0600, parents with 0700).
-    public init(path: String) throws(StorageError) {
+    package init(path: String) throws(StorageError) {
         try self.init(database: SQLiteDatabase(path: path))
     }
 
     /// The value stored under `key` in `namespace`, or nil.
-    public func get(_ key: String, namespace: String) throws(StorageError) -> [UInt8]? {
+    package func get(_ key: String, namespace: String) throws(StorageError) -> [UInt8]? {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.get(key, namespace: namespace, connection)
         }
     }
 
     /// Stores `value` under `key` in `namespace`, replacing any previous value.
-    public func set(_ key: String, to value: [UInt8], namespace: String) throws(StorageError) {
+    package func set(_ key: String, to value: [UInt8], namespace: String) throws(StorageError) {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.set(key, to: value, namespace: namespace, connection)
         }
@@ -38,7 +38,7 @@ public struct KeyValueStore: Sendable {
 
     /// Removes `key` from `namespace`; returns false if it was not there.
     @discardableResult
-    public func remove(_ key: String, namespace: String) throws(StorageError) -> Bool {
+    package func remove(_ key: String, namespace: String) throws(StorageError) -> Bool {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.remove(key, namespace: namespace, connection)
         }
@@ -46,7 +46,7 @@ public struct KeyValueStore: Sendable {
 
     /// Removes every key of `namespace`; returns how many there were.
     @discardableResult
-    public func removeAll(namespace: String) throws(StorageError) -> Int {
+    package func removeAll(namespace: String) throws(StorageError) -> Int {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.removeAll(namespace: namespace, connection)
         }
@@ -55,21 +55,21 @@ public struct KeyValueStore: Sendable {
     /// Removes every key of every namespace that starts with `prefix` (a fleet device's whole state);
     /// returns how many keys there were.
     @discardableResult
-    public func removeAll(namespacesWithPrefix prefix: String) throws(StorageError) -> Int {
+    package func removeAll(namespacesWithPrefix prefix: String) throws(StorageError) -> Int {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.removeAll(namespacesWithPrefix: prefix, connection)
         }
     }
 
     /// The keys of `namespace`, sorted by their UTF-8 bytes.
-    public func keys(namespace: String) throws(StorageError) -> [String] {
+    package func keys(namespace: String) throws(StorageError) -> [String] {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.keys(namespace: namespace, connection)
         }
     }
 
     /// The namespaces holding at least one key and starting with `prefix`, sorted.
-    public func namespaces(withPrefix prefix: String = "") throws(StorageError) -> [String] {
+    package func namespaces(withPrefix prefix: String = "") throws(StorageError) -> [String] {
         try database.withConnection { connection throws(StorageError) in
             try KeyValueTable.namespaces(withPrefix: prefix, connection)
         }
@@ -88,7 +88,7 @@ public struct KeyValueStore: Sendable {
     /// }
     /// ```
     /// - Throws: `StorageError` when SQLite fails (nothing is written), or whatever `body` throws.
-    public func write<T: Sendable>(_ body: (borrowing KeyValueTransaction) throws -> T) throws -> T {
+    package func write<T: Sendable>(_ body: (borrowing KeyValueTransaction) throws -> T) throws -> T {
         try database.transactionResult { connection in
             try body(KeyValueTransaction(connection: SQLiteConnection(connection.handle)))
         }.get()

@@ -1,32 +1,32 @@
 /// The store as seen inside `KeyValueStore.write`: the same operations, all in the enclosing
 /// transaction (reads see its uncommitted changes). It cannot outlive the closure it was passed to.
-public struct KeyValueTransaction: ~Copyable {
+package struct KeyValueTransaction: ~Copyable {
     let connection: SQLiteConnection
 
     /// The value stored under `key` in `namespace` (including this transaction's changes), or nil.
-    public func get(_ key: String, namespace: String) throws(StorageError) -> [UInt8]? {
+    package func get(_ key: String, namespace: String) throws(StorageError) -> [UInt8]? {
         try KeyValueTable.get(key, namespace: namespace, connection)
     }
 
     /// Stores `value` under `key` in `namespace`, replacing any previous value.
-    public func set(_ key: String, to value: [UInt8], namespace: String) throws(StorageError) {
+    package func set(_ key: String, to value: [UInt8], namespace: String) throws(StorageError) {
         try KeyValueTable.set(key, to: value, namespace: namespace, connection)
     }
 
     /// Removes `key` from `namespace`; returns false if it was not there.
     @discardableResult
-    public func remove(_ key: String, namespace: String) throws(StorageError) -> Bool {
+    package func remove(_ key: String, namespace: String) throws(StorageError) -> Bool {
         try KeyValueTable.remove(key, namespace: namespace, connection)
     }
 
     /// Removes every key of `namespace`; returns how many there were.
     @discardableResult
-    public func removeAll(namespace: String) throws(StorageError) -> Int {
+    package func removeAll(namespace: String) throws(StorageError) -> Int {
         try KeyValueTable.removeAll(namespace: namespace, connection)
     }
 
     /// The keys of `namespace`, sorted by their UTF-8 bytes.
-    public func keys(namespace: String) throws(StorageError) -> [String] {
+    package func keys(namespace: String) throws(StorageError) -> [String] {
         try KeyValueTable.keys(namespace: namespace, connection)
     }
 }

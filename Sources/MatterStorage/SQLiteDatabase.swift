@@ -23,9 +23,9 @@ import Synchronization
 /// crash or power loss may lose the last few commits (still never a mixture); power loss is outside our
 /// threat model, and `FULL` would add an fsync to every commit (every node-ID allocation, every
 /// persisted attribute write).
-public final class SQLiteDatabase: Sendable {
+package final class SQLiteDatabase: Sendable {
     /// The file this database has open (":memory:" for `inMemory()`).
-    public let path: String
+    package let path: String
     private let handle: Mutex<SQLiteHandle>
 
     /// Opens the SQLite file at `path`, creating it and its parent directories if needed.
@@ -37,7 +37,7 @@ public final class SQLiteDatabase: Sendable {
     ///   `storeDamaged` for a file that is not a SQLite database or fails `PRAGMA quick_check`, and
     ///   `StorageError.sqlite` when SQLite cannot open it otherwise. A refused or damaged file is
     ///   not changed (no mode, no write).
-    public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(StorageError) {
+    package convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(StorageError) {
         let prepared = try StorageFile.prepare(path: path)
         try self.init(path: path, busyTimeout: busyTimeout, inMemory: false)
         // SQLite opened the path itself: it must still be the file checked above (not a link put
@@ -54,7 +54,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// A private, empty database in memory, gone when the value is released: the double for tests of
     /// code that persists through `KeyValueStore` or `ControllerStore`.
-    public static func inMemory() throws(StorageError) -> SQLiteDatabase {
+    package static func inMemory() throws(StorageError) -> SQLiteDatabase {
         try SQLiteDatabase(path: ":memory:", busyTimeout: .zero, inMemory: true)
     }
 

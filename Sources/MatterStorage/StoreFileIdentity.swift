@@ -7,7 +7,7 @@
 /// A SQLite connection keeps writing to the file it opened even after that file was deleted or
 /// replaced (renamed over) on disk, and every write "succeeds" into a file nobody will open again.
 /// Comparing the path's identity now with the one captured at open tells that apart.
-public struct StoreFileIdentity: Equatable, Sendable {
+package struct StoreFileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
 

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// The lock file stays on disk (as SQLite's `-wal` and `-shm` do): unlinking it on release would let
 /// a process that opened the old file and one that created a new one both hold "the" lock.
-public final class StoreOwnership: Sendable {
+package final class StoreOwnership: Sendable {
     private struct Claim {
         let file: OwnedFile
         var count: Int
@@ -35,7 +35,7 @@ public final class StoreOwnership: Sendable {
     /// ``StorageError/refusedFile(path:reason:)`` when the store or its lock file is a symbolic link,
     /// has several hard links, or is not a regular file: another path could then name the same store
     /// and bypass the lock. Nothing is written through a refused file.
-    public static func claim(path: String, holder: String) throws(StorageError) -> StoreOwnership {
+    package static func claim(path: String, holder: String) throws(StorageError) -> StoreOwnership {
         try StorageFile.createDirectories(StorageFile.parent(of: path))
         let lockPath = path + ".lock"
         let file: OwnedFile
@@ -87,7 +87,7 @@ public final class StoreOwnership: Sendable {
     }
 
     /// Gives up this claim (idempotent); the lock goes with the process's last claim of the file.
-    public func release() {
+    package func release() {
         guard
             released.withLock({ released in
                 defer { released = true }

@@ -2,11 +2,11 @@ import Foundation
 
 /// A `matter-emu device` process on loopback, started with `--json`: running once it printed its
 /// onboarding document (`{"event":"started",...,"port":N}`), whose port it reports.
-public final class EmuDevice: Sendable {
+package final class EmuDevice: Sendable {
     /// The process (its stdout: JSON lines; its stderr: logs and the test hook's line).
-    public let process: RunningProcess
+    package let process: RunningProcess
     /// The UDP port it serves.
-    public let port: UInt16
+    package let port: UInt16
 
     private init(process: RunningProcess, port: UInt16) {
         self.process = process
@@ -15,7 +15,7 @@ public final class EmuDevice: Sendable {
 
     /// Starts `matter-emu device <arguments> --json` (`environment` added to this process's) and
     /// waits (a hang guard of `limit`) for its onboarding document.
-    public static func start(
+    package static func start(
         _ arguments: [String], environment: [String: String] = [:], limit: Duration = .seconds(60)
     ) async throws -> EmuDevice {
         let process = try RunningProcess(
@@ -32,5 +32,5 @@ public final class EmuDevice: Sendable {
     }
 
     /// Stops the device (SIGTERM, then SIGKILL after a grace period).
-    public func stop() async { await process.stop() }
+    package func stop() async { await process.stop() }
 }

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// What a file holds and its permission bits, to show that something refused left it alone.
-public struct FileSnapshot: Equatable, Sendable {
-    public let contents: Data
-    public let permissions: Int
+package struct FileSnapshot: Equatable, Sendable {
+    package let contents: Data
+    package let permissions: Int
 
     /// The file at `path` now (through a symbolic link: the target's).
-    public init(_ path: String) throws {
+    package init(_ path: String) throws {
         contents = try Data(contentsOf: URL(fileURLWithPath: path))
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
@@ -15,7 +15,7 @@ public struct FileSnapshot: Equatable, Sendable {
 
 extension TemporaryDirectory {
     /// Writes `text` to `name` with mode `permissions`: a file that is not the project's (a victim).
-    public func victim(_ name: String, text: String = "someone else's file\n", permissions: Int = 0o644) throws
+    package func victim(_ name: String, text: String = "someone else's file\n", permissions: Int = 0o644) throws
         -> String
     {
         let path = file(name)
@@ -25,14 +25,14 @@ extension TemporaryDirectory {
     }
 
     /// A symbolic link `name` to `target`.
-    public func symlink(_ name: String, to target: String) throws -> String {
+    package func symlink(_ name: String, to target: String) throws -> String {
         let path = file(name)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         return path
     }
 
     /// A hard link `name` to `target`.
-    public func hardLink(_ name: String, to target: String) throws -> String {
+    package func hardLink(_ name: String, to target: String) throws -> String {
         let path = file(name)
         try FileManager.default.linkItem(atPath: target, toPath: path)
         return path
@@ -40,7 +40,7 @@ extension TemporaryDirectory {
 }
 
 /// Overwrites `count` bytes of the file at `path` from `offset` with 0xFF: a damaged page.
-public func damage(_ path: String, at offset: UInt64, count: Int) throws {
+package func damage(_ path: String, at offset: UInt64, count: Int) throws {
     let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
     try handle.seek(toOffset: offset)
     try handle.write(contentsOf: Data(repeating: 0xFF, count: count))

@@ -5,7 +5,7 @@ import Glibc
 /// bytes a test asks for (bad JSON, a forged Origin, a wrong Host, an oversized body) and reads the
 /// answer without blocking a thread (the server's handler may need the cooperative pool), with a 30 s
 /// hang guard. Close on exec, as the other test sockets.
-public final class HTTPTestClient {
+package final class HTTPTestClient {
     private let fd: Int32
     private var pending: [UInt8] = []
     private var closed = false
@@ -13,7 +13,7 @@ public final class HTTPTestClient {
     private var endedBy = "not ended"
 
     /// Connects to 127.0.0.1:`port`.
-    public init(port: UInt16) throws {
+    package init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -35,7 +35,7 @@ public final class HTTPTestClient {
 
     /// One request on a new connection (`Connection: close`): its status, headers (lower-case names)
     /// and body. `Host` is `127.0.0.1:PORT` unless `headers` gives one.
-    public static func request(
+    package static func request(
         port: UInt16, _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil
     ) async throws -> HTTPTestResponse {
         let client = try HTTPTestClient(port: port)
@@ -55,7 +55,7 @@ public final class HTTPTestClient {
     }
 
     /// Sends all of `bytes` (a peer that closed early ends the sending quietly: its answer is read next).
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let written = bytes[sent...].withUnsafeBytes {
@@ -72,7 +72,7 @@ public final class HTTPTestClient {
     }
 
     /// Reads the whole answer (the server closes the connection after it).
-    public func response() async throws -> HTTPTestResponse {
+    package func response() async throws -> HTTPTestResponse {
         while try await readMore() {}
         guard !pending.isEmpty else {
             // Said whole, for a failure seen once in a full run (an empty answer): whether the descriptor is
@@ -93,7 +93,7 @@ public final class HTTPTestClient {
     }
 
     /// Reads the status line and headers of a streaming answer, leaving the body to ``nextEvent()``.
-    public func head() async throws -> HTTPTestResponse {
+    package func head() async throws -> HTTPTestResponse {
         while true {
             if let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let head = try HTTPTestResponse(parsing: Array(pending[..<end.upperBound]))
@@ -106,7 +106,7 @@ public final class HTTPTestClient {
 
     /// The next Server-Sent Event's `data:` text, skipping comments and chunk framing (whatever the
     /// chunk sizes, an event is a `data: ` line followed by a blank line).
-    public func nextEvent() async throws -> String {
+    package func nextEvent() async throws -> String {
         while true {
             let text = String(decoding: pending, as: UTF8.self)
             if let start = text.range(of: "data: "),
@@ -146,7 +146,7 @@ public final class HTTPTestClient {
     }
 
     /// Closes the connection (once).
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)
@@ -154,10 +154,10 @@ public final class HTTPTestClient {
 }
 
 /// An HTTP answer as the test client read it.
-public struct HTTPTestResponse: Sendable {
-    public let status: Int
-    public let headers: [String: String]
-    public let body: String
+package struct HTTPTestResponse: Sendable {
+    package let status: Int
+    package let headers: [String: String]
+    package let body: String
 
     init(parsing bytes: [UInt8]) throws {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -183,7 +183,7 @@ public struct HTTPTestResponse: Sendable {
     }
 
     /// The body as a JSON object.
-    public func json() throws -> [String: Any] {
+    package func json() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
             throw TestSupportError.notJSONObject(body)
         }

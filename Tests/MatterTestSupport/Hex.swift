@@ -1,8 +1,8 @@
-public import Testing
+package import Testing
 
 /// Bytes from hex text (white space is ignored). A malformed literal is a bug in the test: it is
 /// recorded as an issue (the test fails) and the result is empty.
-public func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
+package func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
     let digits = text.filter { !$0.isWhitespace }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(digits.count / 2)
@@ -20,7 +20,7 @@ public func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
 }
 
 /// Lower-case hex of `bytes`, for readable failure messages.
-public func hexString(_ bytes: [UInt8]) -> String {
+package func hexString(_ bytes: [UInt8]) -> String {
     bytes.map { byte in
         let digits = String(byte, radix: 16)
         return digits.count == 1 ? "0" + digits : digits

@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 /// This process's open descriptors, as `/proc/self/fd` lists them.
-public enum OpenDescriptors {
+package enum OpenDescriptors {
     /// The descriptors open on the file at `path` (compared by device and inode, so a path through
     /// a symbolic link or a hard link finds them too), lowest first.
-    public static func on(_ path: String) -> [Int32] {
+    package static func on(_ path: String) -> [Int32] {
         var target = stat()
         guard stat(path, &target) == 0 else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -11,14 +11,14 @@ public import Foundation
 /// `limit` is a hang guard: after it the process gets SIGTERM, then SIGKILL a second later, and the
 /// result says `timedOut` (exit code 143 or 137). Each run comes twice: blocking, and `async` (for async
 /// tests, where in-process devices keep serving); Swift picks the one that fits the caller.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// The built `matter-emu`: `.build/<triple>/debug/matter-emu`, beside the test bundle.
-    public static var matterEmu: URL {
+    package static var matterEmu: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("matter-emu")
     }
 
     /// `name` itself when it is a path, else the first executable `name` on PATH (`Process` needs a path).
-    public static func resolve(_ name: String) -> URL {
+    package static func resolve(_ name: String) -> URL {
         if name.contains("/") { return URL(fileURLWithPath: name) }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin"
         for directory in path.split(separator: ":") {
@@ -30,7 +30,7 @@ public enum ProcessRunner {
 
     /// Runs `command` (its first element a path or a name on PATH) to its end, blocking
     /// (`workingDirectory`: where it runs, by default where this process does).
-    public static func run(
+    package static func run(
         _ command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
         limit: Duration = .seconds(600)
     ) throws -> ProcessResult {
@@ -45,7 +45,7 @@ public enum ProcessRunner {
     }
 
     /// Runs `command` to its end without blocking the caller's thread.
-    public static func run(
+    package static func run(
         _ command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
         limit: Duration = .seconds(600)
     ) async throws -> ProcessResult {
@@ -60,14 +60,14 @@ public enum ProcessRunner {
     }
 
     /// Runs `matter-emu <arguments>` to its end, blocking.
-    public static func runMatterEmu(
+    package static func runMatterEmu(
         _ arguments: [String], environment: [String: String] = [:], limit: Duration = .seconds(600)
     ) throws -> ProcessResult {
         try run([matterEmu.path] + arguments, environment: environment, limit: limit)
     }
 
     /// Runs `matter-emu <arguments>` to its end without blocking the caller's thread.
-    public static func runMatterEmu(
+    package static func runMatterEmu(
         _ arguments: [String], environment: [String: String] = [:], limit: Duration = .seconds(600)
     ) async throws -> ProcessResult {
         try await run([matterEmu.path] + arguments, environment: environment, limit: limit)

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,9 +22,9 @@ import Synchronization
 /// limit is a hang guard, never an asserted duration.
 ///
 /// `Sendable`: the state test tasks share (how the process ended) is under a mutex.
-public final class RunningProcess: Sendable {
+package final class RunningProcess: Sendable {
     /// What the process reads on stdin.
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// /dev/null: reads end at once.
         case none
         /// A pipe `send(_:)` writes lines into (open until this value is released).
@@ -32,13 +32,13 @@ public final class RunningProcess: Sendable {
     }
 
     /// The name its output files carry.
-    public let name: String
+    package let name: String
     /// The file its stdout goes to.
-    public let outputPath: String
+    package let outputPath: String
     /// The file its stderr goes to.
-    public let errorPath: String
+    package let errorPath: String
     /// The process ID.
-    public let pid: Int32
+    package let pid: Int32
 
     /// The write end of its stdin pipe (`input: .pipe`), or -1.
     private let inputDescriptor: Int32
@@ -53,7 +53,7 @@ public final class RunningProcess: Sendable {
     /// `inheriting` lists descriptors of this process the child gets as 3, 4, ... (sharing their open
     /// file descriptions, as a child between fork and exec shares every descriptor; tests of what
     /// such a child holds use it).
-    public init(
+    package init(
         _ command: [String], name: String? = nil, in directory: WorkDirectory? = nil,
         environment: [String: String] = [:], workingDirectory: String? = nil, input: Input = .none,
         inheriting: [Int32] = []
@@ -146,17 +146,17 @@ public final class RunningProcess: Sendable {
     }
 
     /// How it ended once it did (reaping it then); nil while it runs.
-    public var termination: Termination? { ended.withLock { Self.reap(pid, &$0) } }
+    package var termination: Termination? { ended.withLock { Self.reap(pid, &$0) } }
     /// Whether it still runs.
-    public var isRunning: Bool { termination == nil }
+    package var isRunning: Bool { termination == nil }
 
     /// What it wrote on stdout so far.
-    public var stdout: String { Self.read(outputPath) }
+    package var stdout: String { Self.read(outputPath) }
     /// What it wrote on stderr so far.
-    public var stderr: String { Self.read(errorPath) }
+    package var stderr: String { Self.read(errorPath) }
 
     /// Its non-empty stdout lines so far (while it runs, only the finished ones).
-    public var lines: [String] {
+    package var lines: [String] {
         let running = isRunning
         let text = stdout
         let lines = text.split(separator: "\n").map(String.init)
@@ -164,12 +164,12 @@ public final class RunningProcess: Sendable {
     }
 
     /// Its stdout lines that parse as JSON objects (`--json` event lines).
-    public var jsonLines: [[String: Any]] {
+    package var jsonLines: [[String: Any]] {
         lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
     /// Writes one line to its stdin (started with `input: .pipe`; without it, nothing is written).
-    public func send(_ line: String) {
+    package func send(_ line: String) {
         guard inputDescriptor >= 0 else { return }
         let bytes = Array((line + "\n").utf8)
         var sent = 0
@@ -183,44 +183,44 @@ public final class RunningProcess: Sendable {
 
     /// Sends `signal` (SIGKILL: what `kill -9` does) if it still runs (not yet reaped: its PID is
     /// still its own).
-    public func signal(_ signal: Int32 = SIGKILL) {
+    package func signal(_ signal: Int32 = SIGKILL) {
         ended.withLock { if Self.reap(pid, &$0) == nil { kill(pid, signal) } }
     }
 
     /// Waits (at most `limit`) for the process to end; how it ended, nil if it still runs.
     @discardableResult
-    public func exit(within limit: Duration) async -> Termination? {
+    package func exit(within limit: Duration) async -> Termination? {
         _ = await eventually(within: limit, every: .milliseconds(5)) { !isRunning }
         return termination
     }
 
     /// Blocks (at most `limit`) until the process ends; how it ended, nil if it still runs.
     @discardableResult
-    public func exit(within limit: Duration) -> Termination? {
+    package func exit(within limit: Duration) -> Termination? {
         _ = eventuallyBlocking(within: limit, every: .milliseconds(5)) { !isRunning }
         return termination
     }
 
     /// Waits (at most `limit`) for a finished stdout line that `matches`; the first such line (nil if
     /// none came, or the process ended without one).
-    public func stdoutLine(within limit: Duration, where matches: (String) -> Bool) async -> String? {
+    package func stdoutLine(within limit: Duration, where matches: (String) -> Bool) async -> String? {
         await first(within: limit, of: { lines }, where: matches)
     }
 
     /// Blocks (at most `limit`) until a finished stdout line `matches`; the first such line.
     @discardableResult
-    public func stdoutLine(within limit: Duration, where matches: (String) -> Bool) -> String? {
+    package func stdoutLine(within limit: Duration, where matches: (String) -> Bool) -> String? {
         first(within: limit, of: { lines }, where: matches)
     }
 
     /// Waits (at most `limit`) for a JSON stdout line that `matches`; the first such object.
-    public func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) async -> [String: Any]? {
+    package func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) async -> [String: Any]? {
         await first(within: limit, of: { jsonLines }, where: matches)
     }
 
     /// Blocks (at most `limit`) until a JSON stdout line `matches`; the first such object.
     @discardableResult
-    public func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) -> [String: Any]? {
+    package func jsonLine(within limit: Duration, where matches: ([String: Any]) -> Bool) -> [String: Any]? {
         first(within: limit, of: { jsonLines }, where: matches)
     }
 
@@ -248,7 +248,7 @@ public final class RunningProcess: Sendable {
 
     /// Stops the process: SIGTERM, then SIGKILL if it has not ended after `grace`; how it ended.
     @discardableResult
-    public func stop(grace: Duration = .seconds(10)) async -> Termination? {
+    package func stop(grace: Duration = .seconds(10)) async -> Termination? {
         signal(SIGTERM)
         if await exit(within: grace) == nil {
             signal(SIGKILL)
@@ -259,7 +259,7 @@ public final class RunningProcess: Sendable {
 
     /// Stops the process, blocking: SIGTERM, then SIGKILL if it has not ended after `grace`.
     @discardableResult
-    public func stop(grace: Duration = .seconds(10)) -> Termination? {
+    package func stop(grace: Duration = .seconds(10)) -> Termination? {
         signal(SIGTERM)
         if exit(within: grace) == nil {
             signal(SIGKILL)

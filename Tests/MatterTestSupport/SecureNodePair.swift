@@ -1,29 +1,29 @@
 import Dispatch
-public import MatterCore
-public import MatterTransport
+package import MatterCore
+package import MatterTransport
 
 /// A controller node and a device node on an in-memory network with a secure session between them
 /// (random keys from a seed, as if CASE or PASE had run): the in-memory LAN the interaction and
 /// data-model tests put their servers and clients on.
-public struct SecureNodePair: Sendable {
+package struct SecureNodePair: Sendable {
     /// The controller's node ID on fabric 1 (chip-tool's).
-    public static let controllerNodeID: UInt64 = 112_233
+    package static let controllerNodeID: UInt64 = 112_233
     /// The device's node ID on fabric 1.
-    public static let deviceNodeID: UInt64 = 0x1234
+    package static let deviceNodeID: UInt64 = 0x1234
 
-    public let network: InMemoryNetwork
-    public let controller: TransportNode
-    public let device: TransportNode
+    package let network: InMemoryNetwork
+    package let controller: TransportNode
+    package let device: TransportNode
     /// The session as the controller holds it.
-    public let controllerSession: SessionID
+    package let controllerSession: SessionID
     /// The session as the device holds it.
-    public let deviceSession: SessionID
+    package let deviceSession: SessionID
 
     /// Two started nodes on a new in-memory network over `clock`, Dispatch timers only when
     /// `dispatchTimers`, seeded with `nodeSeeds` (controller, device); the session's keys come from
     /// `keySeed`. `deviceKind` is the device's view of the session (default: CASE on fabric 1 with the
     /// controller); the controller's mirrors it.
-    public static func make(
+    package static func make(
         clock: any MatterClock, dispatchTimers: Bool, nodeSeeds: (UInt64, UInt64), keySeed: UInt64,
         deviceKind: SecureSessionKind? = nil
     ) async -> SecureNodePair {
@@ -70,17 +70,17 @@ public struct SecureNodePair: Sendable {
     }
 
     /// Stops both nodes.
-    public func stop() async {
+    package func stop() async {
         await controller.stop()
         await device.stop()
     }
 
     /// Lets everything already queued on both nodes run (in-memory deliveries are queued in order); each
     /// round lets one more message of a back-and-forth (a chunk and its StatusResponse) through.
-    public func settle() async { await Self.settle(device, controller) }
+    package func settle() async { await Self.settle(device, controller) }
 
     /// `settle()` for two nodes held apart from a pair.
-    public static func settle(_ device: TransportNode, _ controller: TransportNode) async {
+    package static func settle(_ device: TransportNode, _ controller: TransportNode) async {
         for _ in 0..<32 {
             await device.perform { _ in }
             await controller.perform { _ in }

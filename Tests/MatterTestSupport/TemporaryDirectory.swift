@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 import MatterController
 
 /// A fresh directory under the system's temporary directory, removed with everything in it when the
 /// value is released.
-public final class TemporaryDirectory: Sendable {
+package final class TemporaryDirectory: Sendable {
     /// The directory's path.
-    public let path: String
+    package let path: String
 
     /// Makes `<tmp>/<prefix>.XXXXXX` (mkdtemp: unique, mode 0700).
-    public init(prefix: String = "matter-emu-tests") throws {
+    package init(prefix: String = "matter-emu-tests") throws {
         let template = NSTemporaryDirectory() + prefix + ".XXXXXX"
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
@@ -18,21 +18,21 @@ public final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// The directory as a file URL.
-    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    package var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
     /// A path inside the directory.
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// The controller store a `--state-dir` of this directory uses.
-    public var storePath: String { ControllerStateDirectory.storePath(in: path) }
+    package var storePath: String { ControllerStateDirectory.storePath(in: path) }
 
     /// Writes `bytes` to the file `name` inside the directory.
-    public func write(_ bytes: [UInt8], _ name: String) throws {
+    package func write(_ bytes: [UInt8], _ name: String) throws {
         try Data(bytes).write(to: url.appendingPathComponent(name))
     }
 
     /// Writes `text` (UTF-8) to the file `name` inside the directory.
-    public func write(_ text: String, _ name: String) throws {
+    package func write(_ text: String, _ name: String) throws {
         try Data(text.utf8).write(to: url.appendingPathComponent(name))
     }
 }

@@ -1,20 +1,20 @@
-public import Foundation
+package import Foundation
 
 /// Where the repository's test inputs are, found from this file's path (the tests run from a
 /// checkout: `Tests/MatterTestSupport/TestPaths.swift` is three levels below its root).
-public enum TestPaths {
+package enum TestPaths {
     /// The repository's root directory.
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The committed test PKI (`fixtures/pki`: PAA, PAIs, DACs and CDs of every device type).
-    public static var pkiDirectory: String { repositoryRoot.appendingPathComponent("fixtures/pki").path }
+    package static var pkiDirectory: String { repositoryRoot.appendingPathComponent("fixtures/pki").path }
 }
 
 /// Loads JSON test vectors from a test bundle's `Vectors` folder.
-public enum VectorFile {
+package enum VectorFile {
     /// Decodes `Vectors/<name>.json` of `bundle` (a test target's `Bundle.module`).
-    public static func load<T: Decodable>(_ name: String, as type: T.Type = T.self, in bundle: Bundle) throws -> T {
+    package static func load<T: Decodable>(_ name: String, as type: T.Type = T.self, in bundle: Bundle) throws -> T {
         guard let url = bundle.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
             throw TestSupportError.missingFile("Vectors/\(name).json")
         }
@@ -23,7 +23,7 @@ public enum VectorFile {
 }
 
 /// What the test helpers throw.
-public enum TestSupportError: Error, CustomStringConvertible {
+package enum TestSupportError: Error, CustomStringConvertible {
     /// A file the test needs is not there.
     case missingFile(String)
     /// A command's stdout is not the JSON object it should be.
@@ -35,7 +35,7 @@ public enum TestSupportError: Error, CustomStringConvertible {
     /// A process could not be started.
     case spawnFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingFile(let name): "missing test file \(name)"
         case .notJSONObject(let text): "stdout is not a JSON object: \(text.prefix(400))"

@@ -5,9 +5,9 @@ import Glibc
 /// state file and port). A port the kernel handed out for port 0 lies in the ephemeral range, where any other
 /// test's socket may take it the moment its owner dies (a restarted device then found its port "already in
 /// use", 1 CI run); these lie below that range, where only tests that name a port go.
-public enum TestPorts {
+package enum TestPorts {
     /// The first port of the kernel's ephemeral range (ip_local_port_range; 32768 when unreadable).
-    public static var ephemeralLow: UInt16 {
+    package static var ephemeralLow: UInt16 {
         guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
             let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
             let value = UInt16(first)
@@ -16,7 +16,7 @@ public enum TestPorts {
     }
 
     /// A random port in 20000 up to the ephemeral range that no UDP socket (IPv4 or IPv6) holds now.
-    public static func freeUDP() -> UInt16 {
+    package static func freeUDP() -> UInt16 {
         let high = max(20001, min(ephemeralLow, 32768))
         var candidate = UInt16.random(in: 20000..<high)
         for _ in 0..<64 {

@@ -4,12 +4,12 @@ import Glibc
 /// A Unix-socket client (a control-plane peer in tests) whose reads wait without blocking a thread,
 /// with a 30 s hang guard each (a handler under test may need the cooperative pool to answer). Close
 /// on exec: a process another test spawns meanwhile must not keep the connection open.
-public final class UnixSocketClient {
+package final class UnixSocketClient {
     private let fd: Int32
     private var pending: [UInt8] = []
 
     /// Connects to the socket at `path`.
-    public init(_ path: String) throws {
+    package init(_ path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -29,7 +29,7 @@ public final class UnixSocketClient {
     }
 
     /// Sends all of `text`.
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -46,7 +46,7 @@ public final class UnixSocketClient {
     }
 
     /// The next line, without its newline.
-    public func line() async throws -> String {
+    package func line() async throws -> String {
         while true {
             if let newline = pending.firstIndex(of: 0x0A) {
                 defer { pending.removeSubrange(...newline) }
@@ -57,7 +57,7 @@ public final class UnixSocketClient {
     }
 
     /// Everything until the server closes (throws when the hang guard runs out first).
-    public func readToEnd() async throws -> String {
+    package func readToEnd() async throws -> String {
         while try await readMore() {}
         return String(decoding: pending, as: UTF8.self)
     }
@@ -83,7 +83,7 @@ public final class UnixSocketClient {
 
     private var closed = false
     /// Closes the connection (once).
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)

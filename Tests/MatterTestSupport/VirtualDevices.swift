@@ -1,18 +1,18 @@
 import Dispatch
-public import MatterController
-public import MatterCore
-public import MatterDevice
-public import MatterDiscovery
-public import MatterTransport
+package import MatterController
+package import MatterCore
+package import MatterDevice
+package import MatterDiscovery
+package import MatterTransport
 
 /// The project's real virtual devices (`MatterDevice`) on loopback UDP, for end-to-end tests.
-public enum VirtualDevices {
+package enum VirtualDevices {
     /// Short MRP intervals for loopback tests (peers notice a lost message in tens of milliseconds).
-    public static let fastMRP = MRPParameters(idleInterval: 60, activeInterval: 60, activeThreshold: 4000)
+    package static let fastMRP = MRPParameters(idleInterval: 60, activeInterval: 60, activeThreshold: 4000)
 
     /// Starts a device of `type` (a `fixtures/pki` device) with its state in `directory/<name>.sqlite`;
     /// advertised on `dnssd` when one is given.
-    public static func start(
+    package static func start(
         _ type: String = "dimmable-light", in directory: TemporaryDirectory, name: String,
         passcode: UInt32 = 20_202_021, discriminator: UInt16 = 3840, vendorID: VendorID? = nil,
         port: UInt16 = 0, mrp: MRPParameters? = nil, dnssd: InMemoryDNSSD? = nil,
@@ -36,12 +36,12 @@ public enum VirtualDevices {
 
 extension VirtualDevice {
     /// The device's loopback address.
-    public var directAddress: DirectAddress {
+    package var directAddress: DirectAddress {
         DirectAddress(addresses: [DNSSDAddress("127.0.0.1")].compactMap { $0 }, port: port)
     }
 
     /// A request to commission this device by its address.
-    public func request(nodeID: NodeID?, passcode: UInt32? = nil) -> CommissioningRequest {
+    package func request(nodeID: NodeID?, passcode: UInt32? = nil) -> CommissioningRequest {
         CommissioningRequest(
             locator: .address(directAddress), passcode: passcode ?? configuration.passcode, nodeID: nodeID)
     }
@@ -49,11 +49,11 @@ extension VirtualDevice {
 
 extension TransportNode {
     /// Runs `body` in the node's isolation (on its queue); `perform { _ in }` lets what is queued run.
-    public func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
+    package func perform<T: Sendable>(_ body: @Sendable (isolated TransportNode) -> T) -> T { body(self) }
 }
 
 /// Runs `body` on a new exchange of `node` (the Interaction Model's protocol unless told), closing it afterwards.
-public func rawExchange<T: Sendable>(
+package func rawExchange<T: Sendable>(
     _ node: isolated TransportNode, session: SessionID, protocolID: ProtocolID = .interactionModel,
     _ body: @Sendable (isolated TransportNode, Exchange) async throws -> T
 ) async throws -> T {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Polls `condition` every `interval` until it holds or `limit` passes; whether it held. A hang guard
 /// for conditions nothing signals (a file, a process's output): pass/fail never hinges on the time.
-public func eventually(
+package func eventually(
     within limit: Duration = .seconds(20), every interval: Duration = .milliseconds(20),
     _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
@@ -16,7 +16,7 @@ public func eventually(
 }
 
 /// `eventually` for synchronous callers (blocks the thread between polls).
-public func eventuallyBlocking(
+package func eventuallyBlocking(
     within limit: Duration = .seconds(5), every interval: Duration = .milliseconds(50), _ condition: () throws -> Bool
 ) rethrows -> Bool {
     let clock = ContinuousClock()
@@ -30,17 +30,17 @@ public func eventuallyBlocking(
 
 /// Lets at most `limit` callers run a body at once (processes a suite starts in parallel on a small
 /// machine); the others wait their turn in order.
-public actor ConcurrencyLimit {
+package actor ConcurrencyLimit {
     /// How many bodies may run at once.
-    public nonisolated let limit: Int
+    package nonisolated let limit: Int
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// A limit of `limit` concurrent bodies (at least one).
-    public init(_ limit: Int) { self.limit = max(1, limit) }
+    package init(_ limit: Int) { self.limit = max(1, limit) }
 
     /// Runs `body` once a slot is free (the body itself runs off the actor).
-    public nonisolated func run<T>(_ body: () async throws -> T) async rethrows -> T {
+    package nonisolated func run<T>(_ body: () async throws -> T) async rethrows -> T {
         await acquire()
         do {
             let result = try await body()

@@ -2,19 +2,19 @@ import Foundation
 
 /// A temporary directory for a suite's state directories and logs (`<tmp>/matter-emu-<prefix>-<random>`);
 /// it stays until `remove()` (a suite may keep it for a post-mortem), unlike ``TemporaryDirectory``.
-public struct WorkDirectory: Sendable {
+package struct WorkDirectory: Sendable {
     /// The directory's path.
-    public let root: String
+    package let root: String
 
     /// Makes a fresh directory named after `prefix`.
-    public init(prefix: String) throws {
+    package init(prefix: String) throws {
         root = NSTemporaryDirectory() + "matter-emu-\(prefix)-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
     /// The path of `name` inside the directory.
-    public func path(_ name: String) -> String { root + "/" + name }
+    package func path(_ name: String) -> String { root + "/" + name }
 
     /// Removes the directory and everything in it.
-    public func remove() { try? FileManager.default.removeItem(atPath: root) }
+    package func remove() { try? FileManager.default.removeItem(atPath: root) }
 }

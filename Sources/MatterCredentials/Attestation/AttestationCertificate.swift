@@ -9,32 +9,32 @@ public import MatterCrypto
 /// checks the SDK's format rules per kind.
 public struct AttestationCertificate: Sendable, Hashable {
     /// The three kinds of attestation certificate.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case paa = "PAA"
         case pai = "PAI"
         case dac = "DAC"
     }
 
     /// Validity in Unix seconds; `notAfter` of ``noExpiry`` encodes as GeneralizedTime `99991231235959Z`.
-    public struct Validity: Hashable, Sendable {
+    package struct Validity: Hashable, Sendable {
         /// 9999-12-31T23:59:59Z.
-        public static let noExpiry: Int64 = 253_402_300_799
-        public var notBefore: Int64
-        public var notAfter: Int64
+        package static let noExpiry: Int64 = 253_402_300_799
+        package var notBefore: Int64
+        package var notAfter: Int64
 
-        public init(notBefore: Int64, notAfter: Int64 = Validity.noExpiry) {
+        package init(notBefore: Int64, notAfter: Int64 = Validity.noExpiry) {
             self.notBefore = notBefore
             self.notAfter = notAfter
         }
 
         /// From a UTC date, without expiry.
-        public static func noExpiry(fromYear year: Int, month: Int = 1, day: Int = 1) -> Validity {
+        package static func noExpiry(fromYear year: Int, month: Int = 1, day: Int = 1) -> Validity {
             Validity(notBefore: UTCCalendar.unixSeconds(year: year, month: month, day: day))
         }
     }
 
     /// The largest DER certificate the SDK accepts.
-    public static let maximumByteCount = 600
+    package static let maximumByteCount = 600
 
     public let derEncoded: [UInt8]
     public let commonName: String?
@@ -97,7 +97,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     }
 
     /// basicConstraints (CA flag and path length), if present.
-    public var basicConstraints: (isCA: Bool, pathLength: Int?)? {
+    package var basicConstraints: (isCA: Bool, pathLength: Int?)? {
         guard let ext = x509.extensionValue(OID.basicConstraints),
             var parser = try? DERParser.parseSingle(ext.value, what: "basicConstraints").contentsParser(
                 "basicConstraints")
@@ -108,7 +108,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     }
 
     /// keyUsage, if present.
-    public var keyUsage: KeyUsage? {
+    package var keyUsage: KeyUsage? {
         guard let ext = x509.extensionValue(OID.keyUsage),
             let bits = try? DERParser.parseSingle(ext.value, what: "keyUsage"), bits.tag == DERTag.bitString
         else { return nil }
@@ -116,7 +116,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     }
 
     /// Whether `issuer`'s key verifies this certificate's signature.
-    public func isSigned(by issuer: P256PublicKey) -> Bool {
+    package func isSigned(by issuer: P256PublicKey) -> Bool {
         guard let signature = try? P256Signature(derRepresentation: x509.signature) else { return false }
         return issuer.isValidSignature(signature, for: x509.tbs)
     }
@@ -126,7 +126,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// length 0; PAA: CA, path length absent or 1); critical keyUsage (DAC: exactly digitalSignature; PAI/PAA:
     /// keyCertSign and cRLSign, digitalSignature tolerated, nothing else); a 20-byte SKID; a 20-byte AKID (optional
     /// for a PAA).
-    public func profileViolation(as kind: Kind) -> String? {
+    package func profileViolation(as kind: Kind) -> String? {
         guard derEncoded.count <= Self.maximumByteCount else { return "DER is \(derEncoded.count) bytes (limit 600)" }
         guard x509.version == 3 else { return "not an X.509 v3 certificate" }
         guard x509.signatureAlgorithm == OID.ecdsaWithSHA256, x509.tbsSignatureAlgorithm == OID.ecdsaWithSHA256 else {
@@ -209,7 +209,7 @@ public struct AttestationCertificate: Sendable, Hashable {
 extension AttestationCertificate {
     /// A self-signed PAA in the SDK's profile: subject `CN=<name>[, VID]`; basicConstraints critical CA with path
     /// length 1; keyUsage critical keyCertSign+cRLSign; SKID; AKID (= SKID).
-    public static func makePAA(
+    package static func makePAA(
         key: P256PrivateKey, commonName: String, vendorID: VendorID?, validity: Validity,
         serialNumber: [UInt8]? = nil
     ) throws(CredentialsError) -> AttestationCertificate {
@@ -221,7 +221,7 @@ extension AttestationCertificate {
 
     /// A PAI signed by `issuer`: subject `CN=<name>, VID[, PID]`; basicConstraints critical CA with path length 0;
     /// keyUsage critical keyCertSign+cRLSign; SKID; AKID.
-    public static func makePAI(
+    package static func makePAI(
         publicKey: P256PublicKey, commonName: String, vendorID: VendorID, productID: ProductID? = nil,
         validity: Validity, issuer: AttestationCertificate, issuerKey: P256PrivateKey, serialNumber: [UInt8]? = nil
     ) throws(CredentialsError) -> AttestationCertificate {
@@ -233,7 +233,7 @@ extension AttestationCertificate {
 
     /// A DAC signed by `issuer` (a PAI): subject `CN=<name>, VID, PID`; basicConstraints critical not CA; keyUsage
     /// critical digitalSignature; SKID; AKID.
-    public static func makeDAC(
+    package static func makeDAC(
         publicKey: P256PublicKey, commonName: String, vendorID: VendorID, productID: ProductID, validity: Validity,
         issuer: AttestationCertificate, issuerKey: P256PrivateKey, serialNumber: [UInt8]? = nil
     ) throws(CredentialsError) -> AttestationCertificate {

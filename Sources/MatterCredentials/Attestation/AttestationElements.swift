@@ -1,4 +1,4 @@
-public import MatterTLV
+package import MatterTLV
 
 /// The attestation elements a device returns in AttestationResponse, signed (with the attestation challenge)
 /// by its DAC key.
@@ -10,20 +10,20 @@ public import MatterTLV
 /// | 3 | timestamp | uint32 (epoch seconds, 0 allowed) |
 /// | 4 | firmware_information | octets, optional |
 /// | profile-tagged | vendor reserved | any, optional |
-public struct AttestationElements: Hashable, Sendable {
+package struct AttestationElements: Hashable, Sendable {
     /// Largest encoded attestation elements a controller accepts.
-    public static let maximumByteCount = 900
+    package static let maximumByteCount = 900
     /// The attestation nonce length.
-    public static let nonceByteCount = 32
+    package static let nonceByteCount = 32
 
-    public var certificationDeclaration: [UInt8]
-    public var attestationNonce: [UInt8]
-    public var timestamp: UInt32
-    public var firmwareInformation: [UInt8]?
+    package var certificationDeclaration: [UInt8]
+    package var attestationNonce: [UInt8]
+    package var timestamp: UInt32
+    package var firmwareInformation: [UInt8]?
     /// Vendor-reserved elements; each must have a fully qualified or implicit profile tag.
-    public var vendorReserved: [TLVElement]
+    package var vendorReserved: [TLVElement]
 
-    public init(
+    package init(
         certificationDeclaration: [UInt8], attestationNonce: [UInt8], timestamp: UInt32 = 0,
         firmwareInformation: [UInt8]? = nil, vendorReserved: [TLVElement] = []
     ) {
@@ -35,7 +35,7 @@ public struct AttestationElements: Hashable, Sendable {
     }
 
     /// Decodes the TLV: tags 1, 2, 3 in order, optional 4, then only profile-tagged vendor elements.
-    public init(tlv bytes: [UInt8]) throws(CredentialsError) {
+    package init(tlv bytes: [UInt8]) throws(CredentialsError) {
         let what = "attestation elements"
         guard bytes.count <= Self.maximumByteCount else {
             throw .malformedTLV(what: what, reason: "\(bytes.count) bytes, limit \(Self.maximumByteCount)")
@@ -58,7 +58,7 @@ public struct AttestationElements: Hashable, Sendable {
     }
 
     /// The TLV encoding.
-    public var tlvEncoded: [UInt8] {
+    package var tlvEncoded: [UInt8] {
         var writer = TLVWriter(capacity: certificationDeclaration.count + 64)
         writer.putStructure { w in
             w.putBytes(certificationDeclaration, tag: .context(1))

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 import MatterTLV
 
 /// The content of a certification declaration (CD): what the CSA certified, as TLV inside a CMS envelope
@@ -18,32 +18,32 @@ import MatterTLV
 /// | 9 | dac_origin_vendor_id | uint16, optional (with 10) |
 /// | 10 | dac_origin_product_id | uint16, optional (with 9) |
 /// | 11 | authorized_paa_list | array of 1…10 octet strings (20-byte PAA SKIDs), optional |
-public struct CertificationDeclaration: Hashable, Sendable {
+package struct CertificationDeclaration: Hashable, Sendable {
     /// certification_type values.
-    public enum CertificationType: UInt8, Hashable, Sendable {
+    package enum CertificationType: UInt8, Hashable, Sendable {
         case developmentAndTest = 0
         case provisional = 1
         case official = 2
     }
 
-    public static let certificateIDLength = 19
-    public static let maximumProductIDCount = 100
-    public static let maximumAuthorizedPAACount = 10
+    package static let certificateIDLength = 19
+    package static let maximumProductIDCount = 100
+    package static let maximumAuthorizedPAACount = 10
 
-    public var formatVersion: UInt16
-    public var vendorID: VendorID
-    public var productIDs: [ProductID]
-    public var deviceTypeID: UInt32
-    public var certificateID: String
-    public var securityLevel: UInt8
-    public var securityInformation: UInt16
-    public var versionNumber: UInt16
-    public var certificationType: CertificationType
-    public var dacOriginVendorID: VendorID?
-    public var dacOriginProductID: ProductID?
-    public var authorizedPAAList: [[UInt8]]?
+    package var formatVersion: UInt16
+    package var vendorID: VendorID
+    package var productIDs: [ProductID]
+    package var deviceTypeID: UInt32
+    package var certificateID: String
+    package var securityLevel: UInt8
+    package var securityInformation: UInt16
+    package var versionNumber: UInt16
+    package var certificationType: CertificationType
+    package var dacOriginVendorID: VendorID?
+    package var dacOriginProductID: ProductID?
+    package var authorizedPAAList: [[UInt8]]?
 
-    public init(
+    package init(
         vendorID: VendorID, productIDs: [ProductID], deviceTypeID: UInt32, certificateID: String,
         versionNumber: UInt16 = 1, certificationType: CertificationType = .developmentAndTest,
         formatVersion: UInt16 = 1,
@@ -66,7 +66,7 @@ public struct CertificationDeclaration: Hashable, Sendable {
 
     /// Decodes CD TLV: tags 0…8 in order, then optional 9 and 10 together, then optional 11; unknown later
     /// members are ignored.
-    public init(tlv bytes: [UInt8]) throws(CredentialsError) {
+    package init(tlv bytes: [UInt8]) throws(CredentialsError) {
         var fields = try TLVFieldReader(structure: bytes, what: "certification declaration")
         formatVersion = try fields.uint16(0, "format_version")
         vendorID = VendorID(try fields.uint16(1, "vendor_id"))
@@ -123,7 +123,7 @@ public struct CertificationDeclaration: Hashable, Sendable {
     }
 
     /// The TLV encoding, as the SDK writes it (minimal integer widths, tag order).
-    public var tlvEncoded: [UInt8] {
+    package var tlvEncoded: [UInt8] {
         var writer = TLVWriter(capacity: 64 + productIDs.count * 3)
         writer.putStructure { w in
             w.putUnsigned(UInt64(formatVersion), tag: .context(0))

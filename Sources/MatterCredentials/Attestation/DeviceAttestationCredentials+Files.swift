@@ -4,7 +4,7 @@ extension DeviceAttestationCredentials {
     /// Loads one device's credentials from a test PKI directory laid out like `fixtures/pki`:
     /// `pai-cert.der`, `devices/<device>/dac-cert.der`, `devices/<device>/dac-key.pem` (SEC1 or PKCS#8 PEM) and
     /// `devices/<device>/cd.der`.
-    public static func load(pkiDirectory: String, device: String) throws(CredentialsError)
+    package static func load(pkiDirectory: String, device: String) throws(CredentialsError)
         -> DeviceAttestationCredentials
     {
         let root = URL(fileURLWithPath: pkiDirectory)

@@ -1,26 +1,26 @@
-public import MatterCore
-public import MatterCrypto
+package import MatterCore
+package import MatterCrypto
 
 /// What a commissioner received and knows for device attestation.
-public struct DeviceAttestationInformation: Sendable {
+package struct DeviceAttestationInformation: Sendable {
     /// AttestationResponse's AttestationElements (TLV).
-    public var attestationElements: [UInt8]
+    package var attestationElements: [UInt8]
     /// AttestationResponse's AttestationSignature (64-byte r‖s).
-    public var attestationSignature: [UInt8]
+    package var attestationSignature: [UInt8]
     /// The PASE session's attestation challenge.
-    public var attestationChallenge: [UInt8]
+    package var attestationChallenge: [UInt8]
     /// The nonce the commissioner sent in AttestationRequest.
-    public var attestationNonce: [UInt8]
+    package var attestationNonce: [UInt8]
     /// CertificateChainResponse(DAC), DER.
-    public var dacCertificate: [UInt8]
+    package var dacCertificate: [UInt8]
     /// CertificateChainResponse(PAI), DER.
-    public var paiCertificate: [UInt8]
+    package var paiCertificate: [UInt8]
     /// BasicInformation VendorID.
-    public var vendorID: VendorID
+    package var vendorID: VendorID
     /// BasicInformation ProductID.
-    public var productID: ProductID
+    package var productID: ProductID
 
-    public init(
+    package init(
         attestationElements: [UInt8], attestationSignature: [UInt8], attestationChallenge: [UInt8],
         attestationNonce: [UInt8], dacCertificate: [UInt8], paiCertificate: [UInt8], vendorID: VendorID,
         productID: ProductID
@@ -37,14 +37,14 @@ public struct DeviceAttestationInformation: Sendable {
 }
 
 /// What successful attestation established.
-public struct VerifiedDeviceAttestation: Sendable {
+package struct VerifiedDeviceAttestation: Sendable {
     /// The DAC public key: verifies the CSRResponse next (``DeviceAttestationVerifier/verifyNOCSRInformation``).
-    public let dacPublicKey: P256PublicKey
-    public let dac: AttestationCertificate
-    public let pai: AttestationCertificate
-    public let paa: AttestationCertificate
-    public let certificationDeclaration: CertificationDeclaration
-    public let attestationElements: AttestationElements
+    package let dacPublicKey: P256PublicKey
+    package let dac: AttestationCertificate
+    package let pai: AttestationCertificate
+    package let paa: AttestationCertificate
+    package let certificationDeclaration: CertificationDeclaration
+    package let attestationElements: AttestationElements
 }
 
 /// The commissioner's device attestation check, following the SDK's `DefaultDACVerifier` order and result codes
@@ -62,13 +62,13 @@ public struct VerifiedDeviceAttestation: Sendable {
 /// 9. CD content parses [603]; vendor_id = BasicInformation VID [604]; BasicInformation PID in
 ///    product_id_array [605]; DAC/PAI VID and PID agree with the CD (or its dac_origin fields) [604, 605];
 ///    authorized_paa_list (if any) holds the PAA SKID [606]
-public struct DeviceAttestationVerifier: Sendable {
-    public let trustStore: PAATrustStore
-    public let certificationDeclarationKeys: [CertificationDeclarationSigningKey]
+package struct DeviceAttestationVerifier: Sendable {
+    package let trustStore: PAATrustStore
+    package let certificationDeclarationKeys: [CertificationDeclarationSigningKey]
 
     /// A verifier trusting `trustStore`'s PAAs and the given CD signing keys (by default the SDK test key, as
     /// SDK controllers do for development devices).
-    public init(
+    package init(
         trustStore: PAATrustStore, certificationDeclarationKeys: [CertificationDeclarationSigningKey]? = nil
     ) throws(CredentialsError) {
         self.trustStore = trustStore
@@ -80,7 +80,7 @@ public struct DeviceAttestationVerifier: Sendable {
     }
 
     /// Runs every check in order; the first failure throws.
-    public func verify(
+    package func verify(
         _ info: DeviceAttestationInformation, at time: CertificateValidationTime
     ) throws(CredentialsError) -> VerifiedDeviceAttestation {
         func fail(_ failure: DeviceAttestationFailure) -> CredentialsError { .attestation(failure) }
@@ -183,7 +183,7 @@ public struct DeviceAttestationVerifier: Sendable {
 
     /// Checks a CSRResponse: the NOCSR elements parse, carry the CSR nonce sent, the signature over
     /// elements ‖ challenge verifies with the DAC key, and the CSR's self-signature verifies. Returns the CSR's key.
-    public func verifyNOCSRInformation(
+    package func verifyNOCSRInformation(
         nocsrElements: [UInt8], attestationSignature: [UInt8], attestationChallenge: [UInt8], csrNonce: [UInt8],
         dacPublicKey: P256PublicKey
     ) throws(CredentialsError) -> P256PublicKey {

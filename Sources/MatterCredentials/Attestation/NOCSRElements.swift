@@ -9,19 +9,19 @@ import MatterTLV
 /// | 3 | vendor_reserved1 | octets, optional |
 /// | 4 | vendor_reserved2 | octets, optional |
 /// | 5 | vendor_reserved3 | octets, optional |
-public struct NOCSRElements: Hashable, Sendable {
+package struct NOCSRElements: Hashable, Sendable {
     /// Largest encoded NOCSR elements a controller accepts (`kMaxRspLen`).
-    public static let maximumByteCount = 900
+    package static let maximumByteCount = 900
     /// The CSR nonce length.
-    public static let nonceByteCount = 32
+    package static let nonceByteCount = 32
 
-    public var csr: [UInt8]
-    public var csrNonce: [UInt8]
-    public var vendorReserved1: [UInt8]?
-    public var vendorReserved2: [UInt8]?
-    public var vendorReserved3: [UInt8]?
+    package var csr: [UInt8]
+    package var csrNonce: [UInt8]
+    package var vendorReserved1: [UInt8]?
+    package var vendorReserved2: [UInt8]?
+    package var vendorReserved3: [UInt8]?
 
-    public init(
+    package init(
         csr: [UInt8], csrNonce: [UInt8], vendorReserved1: [UInt8]? = nil, vendorReserved2: [UInt8]? = nil,
         vendorReserved3: [UInt8]? = nil
     ) {
@@ -33,7 +33,7 @@ public struct NOCSRElements: Hashable, Sendable {
     }
 
     /// Decodes the TLV; fields in tag order, nonce of 32 bytes, at most 900 bytes.
-    public init(tlv bytes: [UInt8]) throws(CredentialsError) {
+    package init(tlv bytes: [UInt8]) throws(CredentialsError) {
         let what = "NOCSR elements"
         guard bytes.count <= Self.maximumByteCount else {
             throw .malformedTLV(what: what, reason: "\(bytes.count) bytes, limit \(Self.maximumByteCount)")
@@ -49,7 +49,7 @@ public struct NOCSRElements: Hashable, Sendable {
     }
 
     /// The TLV encoding.
-    public var tlvEncoded: [UInt8] {
+    package var tlvEncoded: [UInt8] {
         var writer = TLVWriter(capacity: csr.count + 64)
         writer.putStructure { w in
             w.putBytes(csr, tag: .context(1))

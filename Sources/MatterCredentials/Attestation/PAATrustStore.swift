@@ -4,9 +4,9 @@ import Foundation
 /// authority key identifier), like the SDK's file trust store.
 public struct PAATrustStore: Sendable {
     /// The trusted PAAs.
-    public let certificates: [AttestationCertificate]
+    package let certificates: [AttestationCertificate]
     /// Files of a directory that were skipped because they are not DER certificates with an EC P-256 key.
-    public let skippedFiles: [String]
+    package let skippedFiles: [String]
 
     /// A store holding the given PAA certificates (DER).
     public init(certificates: [[UInt8]]) throws(CredentialsError) {
@@ -42,7 +42,7 @@ public struct PAATrustStore: Sendable {
     }
 
     /// The PAA whose subject key identifier is `keyIdentifier`.
-    public func certificate(subjectKeyIdentifier keyIdentifier: [UInt8]) -> AttestationCertificate? {
+    package func certificate(subjectKeyIdentifier keyIdentifier: [UInt8]) -> AttestationCertificate? {
         certificates.first { $0.subjectKeyIdentifier == keyIdentifier }
     }
 }

@@ -1,4 +1,4 @@
-public import MatterCrypto
+package import MatterCrypto
 
 /// A certification declaration in its CMS `SignedData` envelope, as the SDK builds and checks it (no
 /// certificates, no signed attributes: the signature is ECDSA-SHA256 directly over the CD TLV).
@@ -11,18 +11,18 @@ public import MatterCrypto
 ///     SET { SEQUENCE { INTEGER 3, [0] IMPLICIT <20-byte signer subject key ID>, SEQUENCE { OID sha256 },
 ///                      SEQUENCE { OID ecdsa-with-SHA256 }, OCTET STRING <DER ECDSA signature> } } } }
 /// ```
-public struct SignedCertificationDeclaration: Hashable, Sendable {
+package struct SignedCertificationDeclaration: Hashable, Sendable {
     /// The CMS DER bytes.
-    public let cmsEncoded: [UInt8]
+    package let cmsEncoded: [UInt8]
     /// The CD TLV (the signed content).
-    public let content: [UInt8]
+    package let content: [UInt8]
     /// The signer's subject key identifier.
-    public let signerKeyIdentifier: [UInt8]
+    package let signerKeyIdentifier: [UInt8]
     /// The DER ECDSA signature as carried in the envelope.
     let signatureDER: [UInt8]
 
     /// Parses a CMS envelope (structure only; see ``isSignatureValid(publicKey:)``).
-    public init(cms: [UInt8]) throws(CredentialsError) {
+    package init(cms: [UInt8]) throws(CredentialsError) {
         let what = "certification declaration CMS"
         func fail(_ reason: String) -> CredentialsError { .malformedDER(what: what, reason: reason) }
         let root = try DERParser.parseSingle(cms, what: what)
@@ -95,7 +95,7 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
     }
 
     /// Signs CD TLV bytes with `key`, naming the signer by `signerKeyIdentifier`.
-    public static func sign(
+    package static func sign(
         content: [UInt8], signerKeyIdentifier: [UInt8], key: P256PrivateKey
     ) throws(CredentialsError) -> SignedCertificationDeclaration {
         let signature = try withCrypto { () throws(CryptoError) in try key.signature(for: content).derRepresentation() }
@@ -104,7 +104,7 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
     }
 
     /// Signs a declaration with `key`; the signer key ID defaults to SHA-1 of its public key (the usual SKID).
-    public static func sign(
+    package static func sign(
         _ declaration: CertificationDeclaration, key: P256PrivateKey, signerKeyIdentifier: [UInt8]? = nil
     ) throws(CredentialsError) -> SignedCertificationDeclaration {
         let kid: [UInt8]
@@ -117,13 +117,13 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
     }
 
     /// Whether the envelope's signature verifies over the content with `publicKey`.
-    public func isSignatureValid(publicKey: P256PublicKey) -> Bool {
+    package func isSignatureValid(publicKey: P256PublicKey) -> Bool {
         guard let signature = try? P256Signature(derRepresentation: signatureDER) else { return false }
         return publicKey.isValidSignature(signature, for: content)
     }
 
     /// The decoded content.
-    public func declaration() throws(CredentialsError) -> CertificationDeclaration {
+    package func declaration() throws(CredentialsError) -> CertificationDeclaration {
         try CertificationDeclaration(tlv: content)
     }
 
@@ -144,17 +144,17 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
 }
 
 /// A key trusted to sign certification declarations, named by its key identifier.
-public struct CertificationDeclarationSigningKey: Sendable, Equatable {
-    public let keyIdentifier: [UInt8]
-    public let publicKey: P256PublicKey
+package struct CertificationDeclarationSigningKey: Sendable, Equatable {
+    package let keyIdentifier: [UInt8]
+    package let publicKey: P256PublicKey
 
-    public init(keyIdentifier: [UInt8], publicKey: P256PublicKey) {
+    package init(keyIdentifier: [UInt8], publicKey: P256PublicKey) {
         self.keyIdentifier = keyIdentifier
         self.publicKey = publicKey
     }
 
     /// A key named by SHA-1 of its public point (how CD signing certificates derive their SKID).
-    public init(publicKey: P256PublicKey) throws(CredentialsError) {
+    package init(publicKey: P256PublicKey) throws(CredentialsError) {
         self.init(
             keyIdentifier: try CertificateIdentifiers.keyIdentifier(publicKey.x963Representation),
             publicKey: publicKey)
@@ -162,7 +162,7 @@ public struct CertificationDeclarationSigningKey: Sendable, Equatable {
 
     /// The SDK's public test CD signing key ("Matter Test CD Signing Authority", key ID
     /// 62FA823359ACFAA9963E1CFA140ADDF504F37160), which SDK controllers trust by default for development devices.
-    public static func sdkTest() throws(CredentialsError) -> CertificationDeclarationSigningKey {
+    package static func sdkTest() throws(CredentialsError) -> CertificationDeclarationSigningKey {
         let point: [UInt8] = [
             0x04, 0x3C, 0x39, 0x89, 0x22, 0x45, 0x2B, 0x55, 0xCA, 0xF3, 0x89, 0xC2, 0x5B, 0xD1, 0xBC, 0xA4, 0x65,
             0x69, 0x52, 0xCC, 0xB9, 0x0E, 0x88, 0x69, 0x24, 0x9A, 0xD8, 0x47, 0x46, 0x53, 0x01, 0x4C, 0xBF, 0x95,

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 public import MatterCrypto
 
 /// What a device needs to answer CertificateChainRequest and AttestationRequest: its DAC and key, the PAI, and
@@ -28,7 +28,7 @@ public struct DeviceAttestationCredentials: Sendable {
     }
 
     /// Attestation elements with this device's CD and the commissioner's nonce.
-    public func attestationElements(nonce: [UInt8], timestamp: UInt32 = 0) -> AttestationElements {
+    package func attestationElements(nonce: [UInt8], timestamp: UInt32 = 0) -> AttestationElements {
         AttestationElements(
             certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: timestamp)
     }
@@ -37,17 +37,17 @@ public struct DeviceAttestationCredentials: Sendable {
 /// A development attestation PKI: a PAA and a PAI with their keys, issuing DACs and certification declarations
 /// for test devices. Everything it makes is test-only; certification declarations are signed with whatever CD
 /// key is given (SDK controllers accept the SDK's public test CD key).
-public struct TestAttestationAuthority: Sendable {
-    public let vendorID: VendorID
-    public let paa: AttestationCertificate
+package struct TestAttestationAuthority: Sendable {
+    package let vendorID: VendorID
+    package let paa: AttestationCertificate
     /// Secret (test-only).
-    public let paaKey: P256PrivateKey
-    public let pai: AttestationCertificate
+    package let paaKey: P256PrivateKey
+    package let pai: AttestationCertificate
     /// Secret (test-only).
-    public let paiKey: P256PrivateKey
+    package let paiKey: P256PrivateKey
 
     /// Restores an authority from its certificates and keys.
-    public init(
+    package init(
         paa: AttestationCertificate, paaKey: P256PrivateKey, pai: AttestationCertificate, paiKey: P256PrivateKey
     ) throws(CredentialsError) {
         guard paa.publicKey == paaKey.publicKey, pai.publicKey == paiKey.publicKey else { throw .publicKeyMismatch }
@@ -61,7 +61,7 @@ public struct TestAttestationAuthority: Sendable {
     }
 
     /// Generates a fresh PAA (VID `vendorID` unless `paaHasVendorID` is false) and PAI (VID `vendorID`).
-    public static func generate(
+    package static func generate(
         vendorID: VendorID = .testVendor1, validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024),
         paaCommonName: String = "Matter Emulator Test PAA", paiCommonName: String = "Matter Emulator Test PAI",
         paaHasVendorID: Bool = true
@@ -79,7 +79,7 @@ public struct TestAttestationAuthority: Sendable {
     /// An authority for any vendor: a fresh PAI for `vendorID` under `paa`, a PAA that is not scoped to a vendor
     /// (its subject has no Vendor ID, so it may sign a PAI of any vendor). Twins of recorded devices use it to
     /// serve the recording's Vendor ID.
-    public static func forVendor(
+    package static func forVendor(
         _ vendorID: VendorID, paa: AttestationCertificate, paaKey: P256PrivateKey,
         validity: AttestationCertificate.Validity = .noExpiry(fromYear: 2024)
     ) throws(CredentialsError) -> TestAttestationAuthority {
@@ -101,7 +101,7 @@ public struct TestAttestationAuthority: Sendable {
     ///   - certificationDeclarationKey: the CD signing key (for SDK controllers: the SDK test CD key).
     ///   - certificationDeclarationKeyIdentifier: the signer key ID; defaults to SHA-1 of the CD key's point.
     ///   - certificateID: the CD's 19-character certificate_id.
-    public func issueDevice(
+    package func issueDevice(
         productID: ProductID, deviceTypeID: UInt32, commonName: String? = nil,
         certificationDeclarationKey: P256PrivateKey, certificationDeclarationKeyIdentifier: [UInt8]? = nil,
         certificateID: String = "ZIG20142ZB330003-24",

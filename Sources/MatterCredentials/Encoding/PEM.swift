@@ -1,18 +1,18 @@
 import MatterCore
-public import MatterCrypto
+package import MatterCrypto
 
 /// PEM text (RFC 7468) for certificates and keys: base64 of DER between `-----BEGIN <label>-----` and
 /// `-----END <label>-----`, 64 characters a line.
-public enum PEM {
+package enum PEM {
     /// Label of X.509 certificates.
-    public static let certificateLabel = "CERTIFICATE"
+    package static let certificateLabel = "CERTIFICATE"
     /// Label of SEC1 `ECPrivateKey` keys (what the SDK and `openssl ecparam -genkey` write).
-    public static let ecPrivateKeyLabel = "EC PRIVATE KEY"
+    package static let ecPrivateKeyLabel = "EC PRIVATE KEY"
     /// Label of PKCS#8 `PrivateKeyInfo` keys.
-    public static let privateKeyLabel = "PRIVATE KEY"
+    package static let privateKeyLabel = "PRIVATE KEY"
 
     /// `der` as one PEM block.
-    public static func encode(_ der: [UInt8], label: String) -> String {
+    package static func encode(_ der: [UInt8], label: String) -> String {
         let body = Base64.encode(der)
         var lines = ["-----BEGIN \(label)-----"]
         var index = body.startIndex
@@ -26,7 +26,7 @@ public enum PEM {
     }
 
     /// The DER of the first block labelled `label` in `text`.
-    public static func decode(_ text: String, label: String) throws(CredentialsError) -> [UInt8] {
+    package static func decode(_ text: String, label: String) throws(CredentialsError) -> [UInt8] {
         let begin = "-----BEGIN \(label)-----"
         let end = "-----END \(label)-----"
         guard let start = text.firstRange(of: begin), let stop = text[start.upperBound...].firstRange(of: end)
@@ -38,14 +38,14 @@ public enum PEM {
     }
 
     /// The SEC1 PEM (`EC PRIVATE KEY`) of a key. Secret.
-    public static func encode(privateKey: P256PrivateKey) throws(CredentialsError) -> String {
+    package static func encode(privateKey: P256PrivateKey) throws(CredentialsError) -> String {
         encode(
             try withCrypto { () throws(CryptoError) in try privateKey.sec1DERRepresentation() },
             label: ecPrivateKeyLabel)
     }
 
     /// A P-256 private key from PEM: an `EC PRIVATE KEY` (SEC1) or `PRIVATE KEY` (PKCS#8) block.
-    public static func privateKey(_ text: String) throws(CredentialsError) -> P256PrivateKey {
+    package static func privateKey(_ text: String) throws(CredentialsError) -> P256PrivateKey {
         if text.contains("-----BEGIN \(ecPrivateKeyLabel)-----") {
             let der = try decode(text, label: ecPrivateKeyLabel)
             return try withCrypto { () throws(CryptoError) in try P256PrivateKey(sec1DERRepresentation: der) }

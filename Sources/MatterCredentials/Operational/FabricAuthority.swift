@@ -1,20 +1,20 @@
-public import MatterCore
-public import MatterCrypto
+package import MatterCore
+package import MatterCrypto
 
 /// The validity period of certificates a ``FabricAuthority`` issues, in Matter-epoch seconds.
-public struct MatterCertificateValidity: Hashable, Sendable {
-    public var notBefore: UInt32
+package struct MatterCertificateValidity: Hashable, Sendable {
+    package var notBefore: UInt32
     /// 0 means no expiry.
-    public var notAfter: UInt32
+    package var notAfter: UInt32
 
-    public init(notBefore: UInt32, notAfter: UInt32) {
+    package init(notBefore: UInt32, notAfter: UInt32) {
         self.notBefore = notBefore
         self.notAfter = notAfter
     }
 
     /// 2021-01-01T00:00:00Z with no expiry: valid for any node with a plausible clock (nodes that check validity
     /// against real time need a notBefore in the past).
-    public static let `default` = MatterCertificateValidity(
+    package static let `default` = MatterCertificateValidity(
         notBefore: MatterEpoch.seconds(year: 2021, month: 1, day: 1), notAfter: 0)
 }
 
@@ -23,15 +23,15 @@ public struct MatterCertificateValidity: Hashable, Sendable {
 /// Certificates are built in the SDK's profile (extensions basicConstraints, keyUsage, [extKeyUsage],
 /// subjectKeyIdentifier, authorityKeyIdentifier in that order; key IDs are SHA-1 of the public key) and signed
 /// over their own DER expansion, so any Matter node reconstructs exactly what was signed.
-public struct FabricAuthority: Sendable {
-    public let fabricID: FabricID
-    public let rootKey: P256PrivateKey
-    public let rootCertificate: MatterCertificate
-    public let intermediateKey: P256PrivateKey?
-    public let intermediateCertificate: MatterCertificate?
+package struct FabricAuthority: Sendable {
+    package let fabricID: FabricID
+    package let rootKey: P256PrivateKey
+    package let rootCertificate: MatterCertificate
+    package let intermediateKey: P256PrivateKey?
+    package let intermediateCertificate: MatterCertificate?
 
     /// Restores an authority from stored keys and certificates, checking that they belong together.
-    public init(
+    package init(
         fabricID: FabricID, rootKey: P256PrivateKey, rootCertificate: MatterCertificate,
         intermediateKey: P256PrivateKey? = nil, intermediateCertificate: MatterCertificate? = nil
     ) throws(CredentialsError) {
@@ -54,7 +54,7 @@ public struct FabricAuthority: Sendable {
     /// - Parameters:
     ///   - rcacID: the RCAC's matter-rcac-id.
     ///   - includeFabricIDInCAs: also put matter-fabric-id in the RCAC/ICAC subjects (allowed, optional).
-    public static func create(
+    package static func create(
         fabricID: FabricID, rcacID: UInt64, icacID: UInt64? = nil, rootKey: P256PrivateKey? = nil,
         intermediateKey: P256PrivateKey? = nil, validity: MatterCertificateValidity = .default,
         includeFabricIDInCAs: Bool = false
@@ -82,7 +82,7 @@ public struct FabricAuthority: Sendable {
     }
 
     /// Issues a NOC for `publicKey` (the key of a verified CSR) with the given node ID and CATs.
-    public func issueNOC(
+    package func issueNOC(
         publicKey: P256PublicKey, nodeID: NodeID, caseAuthenticatedTags: [CASEAuthenticatedTag] = [],
         validity: MatterCertificateValidity = .default
     ) throws(CredentialsError) -> MatterCertificate {
@@ -98,7 +98,7 @@ public struct FabricAuthority: Sendable {
     }
 
     /// Verifies a PKCS#10 CSR and issues a NOC for its key.
-    public func issueNOC(
+    package func issueNOC(
         csr: [UInt8], nodeID: NodeID, caseAuthenticatedTags: [CASEAuthenticatedTag] = [],
         validity: MatterCertificateValidity = .default
     ) throws(CredentialsError) -> MatterCertificate {

@@ -10,7 +10,7 @@ extension MatterCertificate {
     ///            [3] EXPLICIT SEQUENCE OF Extension (TLV order) }
     /// ```
     /// Times before 2050 are UTCTime, later ones GeneralizedTime; 0 is GeneralizedTime `99991231235959Z`.
-    public var tbsDER: [UInt8] {
+    package var tbsDER: [UInt8] {
         get throws(CredentialsError) {
             guard (1...20).contains(serialNumber.count) else {
                 throw .invalidArgument("serial number must be 1…20 bytes, got \(serialNumber.count)")
@@ -28,7 +28,7 @@ extension MatterCertificate {
     }
 
     /// The X.509 DER certificate: TBS, ecdsa-with-SHA256, and the signature as a DER `ECDSA-Sig-Value`.
-    public var derEncoded: [UInt8] {
+    package var derEncoded: [UInt8] {
         get throws(CredentialsError) {
             let tbs = try tbsDER
             let signatureDER = try withCrypto { () throws(CryptoError) in
@@ -44,7 +44,7 @@ extension MatterCertificate {
     /// one attribute per RDN of the types in ``MatterDistinguishedName`` (Matter attributes as UTF8String of 16
     /// — 8 for CATs — upper-case hex digits), no unique IDs, and the critical flags Matter implies. Anything else
     /// throws ``CredentialsError/notRepresentable(_:)``.
-    public init(der: [UInt8]) throws(CredentialsError) {
+    package init(der: [UInt8]) throws(CredentialsError) {
         guard der.count <= Self.maximumDERByteCount else {
             throw .certificateTooLarge(size: der.count, limit: Self.maximumDERByteCount)
         }

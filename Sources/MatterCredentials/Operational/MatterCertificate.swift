@@ -1,4 +1,4 @@
-public import MatterCrypto
+package import MatterCrypto
 import MatterTLV
 
 /// A Matter operational certificate (RCAC, ICAC or NOC) in its compact Matter TLV form, convertible to and from
@@ -22,27 +22,27 @@ import MatterTLV
 ///
 /// The signature is computed over the DER `TBSCertificate` this TLV deterministically expands to
 /// (``tbsDER``); ``derEncoded`` is the full X.509 certificate.
-public struct MatterCertificate: Hashable, Sendable {
+package struct MatterCertificate: Hashable, Sendable {
     /// Longest TLV form the SDK accepts (`kMaxCHIPCertLength`).
-    public static let maximumTLVByteCount = 400
+    package static let maximumTLVByteCount = 400
     /// Longest DER form the SDK accepts (`kMaxDERCertLength`).
-    public static let maximumDERByteCount = 600
+    package static let maximumDERByteCount = 600
 
     /// The serial number: the contents of a DER INTEGER (1…20 bytes, a leading 00 when the top bit is set).
-    public var serialNumber: [UInt8]
-    public var issuer: MatterDistinguishedName
+    package var serialNumber: [UInt8]
+    package var issuer: MatterDistinguishedName
     /// Matter-epoch seconds; 0 stands for 9999-12-31T23:59:59Z in DER.
-    public var notBefore: UInt32
+    package var notBefore: UInt32
     /// Matter-epoch seconds; 0 means no expiry (9999-12-31T23:59:59Z).
-    public var notAfter: UInt32
-    public var subject: MatterDistinguishedName
+    package var notAfter: UInt32
+    package var subject: MatterDistinguishedName
     /// The 65-byte uncompressed P-256 public key.
-    public var publicKey: [UInt8]
-    public var extensions: [MatterCertificateExtension]
+    package var publicKey: [UInt8]
+    package var extensions: [MatterCertificateExtension]
     /// The raw 64-byte r‖s signature (empty until signed).
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
-    public init(
+    package init(
         serialNumber: [UInt8], issuer: MatterDistinguishedName, notBefore: UInt32, notAfter: UInt32,
         subject: MatterDistinguishedName, publicKey: [UInt8], extensions: [MatterCertificateExtension],
         signature: [UInt8] = []
@@ -60,44 +60,44 @@ public struct MatterCertificate: Hashable, Sendable {
     // MARK: Extension accessors
 
     /// basicConstraints, if present.
-    public var basicConstraints: (isCA: Bool, pathLengthConstraint: UInt8?)? {
+    package var basicConstraints: (isCA: Bool, pathLengthConstraint: UInt8?)? {
         for case .basicConstraints(let isCA, let pathLength) in extensions { return (isCA, pathLength) }
         return nil
     }
     /// keyUsage, if present.
-    public var keyUsage: KeyUsage? {
+    package var keyUsage: KeyUsage? {
         for case .keyUsage(let usage) in extensions { return usage }
         return nil
     }
     /// extendedKeyUsage, if present.
-    public var extendedKeyUsage: [KeyPurpose]? {
+    package var extendedKeyUsage: [KeyPurpose]? {
         for case .extendedKeyUsage(let purposes) in extensions { return purposes }
         return nil
     }
     /// subjectKeyIdentifier, if present.
-    public var subjectKeyIdentifier: [UInt8]? {
+    package var subjectKeyIdentifier: [UInt8]? {
         for case .subjectKeyIdentifier(let id) in extensions { return id }
         return nil
     }
     /// authorityKeyIdentifier, if present.
-    public var authorityKeyIdentifier: [UInt8]? {
+    package var authorityKeyIdentifier: [UInt8]? {
         for case .authorityKeyIdentifier(let id) in extensions { return id }
         return nil
     }
 
     /// The public key as a `P256PublicKey` (validated: on the curve).
-    public func publicKeyValue() throws(CredentialsError) -> P256PublicKey {
+    package func publicKeyValue() throws(CredentialsError) -> P256PublicKey {
         try withCrypto { () throws(CryptoError) in try P256PublicKey(x963Representation: publicKey) }
     }
 
     /// Whether the signature verifies over ``tbsDER`` with `issuerPublicKey`.
-    public func isSignatureValid(issuerPublicKey: P256PublicKey) throws(CredentialsError) -> Bool {
+    package func isSignatureValid(issuerPublicKey: P256PublicKey) throws(CredentialsError) -> Bool {
         guard let signature = try? P256Signature(rawRepresentation: signature) else { return false }
         return issuerPublicKey.isValidSignature(signature, for: try tbsDER)
     }
 
     /// This certificate signed with `key` (the issuer's key; the subject's own for a self-signed root).
-    public func signed(with key: P256PrivateKey) throws(CredentialsError) -> MatterCertificate {
+    package func signed(with key: P256PrivateKey) throws(CredentialsError) -> MatterCertificate {
         var copy = self
         let tbs = try tbsDER
         copy.signature = try withCrypto { () throws(CryptoError) in try key.signature(for: tbs).rawRepresentation }
@@ -121,7 +121,7 @@ extension MatterCertificate {
 
     /// Decodes a Matter TLV certificate (at most 400 bytes). Fields must appear in tag order; integers may use
     /// any width.
-    public init(tlv bytes: [UInt8]) throws(CredentialsError) {
+    package init(tlv bytes: [UInt8]) throws(CredentialsError) {
         guard bytes.count <= Self.maximumTLVByteCount else {
             throw .certificateTooLarge(size: bytes.count, limit: Self.maximumTLVByteCount)
         }
@@ -161,7 +161,7 @@ extension MatterCertificate {
     }
 
     /// The Matter TLV encoding (minimal integer widths, as the SDK writes it).
-    public var tlvEncoded: [UInt8] {
+    package var tlvEncoded: [UInt8] {
         var writer = TLVWriter(capacity: 300)
         writer.putStructure { w in
             w.putBytes(serialNumber, tag: .context(Tag.serialNumber))

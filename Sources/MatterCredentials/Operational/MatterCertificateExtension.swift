@@ -9,7 +9,7 @@
 /// | 4 | subjectKeyIdentifier | octets (20) | OCTET STRING (no) |
 /// | 5 | authorityKeyIdentifier | octets (20) | `SEQUENCE { [0] keyId }` (no) |
 /// | 6 | future extension | octets | the complete DER `Extension`, inserted verbatim |
-public enum MatterCertificateExtension: Hashable, Sendable {
+package enum MatterCertificateExtension: Hashable, Sendable {
     /// basicConstraints; `pathLengthConstraint` nil when absent.
     case basicConstraints(isCA: Bool, pathLengthConstraint: UInt8?)
     /// keyUsage.
@@ -25,19 +25,19 @@ public enum MatterCertificateExtension: Hashable, Sendable {
 }
 
 /// X.509 key usage bits as Matter TLV numbers them.
-public struct KeyUsage: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct KeyUsage: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let digitalSignature = KeyUsage(rawValue: 0x0001)
-    public static let nonRepudiation = KeyUsage(rawValue: 0x0002)
-    public static let keyEncipherment = KeyUsage(rawValue: 0x0004)
-    public static let dataEncipherment = KeyUsage(rawValue: 0x0008)
-    public static let keyAgreement = KeyUsage(rawValue: 0x0010)
-    public static let keyCertSign = KeyUsage(rawValue: 0x0020)
-    public static let cRLSign = KeyUsage(rawValue: 0x0040)
-    public static let encipherOnly = KeyUsage(rawValue: 0x0080)
-    public static let decipherOnly = KeyUsage(rawValue: 0x0100)
+    package static let digitalSignature = KeyUsage(rawValue: 0x0001)
+    package static let nonRepudiation = KeyUsage(rawValue: 0x0002)
+    package static let keyEncipherment = KeyUsage(rawValue: 0x0004)
+    package static let dataEncipherment = KeyUsage(rawValue: 0x0008)
+    package static let keyAgreement = KeyUsage(rawValue: 0x0010)
+    package static let keyCertSign = KeyUsage(rawValue: 0x0020)
+    package static let cRLSign = KeyUsage(rawValue: 0x0040)
+    package static let encipherOnly = KeyUsage(rawValue: 0x0080)
+    package static let decipherOnly = KeyUsage(rawValue: 0x0100)
 
     /// The DER BIT STRING contents (unused-bits byte first): TLV bit *k* is BIT STRING bit *k*, counted from the
     /// most significant bit of the first byte; minimal length.
@@ -67,7 +67,7 @@ public struct KeyUsage: OptionSet, Hashable, Sendable {
 }
 
 /// Extended key usage purposes as Matter TLV numbers them.
-public enum KeyPurpose: UInt8, Hashable, Sendable, CaseIterable {
+package enum KeyPurpose: UInt8, Hashable, Sendable, CaseIterable {
     /// id-kp-serverAuth, 1.3.6.1.5.5.7.3.1
     case serverAuth = 1
     /// id-kp-clientAuth, …3.2

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 /// The subject or issuer of a Matter operational certificate.
 ///
@@ -15,9 +15,9 @@ public import MatterCore
 /// | 20 | matter-rcac-id (…1.4) | uint64 | same |
 /// | 21 | matter-fabric-id (…1.5) | uint64 | same |
 /// | 22 | matter-noc-cat (…1.6) | uint32 | UTF8String, 8 upper-case hex digits |
-public struct MatterDistinguishedName: Hashable, Sendable {
+package struct MatterDistinguishedName: Hashable, Sendable {
     /// One attribute (one RDN).
-    public enum Attribute: Hashable, Sendable {
+    package enum Attribute: Hashable, Sendable {
         /// matter-node-id (TLV tag 17).
         case nodeID(UInt64)
         /// matter-firmware-signing-id (18).
@@ -36,7 +36,7 @@ public struct MatterDistinguishedName: Hashable, Sendable {
     }
 
     /// The string attributes a Matter DN can carry; the raw value is the TLV tag.
-    public enum TextAttribute: UInt8, Hashable, Sendable, CaseIterable {
+    package enum TextAttribute: UInt8, Hashable, Sendable, CaseIterable {
         case commonName = 1
         case surname, serialNumber, countryName, localityName, stateOrProvinceName
         case organizationName, organizationalUnitName, title, name, givenName, initials, generationQualifier
@@ -44,41 +44,41 @@ public struct MatterDistinguishedName: Hashable, Sendable {
     }
 
     /// The attributes, in certificate order.
-    public var attributes: [Attribute]
+    package var attributes: [Attribute]
 
-    public init(_ attributes: [Attribute] = []) { self.attributes = attributes }
+    package init(_ attributes: [Attribute] = []) { self.attributes = attributes }
 
     /// The first matter-node-id.
-    public var nodeID: NodeID? {
+    package var nodeID: NodeID? {
         for case .nodeID(let value) in attributes { return NodeID(value) }
         return nil
     }
     /// The first matter-fabric-id.
-    public var fabricID: FabricID? {
+    package var fabricID: FabricID? {
         for case .fabricID(let value) in attributes { return FabricID(value) }
         return nil
     }
     /// The first matter-rcac-id.
-    public var rcacID: UInt64? {
+    package var rcacID: UInt64? {
         for case .rcacID(let value) in attributes { return value }
         return nil
     }
     /// The first matter-icac-id.
-    public var icacID: UInt64? {
+    package var icacID: UInt64? {
         for case .icacID(let value) in attributes { return value }
         return nil
     }
     /// The first matter-firmware-signing-id.
-    public var firmwareSigningID: UInt64? {
+    package var firmwareSigningID: UInt64? {
         for case .firmwareSigningID(let value) in attributes { return value }
         return nil
     }
     /// All matter-noc-cat values, in order.
-    public var caseAuthenticatedTags: [CASEAuthenticatedTag] {
+    package var caseAuthenticatedTags: [CASEAuthenticatedTag] {
         attributes.compactMap { if case .caseAuthenticatedTag(let cat) = $0 { cat } else { nil } }
     }
     /// The first commonName.
-    public var commonName: String? {
+    package var commonName: String? {
         for case .text(.commonName, let value, _) in attributes { return value }
         return nil
     }

@@ -1,23 +1,23 @@
-public import MatterCore
-public import MatterCrypto
+package import MatterCore
+package import MatterCrypto
 
 /// What a validated NOC chain establishes about its subject.
-public struct OperationalIdentity: Hashable, Sendable {
-    public let nodeID: NodeID
-    public let fabricID: FabricID
-    public let caseAuthenticatedTags: [CASEAuthenticatedTag]
+package struct OperationalIdentity: Hashable, Sendable {
+    package let nodeID: NodeID
+    package let fabricID: FabricID
+    package let caseAuthenticatedTags: [CASEAuthenticatedTag]
     /// The NOC's public key (the node's operational key).
-    public let publicKey: P256PublicKey
+    package let publicKey: P256PublicKey
     /// The root's public key (with the fabric ID, it names the fabric: compressed fabric ID).
-    public let rootPublicKey: P256PublicKey
+    package let rootPublicKey: P256PublicKey
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.nodeID == rhs.nodeID && lhs.fabricID == rhs.fabricID
             && lhs.caseAuthenticatedTags == rhs.caseAuthenticatedTags
             && lhs.publicKey == rhs.publicKey && lhs.rootPublicKey == rhs.rootPublicKey
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(nodeID)
         hasher.combine(fabricID)
         hasher.combine(publicKey.x963Representation)
@@ -39,9 +39,9 @@ public struct OperationalIdentity: Hashable, Sendable {
 ///
 /// Also: each AKID equals the parent's SKID; each signature verifies with the parent's key (the RCAC's with its
 /// own); a fabric ID in the RCAC or ICAC equals the NOC's; each certificate is valid at the given time.
-public enum OperationalCertificateValidator {
+package enum OperationalCertificateValidator {
     /// Validates a full chain and returns the identity it proves.
-    public static func validateChain(
+    package static func validateChain(
         noc: MatterCertificate, icac: MatterCertificate?, rcac: MatterCertificate, at time: CertificateValidationTime
     ) throws(CredentialsError) -> OperationalIdentity {
         try validateRoot(rcac, at: time)
@@ -75,7 +75,7 @@ public enum OperationalCertificateValidator {
     }
 
     /// Validates a root on its own: subject, extensions, self-issued and self-signed, validity.
-    public static func validateRoot(_ rcac: MatterCertificate, at time: CertificateValidationTime)
+    package static func validateRoot(_ rcac: MatterCertificate, at time: CertificateValidationTime)
         throws(CredentialsError)
     {
         try checkSubject(rcac, .rcac)

@@ -1,7 +1,7 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// One entry of a node's access control list: who (auth mode and subjects) may do what (privilege)
 /// where (targets), on one fabric.
@@ -18,21 +18,21 @@ public import MatterTLV
 ///
 /// Target {0 Cluster uint32 X, 1 Endpoint uint16 X, 2 DeviceType uint32 X}. Fields 1–4 are
 /// fabric-sensitive.
-public struct AccessControlEntry: Hashable, Sendable {
+package struct AccessControlEntry: Hashable, Sendable {
     /// Where an entry applies: every non-nil field must match.
-    public struct Target: Hashable, Sendable {
-        public var cluster: ClusterID?
-        public var endpoint: EndpointID?
-        public var deviceType: DeviceTypeID?
+    package struct Target: Hashable, Sendable {
+        package var cluster: ClusterID?
+        package var endpoint: EndpointID?
+        package var deviceType: DeviceTypeID?
 
-        public init(cluster: ClusterID? = nil, endpoint: EndpointID? = nil, deviceType: DeviceTypeID? = nil) {
+        package init(cluster: ClusterID? = nil, endpoint: EndpointID? = nil, deviceType: DeviceTypeID? = nil) {
             self.cluster = cluster
             self.endpoint = endpoint
             self.deviceType = deviceType
         }
 
         /// True when the request's endpoint and cluster fall under this target.
-        public func matches(_ request: AccessRequest) -> Bool {
+        package func matches(_ request: AccessRequest) -> Bool {
             if let cluster, cluster != request.cluster { return false }
             if let endpoint, endpoint != request.endpoint { return false }
             if let deviceType, !request.deviceTypes.contains(deviceType) { return false }
@@ -41,17 +41,17 @@ public struct AccessControlEntry: Hashable, Sendable {
     }
 
     /// The fabric the entry belongs to.
-    public var fabricIndex: UInt8
+    package var fabricIndex: UInt8
     /// The privilege granted.
-    public var privilege: Privilege
+    package var privilege: Privilege
     /// How the subject must have authenticated.
-    public var authMode: SubjectDescriptor.AuthMode
+    package var authMode: SubjectDescriptor.AuthMode
     /// CASE: node IDs or CAT subjects; group: group IDs. Empty: any subject of the auth mode.
-    public var subjects: [UInt64]
+    package var subjects: [UInt64]
     /// Empty: the whole node.
-    public var targets: [Target]
+    package var targets: [Target]
 
-    public init(
+    package init(
         fabricIndex: UInt8, privilege: Privilege, authMode: SubjectDescriptor.AuthMode, subjects: [UInt64] = [],
         targets: [Target] = []
     ) {
@@ -66,7 +66,7 @@ public struct AccessControlEntry: Hashable, Sendable {
 
     /// True when this entry grants `request` to `subject`: same fabric and auth mode, a privilege that
     /// includes the requested one, a matching subject and a matching target.
-    public func grants(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool {
+    package func grants(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool {
         guard subject.fabricIndex != 0, fabricIndex == subject.fabricIndex, authMode == subject.authMode,
             Self.privilege(privilege, includes: request.privilege)
         else { return false }
@@ -78,7 +78,7 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// True when an entry granting `granted` allows an operation needing `requested`: Administer ⊃
     /// Manage ⊃ Operate ⊃ View, ProxyView ⊃ View, and only Administer (or ProxyView) includes
     /// ProxyView.
-    public static func privilege(_ granted: Privilege, includes requested: Privilege) -> Bool {
+    package static func privilege(_ granted: Privilege, includes requested: Privilege) -> Bool {
         switch granted {
         case .view: requested == .view
         case .proxyView: requested == .proxyView || requested == .view
@@ -91,7 +91,7 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// True when the entry subject `entrySubject` designates `subject`: the same node (or group) ID,
     /// or, for CASE, a CAT subject whose identifier is one of the subject's CATs with a version at
     /// least the entry's.
-    public static func subject(_ entrySubject: UInt64, matches subject: SubjectDescriptor) -> Bool {
+    package static func subject(_ entrySubject: UInt64, matches subject: SubjectDescriptor) -> Bool {
         if entrySubject == subject.subject { return true }
         guard subject.authMode == .case, let (identifier, version) = catComponents(entrySubject) else { return false }
         return subject.cats.contains { cat in
@@ -102,15 +102,15 @@ public struct AccessControlEntry: Hashable, Sendable {
     // MARK: - CASE Authenticated Tags
 
     /// The upper 32 bits of a CAT subject.
-    public static let catSubjectPrefix: UInt64 = 0xFFFF_FFFD_0000_0000
+    package static let catSubjectPrefix: UInt64 = 0xFFFF_FFFD_0000_0000
 
     /// The subject for a CASE Authenticated Tag (`0xFFFFFFFD_IIII_VVVV`).
-    public static func catSubject(identifier: UInt16, version: UInt16) -> UInt64 {
+    package static func catSubject(identifier: UInt16, version: UInt16) -> UInt64 {
         catSubjectPrefix | UInt64(identifier) << 16 | UInt64(version)
     }
 
     /// Identifier and version of a CAT subject; nil for other subjects.
-    public static func catComponents(_ subject: UInt64) -> (identifier: UInt16, version: UInt16)? {
+    package static func catComponents(_ subject: UInt64) -> (identifier: UInt16, version: UInt16)? {
         guard subject & 0xFFFF_FFFF_0000_0000 == catSubjectPrefix else { return nil }
         return (UInt16(truncatingIfNeeded: subject >> 16), UInt16(truncatingIfNeeded: subject))
     }
@@ -121,7 +121,7 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// cannot be written; group entries cannot grant Administer and name group IDs 1...0xFFFF; CASE
     /// subjects are operational node IDs or CAT subjects with a version other than 0; a target names
     /// something and never both an endpoint and a device type.
-    public func validate() throws(StatusIB) {
+    package func validate() throws(StatusIB) {
         switch authMode {
         case .pase:
             throw StatusIB(.constraintError)
@@ -150,7 +150,7 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// Decodes an AccessControlEntryStruct. A value that is not such a structure, or a field of the
     /// wrong type → INVALID_DATA_TYPE; an unknown privilege or auth mode → CONSTRAINT_ERROR. Empty
     /// subject and target lists become "any".
-    public init(tlv element: TLVElement) throws(StatusIB) {
+    package init(tlv element: TLVElement) throws(StatusIB) {
         guard case .structure = element.value else { throw StatusIB(.invalidDataType) }
         let fields = WriteFields(element)
         guard let privilege = Privilege(rawValue: try fields.unsigned(1, UInt8.self)) else {
@@ -182,7 +182,7 @@ public struct AccessControlEntry: Hashable, Sendable {
 
     /// The AccessControlEntryStruct; without the fabric-sensitive fields 1–4 when
     /// `includeSensitive` is false (another fabric's entry in an unfiltered read).
-    public func tlvValue(includeSensitive: Bool = true) -> TLVValue {
+    package func tlvValue(includeSensitive: Bool = true) -> TLVValue {
         var members: [TLVElement] = []
         if includeSensitive {
             members.append(TLVElement(tag: .context(1), .unsigned(UInt64(privilege.rawValue))))

@@ -1,5 +1,5 @@
 import MatterCore
-public import MatterInteraction
+package import MatterInteraction
 
 /// The spec's access-control evaluation (6.6.6) over a list of ``AccessControlEntry`` values: the
 /// device (MatterDevice's AccessControl cluster) stores entries here; the data model asks.
@@ -9,29 +9,29 @@ public import MatterInteraction
 /// of its own fabric and auth mode that grants the privilege, names it (or no one in particular), and
 /// targets the endpoint and cluster (or the whole node). A subject without a fabric gets nothing.
 /// Confined to the node's queue.
-public final class AccessControlList: AccessPolicy {
+package final class AccessControlList: AccessPolicy {
     /// The entries of every fabric.
-    public var entries: [AccessControlEntry]
+    package var entries: [AccessControlEntry]
     /// PASE sessions have implicit Administer (commissioning).
-    public var grantsPASEAdminister: Bool
+    package var grantsPASEAdminister: Bool
 
-    public init(entries: [AccessControlEntry] = [], grantsPASEAdminister: Bool = true) {
+    package init(entries: [AccessControlEntry] = [], grantsPASEAdminister: Bool = true) {
         self.entries = entries
         self.grantsPASEAdminister = grantsPASEAdminister
     }
 
-    public func allows(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool {
+    package func allows(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool {
         if subject.authMode == .pase, grantsPASEAdminister { return true }
         guard subject.hasFabric else { return false }
         return entries.contains { $0.grants(subject, request) }
     }
 
     /// The entries of one fabric, in order.
-    public func entries(fabric: UInt8) -> [AccessControlEntry] { entries.filter { $0.fabricIndex == fabric } }
+    package func entries(fabric: UInt8) -> [AccessControlEntry] { entries.filter { $0.fabricIndex == fabric } }
 
     /// Replaces one fabric's entries (an ACL write replaces only the accessing fabric's), stamping them
     /// with `fabric`.
-    public func replaceEntries(fabric: UInt8, with replacement: [AccessControlEntry]) {
+    package func replaceEntries(fabric: UInt8, with replacement: [AccessControlEntry]) {
         entries.removeAll { $0.fabricIndex == fabric }
         entries += replacement.map { entry in
             var entry = entry
@@ -41,5 +41,5 @@ public final class AccessControlList: AccessPolicy {
     }
 
     /// Forgets a removed fabric's entries.
-    public func removeFabric(_ fabric: UInt8) { entries.removeAll { $0.fabricIndex == fabric } }
+    package func removeFabric(_ fabric: UInt8) { entries.removeAll { $0.fabricIndex == fabric } }
 }

@@ -1,18 +1,18 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
 
 /// What an access check asks about (spec 6.6.6, "Request Path" plus the privilege needed).
-public struct AccessRequest: Hashable, Sendable {
-    public var endpoint: EndpointID
-    public var cluster: ClusterID
+package struct AccessRequest: Hashable, Sendable {
+    package var endpoint: EndpointID
+    package var cluster: ClusterID
     /// The privilege the operation needs.
-    public var privilege: Privilege
+    package var privilege: Privilege
     /// The device types of the endpoint (for ACL targets naming a device type); empty for an endpoint
     /// that does not exist.
-    public var deviceTypes: [DeviceTypeID]
+    package var deviceTypes: [DeviceTypeID]
 
-    public init(endpoint: EndpointID, cluster: ClusterID, privilege: Privilege, deviceTypes: [DeviceTypeID] = []) {
+    package init(endpoint: EndpointID, cluster: ClusterID, privilege: Privilege, deviceTypes: [DeviceTypeID] = []) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.privilege = privilege
@@ -22,7 +22,7 @@ public struct AccessRequest: Hashable, Sendable {
 
 /// Decides access checks for a ``DeviceDataModel``. ``AccessControlList`` implements the spec's
 /// rules; a device may wrap it (e.g. to add restrictions). Called on the node's queue.
-public protocol AccessPolicy: AnyObject {
+package protocol AccessPolicy: AnyObject {
     /// True when `subject` may exercise `request.privilege` on the cluster instance.
     func allows(_ subject: SubjectDescriptor, _ request: AccessRequest) -> Bool
 }

@@ -14,7 +14,7 @@ extension ClusterBehaviour {
 
 /// One physical moment of a switch: the control plane plays presses as a sequence of these, with the
 /// specification's pauses between them.
-public enum SwitchStep: Sendable, Equatable {
+package enum SwitchStep: Sendable, Equatable {
     /// The button goes down (InitialPress; MultiPressOngoing from the second press of a series on).
     case press(pressesSoFar: Int)
     /// The button has been held past the long-press threshold (LongPress).
@@ -30,7 +30,7 @@ public enum SwitchStep: Sendable, Equatable {
 extension GenericClusterServer {
     /// Plays `step` on this Switch server: CurrentPosition and the events the switch's features call for.
     /// Returns the numbers of the events recorded; throws a reason when the switch cannot do it.
-    public func switchStep(_ step: SwitchStep) throws(SwitchStepError) -> [UInt64] {
+    package func switchStep(_ step: SwitchStep) throws(SwitchStepError) -> [UInt64] {
         guard schema.id == .switch else { throw SwitchStepError("not a Switch cluster") }
         func field(_ tag: UInt8, _ value: Int) -> TLVElement {
             TLVElement(tag: .context(tag), .unsigned(UInt64(value)))
@@ -68,11 +68,11 @@ extension GenericClusterServer {
     }
 
     /// The most presses one multi-press series counts (MultiPressMax; 1 without the feature).
-    public var multiPressMax: Int { features.contains("MSM") ? Int(unsignedValue(.Switch.multiPressMax)) : 1 }
+    package var multiPressMax: Int { features.contains("MSM") ? Int(unsignedValue(.Switch.multiPressMax)) : 1 }
 }
 
 /// Why a switch step was refused.
-public struct SwitchStepError: Error, Sendable, CustomStringConvertible {
-    public let description: String
+package struct SwitchStepError: Error, Sendable, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

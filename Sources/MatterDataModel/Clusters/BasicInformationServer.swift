@@ -1,7 +1,7 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Basic Information 0x0028 (rev 5) on endpoint 0: the node's identity from a ``Configuration``;
 /// NodeLabel (Manage), Location (Administer) and LocalConfigDisabled (Manage) writable and persisted;
@@ -9,46 +9,46 @@ public import MatterTLV
 /// data model's composition changes after start (an endpoint or a cluster server added or removed).
 /// Records StartUp when the data model starts and ShutDown when it shuts down; the device records
 /// Leave with ``recordLeave(fabricIndex:)``.
-public final class BasicInformationServer: ClusterServer {
+package final class BasicInformationServer: ClusterServer {
     /// The values the cluster reports.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// DataModelRevision: the data-model revision of the specification claimed (Matter 1.4.1: 18,
         /// Matter 1.5: 19, 1.6: 21, as matter.js advertises them with its SpecificationVersion; Apple
         /// Home checks that the two agree).
-        public var dataModelRevision: UInt16 = 19
-        public var vendorName: String = "matter-emu"
+        package var dataModelRevision: UInt16 = 19
+        package var vendorName: String = "matter-emu"
         /// Must equal the DAC's and the certification declaration's vendor ID.
-        public var vendorID: VendorID = .testVendor1
-        public var productName: String
+        package var vendorID: VendorID = .testVendor1
+        package var productName: String
         /// Must be in the certification declaration and equal the DAC's product ID.
-        public var productID: ProductID
+        package var productID: ProductID
         /// NodeLabel until a controller writes one (a written label is persisted and wins).
-        public var nodeLabel: String = ""
+        package var nodeLabel: String = ""
         /// ISO 3166 country code, two characters (`XX` = unknown).
-        public var location: String = "XX"
-        public var hardwareVersion: UInt16 = 1
-        public var hardwareVersionString: String = "1.0"
-        public var softwareVersion: UInt32 = 1
-        public var softwareVersionString: String = "1.0"
+        package var location: String = "XX"
+        package var hardwareVersion: UInt16 = 1
+        package var hardwareVersionString: String = "1.0"
+        package var softwareVersion: UInt32 = 1
+        package var softwareVersionString: String = "1.0"
         /// ManufacturingDate (`YYYYMMDD`, optional attribute).
-        public var manufacturingDate: String?
-        public var partNumber: String?
-        public var productURL: String?
-        public var productLabel: String?
-        public var serialNumber: String?
+        package var manufacturingDate: String?
+        package var partNumber: String?
+        package var productURL: String?
+        package var productLabel: String?
+        package var serialNumber: String?
         /// UniqueID: stable, not derived from the serial number. Nil: generated at first start and
         /// persisted.
-        public var uniqueID: String?
+        package var uniqueID: String?
         /// CapabilityMinima.CaseSessionsPerFabric (≥ 3).
-        public var caseSessionsPerFabric: UInt16 = 3
+        package var caseSessionsPerFabric: UInt16 = 3
         /// CapabilityMinima.SubscriptionsPerFabric (≥ 3).
-        public var subscriptionsPerFabric: UInt16 = 3
+        package var subscriptionsPerFabric: UInt16 = 3
         /// SpecificationVersion, `0xMMmmpp00` (1.5.0).
-        public var specificationVersion: UInt32 = 0x0105_0000
+        package var specificationVersion: UInt32 = 0x0105_0000
         /// MaxPathsPerInvoke (match the interaction server's `maxPathsPerInvoke`).
-        public var maxPathsPerInvoke: UInt16 = 1
+        package var maxPathsPerInvoke: UInt16 = 1
 
-        public init(productName: String, productID: ProductID) {
+        package init(productName: String, productID: ProductID) {
             self.productName = productName
             self.productID = productID
         }
@@ -57,9 +57,9 @@ public final class BasicInformationServer: ClusterServer {
     static let uniqueIDKey = "dm/unique-id"
 
     /// The configured values.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// NodeLabel (≤ 32 bytes).
-    public private(set) var nodeLabel: String
+    package private(set) var nodeLabel: String
 
     /// NodeLabel's maximum length in bytes of UTF-8 (spec 11.1.5: `string max 32`).
     package static let nodeLabelMaxBytes = 32
@@ -75,15 +75,15 @@ public final class BasicInformationServer: ClusterServer {
         return NameCharacters.problem(in: label)
     }
     /// Location (2 characters).
-    public private(set) var location: String
+    package private(set) var location: String
     /// LocalConfigDisabled.
-    public private(set) var localConfigDisabled = false
+    package private(set) var localConfigDisabled = false
     /// UniqueID (configured or generated).
-    public private(set) var uniqueID: String
+    package private(set) var uniqueID: String
     /// ConfigurationVersion (≥ 1).
-    public private(set) var configurationVersion: UInt32 = 1
+    package private(set) var configurationVersion: UInt32 = 1
 
-    public init(configuration: Configuration) {
+    package init(configuration: Configuration) {
         self.configuration = configuration
         self.nodeLabel = configuration.nodeLabel
         self.location = configuration.location
@@ -91,7 +91,7 @@ public final class BasicInformationServer: ClusterServer {
         super.init(id: .basicInformation, revision: ClusterSchema.basicInformation.revision)
     }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         typealias A = AttributeID.BasicInformation
         var ids: [AttributeID] = [
             A.dataModelRevision, A.vendorName, A.vendorID, A.productName, A.productID, A.nodeLabel, A.location,
@@ -110,13 +110,13 @@ public final class BasicInformationServer: ClusterServer {
     }
 
     /// StartUp, ShutDown and Leave; ReachableChanged (optional) belongs to bridged devices.
-    override public var events: [EventInfo] {
+    override package var events: [EventInfo] {
         typealias E = EventID.BasicInformation
         let emitted: Set<EventID> = [E.startUp, E.shutDown, E.leave]
         return ClusterSchema.basicInformation.events.filter { emitted.contains($0.id) }.map(EventInfo.init)
     }
 
-    override public func start() {
+    override package func start() {
         // A label stored before the rule held is not served (the configured one stands instead).
         if case .utf8(let label)? = loadPersisted(.BasicInformation.nodeLabel), Self.nodeLabelProblem(label) == nil {
             nodeLabel = label
@@ -142,26 +142,26 @@ public final class BasicInformationServer: ClusterServer {
             fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(configuration.softwareVersion)))]))
     }
 
-    override public func stop() {
+    override package func stop() {
         recordEvent(.BasicInformation.shutDown, priority: .critical)
     }
 
     /// Records the Leave event for a fabric that was removed.
-    public func recordLeave(fabricIndex: UInt8) {
+    package func recordLeave(fabricIndex: UInt8) {
         recordEvent(
             .BasicInformation.leave, priority: .info,
             fields: .structure([TLVElement(tag: .context(0), .unsigned(UInt64(fabricIndex)))]))
     }
 
     /// The node's composition changed (not by a software update): ConfigurationVersion goes up by one.
-    public func configurationChanged() {
+    package func configurationChanged() {
         configurationVersion = configurationVersion == .max ? 1 : configurationVersion + 1
         persist(.BasicInformation.configurationVersion, .unsigned(UInt64(configurationVersion)))
         attributeChanged(.BasicInformation.configurationVersion)
     }
 
     /// Sets Location (SetRegulatoryConfig's CountryCode): exactly two characters, else CONSTRAINT_ERROR.
-    public func setLocation(_ code: String) throws(StatusIB) {
+    package func setLocation(_ code: String) throws(StatusIB) {
         guard code.utf8.count == 2 else { throw StatusIB(.constraintError) }
         guard code != location else { return }
         location = code
@@ -169,7 +169,7 @@ public final class BasicInformationServer: ClusterServer {
         attributeChanged(.BasicInformation.location)
     }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         typealias A = AttributeID.BasicInformation
         let c = configuration
         switch attribute {
@@ -208,7 +208,7 @@ public final class BasicInformationServer: ClusterServer {
         return .utf8(text)
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         let value = WriteValue(write)
@@ -233,7 +233,7 @@ public final class BasicInformationServer: ClusterServer {
         }
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         switch attribute {
         case .BasicInformation.nodeLabel: "node-label: \"\(nodeLabel)\""
         case .BasicInformation.location: "location: \(location)"

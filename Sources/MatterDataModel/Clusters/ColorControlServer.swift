@@ -1,32 +1,32 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Color Control 0x0300 (rev 8) with the ColorTemperature feature (CT), and optionally XY for
 /// extended colour lights: MoveToColorTemperature, MoveColorTemperature, StepColorTemperature,
 /// StopMoveStep (and MoveToColor, MoveColor, StepColor with XY), transitions over time like Level Control's, the
 /// ExecuteIfOff rule, StartUpColorTemperatureMireds applied at boot, colour state persisted.
 /// Coupling of colour temperature to level (Level Control's Options bit 1) is not implemented.
-public final class ColorControlServer: ClusterServer {
+package final class ColorControlServer: ClusterServer {
     /// Construction parameters.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The XY feature (CurrentX/CurrentY, MoveToColor): Extended Color Light.
-        public var xy = false
+        package var xy = false
         /// ColorTempPhysicalMinMireds (coolest).
-        public var physicalMinMireds: UInt16 = 153
+        package var physicalMinMireds: UInt16 = 153
         /// ColorTempPhysicalMaxMireds (warmest).
-        public var physicalMaxMireds: UInt16 = 500
+        package var physicalMaxMireds: UInt16 = 500
         /// CoupleColorTempToLevelMinMireds.
-        public var coupleColorTempToLevelMinMireds: UInt16 = 153
+        package var coupleColorTempToLevelMinMireds: UInt16 = 153
         /// ColorTemperatureMireds before anything is persisted.
-        public var initialMireds: UInt16 = 250
+        package var initialMireds: UInt16 = 250
 
-        public init(xy: Bool = false) { self.xy = xy }
+        package init(xy: Bool = false) { self.xy = xy }
     }
 
     /// ColorModeEnum values.
-    public enum ColorMode: UInt8, Sendable {
+    package enum ColorMode: UInt8, Sendable {
         case hueSaturation = 0
         case xy = 1
         case colorTemperature = 2
@@ -42,20 +42,20 @@ public final class ColorControlServer: ClusterServer {
         var channel: Channel
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// ColorTemperatureMireds.
-    public private(set) var colorTemperatureMireds: UInt16
+    package private(set) var colorTemperatureMireds: UInt16
     /// CurrentX, CurrentY (XY feature).
-    public private(set) var currentX: UInt16 = 24939
-    public private(set) var currentY: UInt16 = 24701
+    package private(set) var currentX: UInt16 = 24939
+    package private(set) var currentY: UInt16 = 24701
     /// ColorMode (EnhancedColorMode follows it).
-    public private(set) var colorMode: ColorMode = .colorTemperature
+    package private(set) var colorMode: ColorMode = .colorTemperature
     /// Options (bit 0 ExecuteIfOff).
-    public private(set) var options: UInt8 = 0
+    package private(set) var options: UInt8 = 0
     /// RemainingTime, 1/10 s.
-    public private(set) var remainingTime: UInt16 = 0
+    package private(set) var remainingTime: UInt16 = 0
     /// StartUpColorTemperatureMireds (nil: keep the previous value).
-    public private(set) var startUpColorTemperatureMireds: UInt16?
+    package private(set) var startUpColorTemperatureMireds: UInt16?
 
     private var run: Run?
     private var temperatureReports = ReportThrottle()
@@ -63,7 +63,7 @@ public final class ColorControlServer: ClusterServer {
     private var remainingReports = RemainingTimeReporting()
     private lazy var ticker = makeTimer { [unowned self] in self.step() }
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.colorTemperatureMireds = configuration.initialMireds
         super.init(
@@ -72,9 +72,9 @@ public final class ColorControlServer: ClusterServer {
     }
 
     /// ColorCapabilities (mirrors the features).
-    public var colorCapabilities: UInt16 { UInt16(featureMap) }
+    package var colorCapabilities: UInt16 { UInt16(featureMap) }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         typealias A = AttributeID.ColorControl
         var ids: [AttributeID] = [A.remainingTime]
         if configuration.xy { ids += [A.currentX, A.currentY] }
@@ -86,7 +86,7 @@ public final class ColorControlServer: ClusterServer {
         return Self.attributeInfos(.colorControl, ids)
     }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         typealias C = CommandID.ColorControl
         var ids: [CommandID] = []
         if configuration.xy { ids += [C.moveToColor, C.moveColor, C.stepColor] }
@@ -96,7 +96,7 @@ public final class ColorControlServer: ClusterServer {
 
     // MARK: - Lifecycle
 
-    override public func start() {
+    override package func start() {
         typealias A = AttributeID.ColorControl
         if let value = loadPersisted(A.colorTemperatureMireds).flatMap(Self.uint16) { colorTemperatureMireds = value }
         if configuration.xy {
@@ -122,7 +122,7 @@ public final class ColorControlServer: ClusterServer {
         persist(A.colorMode, .unsigned(UInt64(colorMode.rawValue)))
     }
 
-    override public func stop() {
+    override package func stop() {
         ticker.cancel()
         run = nil
     }
@@ -137,7 +137,7 @@ public final class ColorControlServer: ClusterServer {
 
     // MARK: - Attributes
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         typealias A = AttributeID.ColorControl
         switch attribute {
         case A.remainingTime: return .unsigned(UInt64(remainingTime))
@@ -157,7 +157,7 @@ public final class ColorControlServer: ClusterServer {
         }
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         typealias A = AttributeID.ColorControl
@@ -182,7 +182,7 @@ public final class ColorControlServer: ClusterServer {
 
     // MARK: - Commands
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.ColorControl
@@ -280,7 +280,7 @@ public final class ColorControlServer: ClusterServer {
 
     /// MoveToColorTemperature: to `mireds` (clamped to the physical range) over `transitionTime`
     /// tenths of a second (≤ 65534).
-    public func moveToColorTemperature(
+    package func moveToColorTemperature(
         _ mireds: UInt16, transitionTime: UInt16, optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0
     ) throws(StatusIB) {
         guard transitionTime <= 0xFFFE else { throw StatusIB(.constraintError) }
@@ -385,7 +385,7 @@ public final class ColorControlServer: ClusterServer {
             .ColorControl.remainingTime, quiet: !remainingReports.isReportable(tenths, byCommand: byCommand))
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         switch attribute {
         case .ColorControl.colorTemperatureMireds:
             "color-temperature \(endpointID.rawValue): \(colorTemperatureMireds) mireds"
@@ -399,7 +399,7 @@ public final class ColorControlServer: ClusterServer {
 extension ColorControlServer: SceneParticipant {
     /// CurrentX and CurrentY (XY), ColorTemperatureMireds (within the physical range) and
     /// EnhancedColorMode (a mode this light has), as the SDK's color-control scene handler stores them.
-    public var sceneAttributes: [SceneAttribute] {
+    package var sceneAttributes: [SceneAttribute] {
         typealias A = AttributeID.ColorControl
         var list: [SceneAttribute] = []
         if configuration.xy {
@@ -421,7 +421,7 @@ extension ColorControlServer: SceneParticipant {
         return list
     }
 
-    public func currentSceneValues() -> [SceneAttributeValue] {
+    package func currentSceneValues() -> [SceneAttributeValue] {
         typealias A = AttributeID.ColorControl
         var list: [SceneAttributeValue] = []
         if configuration.xy {
@@ -439,7 +439,7 @@ extension ColorControlServer: SceneParticipant {
 
     /// Moves to the scene's colour in the scene's mode (EnhancedColorMode; without it XY when the scene
     /// has x and y, else colour temperature) over the transition.
-    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+    package func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
         typealias A = AttributeID.ColorControl
         func value(_ id: AttributeID) -> Int64? { values.first { $0.attribute == id }?.value }
         let x = value(A.currentX)

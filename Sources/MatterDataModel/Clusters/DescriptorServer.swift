@@ -1,21 +1,21 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Descriptor 0x001D (rev 2), generated from the composition: DeviceTypeList and ClientList from the
 /// endpoint, ServerList from its servers, PartsList = every other endpoint on endpoint 0 and empty on
 /// the others (leaf endpoints). The data model adds one to every endpoint that lacks it.
-public final class DescriptorServer: ClusterServer {
-    public init() { super.init(id: .descriptor, revision: ClusterSchema.descriptor.revision) }
+package final class DescriptorServer: ClusterServer {
+    package init() { super.init(id: .descriptor, revision: ClusterSchema.descriptor.revision) }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         Self.attributeInfos(
             .descriptor,
             [.Descriptor.deviceTypeList, .Descriptor.serverList, .Descriptor.clientList, .Descriptor.partsList])
     }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         guard let endpoint else { throw StatusIB(.unsupportedAttribute) }
         switch attribute {
         case .Descriptor.deviceTypeList:
@@ -40,12 +40,12 @@ public final class DescriptorServer: ClusterServer {
 
     /// The PartsList: on endpoint 0 every other endpoint; on an Aggregator every bridged device (an endpoint
     /// with the Bridged Node device type); elsewhere none.
-    public var parts: [EndpointID] {
+    package var parts: [EndpointID] {
         guard let dataModel, let endpoint else { return [] }
         if endpointID == .root { return dataModel.endpoints.filter { $0 != .root } }
         guard endpoint.isAggregator else { return [] }
         return dataModel.allEndpoints.filter(\.isBridgedNode).map(\.id)
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? { nil }
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? { nil }
 }

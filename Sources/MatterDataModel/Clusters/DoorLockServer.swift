@@ -1,7 +1,7 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Door Lock 0x0101 (rev 9) with users and PIN credentials (features PIN, COTA, USR), week-day and
 /// year-day schedules (WDSCH, YDSCH): LockState, LockType, ActuatorEnabled, OperatingMode (writable
@@ -12,28 +12,28 @@ public import MatterTLV
 /// DoorLockAlarm, LockOperation, LockOperationError and LockUserChange events. Users, credentials,
 /// schedules, lock state and settings are persisted. Schedules are kept and reported but not enforced
 /// (the device has no local time zone).
-public final class DoorLockServer: ClusterServer {
+package final class DoorLockServer: ClusterServer {
     /// LockStateEnum.
-    public typealias LockState = Clusters.DoorLock.LockStateEnum
+    package typealias LockState = Clusters.DoorLock.LockStateEnum
 
     /// OperatingModeEnum.
-    public typealias OperatingMode = Clusters.DoorLock.OperatingModeEnum
+    package typealias OperatingMode = Clusters.DoorLock.OperatingModeEnum
 
     /// Construction parameters.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// LockType (LockTypeEnum; 0 dead bolt).
-        public var lockType: UInt8 = 0
+        package var lockType: UInt8 = 0
         /// LockState before anything is persisted.
-        public var initialState: LockState = .locked
+        package var initialState: LockState = .locked
         /// SupportedOperatingModes, inverted bitmap (bit = 0: supported). Default: Normal and
         /// NoRemoteLockUnlock.
-        public var supportedOperatingModes: UInt16 = 0xFFF6
+        package var supportedOperatingModes: UInt16 = 0xFFF6
         /// WrongCodeEntryLimit before a controller writes one.
-        public var wrongCodeEntryLimit: UInt8 = 5
+        package var wrongCodeEntryLimit: UInt8 = 5
         /// UserCodeTemporaryDisableTime (seconds) before a controller writes one.
-        public var userCodeTemporaryDisableTime: UInt8 = 10
+        package var userCodeTemporaryDisableTime: UInt8 = 10
 
-        public init() {}
+        package init() {}
     }
 
     /// OperationSourceEnum.
@@ -55,21 +55,21 @@ public final class DoorLockServer: ClusterServer {
     /// Features PIN | WDSCH | COTA | USR | YDSCH.
     static let features: UInt32 = 0x0001 | 0x0010 | 0x0080 | 0x0100 | 0x0400
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// LockState (nil: unknown).
-    public internal(set) var lockState: LockState?
+    package internal(set) var lockState: LockState?
     /// OperatingMode.
-    public internal(set) var operatingMode: OperatingMode = .normal
+    package internal(set) var operatingMode: OperatingMode = .normal
     /// WrongCodeEntryLimit.
-    public internal(set) var wrongCodeEntryLimit: UInt8
+    package internal(set) var wrongCodeEntryLimit: UInt8
     /// UserCodeTemporaryDisableTime, seconds.
-    public internal(set) var userCodeTemporaryDisableTime: UInt8
+    package internal(set) var userCodeTemporaryDisableTime: UInt8
     /// AutoRelockTime, seconds (0: off).
-    public internal(set) var autoRelockTime: UInt32 = 0
+    package internal(set) var autoRelockTime: UInt32 = 0
     /// RequirePINforRemoteOperation.
-    public internal(set) var requirePINForRemoteOperation = false
+    package internal(set) var requirePINForRemoteOperation = false
     /// SendPINOverTheAir.
-    public internal(set) var sendPINOverTheAir = false
+    package internal(set) var sendPINOverTheAir = false
 
     /// Users, PIN credentials and schedules.
     var table = DoorLockUserTable()
@@ -79,7 +79,7 @@ public final class DoorLockServer: ClusterServer {
     var lockedOutUntil: UInt64?
     private lazy var relockTimer = makeTimer { [unowned self] in self.autoRelock() }
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.lockState = configuration.initialState
         self.wrongCodeEntryLimit = configuration.wrongCodeEntryLimit
@@ -87,7 +87,7 @@ public final class DoorLockServer: ClusterServer {
         super.init(id: .doorLock, revision: ClusterSchema.doorLock.revision, featureMap: Self.features)
     }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         typealias A = AttributeID.DoorLock
         return Self.attributeInfos(
             .doorLock,
@@ -111,9 +111,9 @@ public final class DoorLockServer: ClusterServer {
         ]
     }()
 
-    override public var acceptedCommands: [CommandInfo] { Self.commandInfos(.doorLock, Self.implementedCommands) }
+    override package var acceptedCommands: [CommandInfo] { Self.commandInfos(.doorLock, Self.implementedCommands) }
 
-    override public var generatedCommands: [CommandID] {
+    override package var generatedCommands: [CommandID] {
         typealias C = CommandID.DoorLock
         return [
             C.getWeekDayScheduleResponse, C.getYearDayScheduleResponse, C.getUserResponse, C.setCredentialResponse,
@@ -121,7 +121,7 @@ public final class DoorLockServer: ClusterServer {
         ]
     }
 
-    override public var events: [EventInfo] {
+    override package var events: [EventInfo] {
         typealias E = EventID.DoorLock
         let emitted: Set<EventID> = [E.doorLockAlarm, E.lockOperation, E.lockOperationError, E.lockUserChange]
         return ClusterSchema.doorLock.events.filter { emitted.contains($0.id) }.map(EventInfo.init)
@@ -129,7 +129,7 @@ public final class DoorLockServer: ClusterServer {
 
     // MARK: - Lifecycle
 
-    override public func start() {
+    override package func start() {
         typealias A = AttributeID.DoorLock
         if let stored = loadPersisted(A.lockState) {
             if case .unsigned(let raw) = stored {
@@ -157,7 +157,7 @@ public final class DoorLockServer: ClusterServer {
         }
     }
 
-    override public func stop() { relockTimer.cancel() }
+    override package func stop() { relockTimer.cancel() }
 
     private func storedByte(_ attribute: AttributeID) -> UInt8? {
         guard case .unsigned(let raw)? = loadPersisted(attribute) else { return nil }
@@ -171,13 +171,13 @@ public final class DoorLockServer: ClusterServer {
     func persistTable() { persist(named: Self.tableKey, table.tlv) }
 
     /// True when SupportedOperatingModes (inverted) lists `mode`.
-    public func isSupported(_ mode: OperatingMode) -> Bool {
+    package func isSupported(_ mode: OperatingMode) -> Bool {
         configuration.supportedOperatingModes & (1 << UInt16(mode.rawValue)) == 0
     }
 
     // MARK: - Attributes
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         typealias A = AttributeID.DoorLock
         let limits = table.limits
         switch attribute {
@@ -203,7 +203,7 @@ public final class DoorLockServer: ClusterServer {
         }
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         typealias A = AttributeID.DoorLock
@@ -251,7 +251,7 @@ public final class DoorLockServer: ClusterServer {
 
     // MARK: - Commands
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.DoorLock
@@ -391,7 +391,7 @@ public final class DoorLockServer: ClusterServer {
 
     /// LockState changes as the bolt reports it (a hand on the thumb-turn, a jam); other
     /// attributes as written.
-    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+    override package func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         guard attribute == .DoorLock.lockState else { return try super.setLocally(attribute, value) }
         switch value {
         case .null: setLockState(nil)
@@ -405,7 +405,7 @@ public final class DoorLockServer: ClusterServer {
     }
 
     /// Sets LockState (a local operation, or the result of a command).
-    public func setLockState(_ state: LockState?) {
+    package func setLockState(_ state: LockState?) {
         if state == .locked { relockTimer.cancel() }
         guard state != lockState else { return }
         lockState = state
@@ -413,7 +413,7 @@ public final class DoorLockServer: ClusterServer {
         attributeChanged(.DoorLock.lockState)
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         guard attribute == .DoorLock.lockState else { return super.changeDescription(of: attribute, value: value) }
         let text =
             switch lockState {

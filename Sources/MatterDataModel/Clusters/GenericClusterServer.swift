@@ -1,7 +1,7 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Any cluster of the generated model on an endpoint, with a feature set: it serves every attribute the
 /// conformance makes mandatory for those features (and the optional ones asked for) with its default or a given
@@ -16,20 +16,20 @@ public import MatterTLV
 ///     AttributeID.TemperatureMeasurement.measuredValue: .signed(2150),
 /// ])
 /// ```
-public final class GenericClusterServer: ClusterServer {
+package final class GenericClusterServer: ClusterServer {
     /// Why a server could not be made: a feature the cluster does not have, an attribute or command it does
     /// not have or that its conformance forbids with these features, a value that does not fit.
-    public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// What a command's behaviour does with its fields: nothing to answer (SUCCESS), a response, or a status.
-    public typealias Behaviour = (GenericClusterServer, CommandFields, InteractionContext) throws(StatusIB) ->
+    package typealias Behaviour = (GenericClusterServer, CommandFields, InteractionContext) throws(StatusIB) ->
         CommandResponse?
 
-    public let schema: ClusterSchema
+    package let schema: ClusterSchema
     /// The enabled feature codes.
-    public let features: Set<String>
+    package let features: Set<String>
     private let served: [AttributeSchema]
     private let commandSchemas: [CommandSchema]
     private var values: [AttributeID: TLVValue] = [:]
@@ -50,11 +50,11 @@ public final class GenericClusterServer: ClusterServer {
 
     /// What runs after an attribute's value changed (from a write, the control plane or a behaviour): the
     /// server, the old value and the new one.
-    public typealias ChangeHandler = (GenericClusterServer, TLVValue?, TLVValue) -> Void
+    package typealias ChangeHandler = (GenericClusterServer, TLVValue?, TLVValue) -> Void
 
     /// `features`: feature codes (`LT`) or names (`Lighting`); `optionalAttributes` and `optionalCommands`:
     /// elements the conformance allows but does not require; `values`: initial values instead of the defaults.
-    public init(
+    package init(
         _ schema: ClusterSchema, features: [String] = [], optionalAttributes: [AttributeID] = [],
         optionalCommands: [CommandID] = [], optionalEvents: [EventID] = [], values: [AttributeID: TLVValue] = [:]
     ) throws(ConfigurationError) {
@@ -144,7 +144,7 @@ public final class GenericClusterServer: ClusterServer {
     /// model does not know (a vendor's) are served read-only and accepted with the view and operate
     /// privileges. An accepted command without a behaviour answers success: a response command, where the
     /// model gives it one, with its mandatory fields at their least values.
-    public init(
+    package init(
         recorded schema: ClusterSchema, revision: UInt16, featureMap: UInt32,
         attributes: [(id: AttributeID, value: TLVValue)], accepted: [CommandID], generated: [CommandID]
     ) {
@@ -174,39 +174,39 @@ public final class GenericClusterServer: ClusterServer {
     }
 
     /// Makes `command` do `behaviour` (it must be one of the accepted commands).
-    public func handle(_ command: CommandID, _ behaviour: @escaping Behaviour) {
+    package func handle(_ command: CommandID, _ behaviour: @escaping Behaviour) {
         behaviours[command] = behaviour
     }
 
     /// What a behaviour checks of a value a client writes beyond the model's own constraints (a constraint
     /// on other attributes: a setpoint within its limits); it throws the status the write answers.
-    public typealias WriteCheck = (GenericClusterServer, TLVValue) throws(StatusIB) -> Void
+    package typealias WriteCheck = (GenericClusterServer, TLVValue) throws(StatusIB) -> Void
 
     /// Makes a client's write of `attribute` pass `check` first (the control plane and behaviours are not
     /// checked: they move the physical world).
-    public func checkWrites(_ attribute: AttributeID, _ check: @escaping WriteCheck) {
+    package func checkWrites(_ attribute: AttributeID, _ check: @escaping WriteCheck) {
         writeChecks[attribute] = check
     }
 
     /// Runs `handler` after every change of `attribute`'s value (a behaviour's reaction: an event, a
     /// dependent attribute).
-    public func onChange(_ attribute: AttributeID, _ handler: @escaping ChangeHandler) {
+    package func onChange(_ attribute: AttributeID, _ handler: @escaping ChangeHandler) {
         changeHandlers[attribute, default: []].append(handler)
     }
 
     /// Records event `id` of this cluster with the priority the model gives it.
     @discardableResult
-    public func recordEvent(_ id: EventID, fields: TLVValue = .structure([])) -> UInt64? {
+    package func recordEvent(_ id: EventID, fields: TLVValue = .structure([])) -> UInt64? {
         guard let event = schema.event(id) else { return nil }
         return recordEvent(id, priority: event.priority, fields: fields)
     }
 
     /// The current value of `attribute`, if served.
-    public func value(_ attribute: AttributeID) -> TLVValue? { values[attribute] }
+    package func value(_ attribute: AttributeID) -> TLVValue? { values[attribute] }
 
     /// Sets a served attribute from the node's side (a sensor's reading, a behaviour's state): checked
     /// against the model, persisted if non-volatile, reported if changed.
-    public func set(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+    package func set(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         guard let schema = served.first(where: { $0.id == attribute }) else { throw StatusIB(.unsupportedAttribute) }
         do {
             try Self.check(value, schema, in: self.schema)
@@ -231,11 +231,11 @@ public final class GenericClusterServer: ClusterServer {
 
     // MARK: - ClusterServer
 
-    override public var attributes: [AttributeInfo] { served.map(AttributeInfo.init) }
+    override package var attributes: [AttributeInfo] { served.map(AttributeInfo.init) }
 
-    override public var acceptedCommands: [CommandInfo] { commandSchemas.map(CommandInfo.init) }
+    override package var acceptedCommands: [CommandInfo] { commandSchemas.map(CommandInfo.init) }
 
-    override public var generatedCommands: [CommandID] {
+    override package var generatedCommands: [CommandID] {
         if let recordedGenerated { return recordedGenerated }
         var ids: [CommandID] = []
         for command in commandSchemas {
@@ -244,21 +244,21 @@ public final class GenericClusterServer: ClusterServer {
         return ids
     }
 
-    override public var events: [EventInfo] {
+    override package var events: [EventInfo] {
         schema.events.filter {
             $0.conformance.presence(features: features) == .mandatory || askedEvents.contains($0.id)
         }
         .map(EventInfo.init)
     }
 
-    override public func fabricRemoved(_ fabricIndex: UInt8) {
+    override package func fabricRemoved(_ fabricIndex: UInt8) {
         for attribute in served where attribute.isFabricScoped {
             guard case .array(let entries)? = values[attribute.id] else { continue }
             try? set(attribute.id, .array(entries.filter { Self.fabric(of: $0) != fabricIndex }))
         }
     }
 
-    override public func start() {
+    override package func start() {
         for attribute in served where attribute.quality.contains(.nonVolatile) {
             if let stored = loadPersisted(attribute.id), (try? Self.check(stored, attribute, in: schema)) != nil {
                 values[attribute.id] = stored
@@ -269,11 +269,11 @@ public final class GenericClusterServer: ClusterServer {
 
     /// Runs `handler` when the server starts in a running data model, its persisted values loaded (a
     /// behaviour's timers start there).
-    public func onStart(_ handler: @escaping (GenericClusterServer) -> Void) {
+    package func onStart(_ handler: @escaping (GenericClusterServer) -> Void) {
         startHandlers.append(handler)
     }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         guard let value = values[attribute] else { throw StatusIB(.unsupportedAttribute) }
         // A fabric-filtered read of a fabric-scoped list shows the accessing fabric's entries only.
         if context.isFabricFiltered, case .array(let entries) = value,
@@ -292,7 +292,7 @@ public final class GenericClusterServer: ClusterServer {
         return UInt8(exactly: index)
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         guard let schema = served.first(where: { $0.id == attribute }) else { throw StatusIB(.unsupportedAttribute) }
@@ -314,11 +314,11 @@ public final class GenericClusterServer: ClusterServer {
         }
     }
 
-    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+    override package func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         try set(attribute, value)
     }
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         if let behaviour = behaviours[command] { return try behaviour(self, fields, context) }

@@ -1,25 +1,25 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Groups 0x0004 (rev 4) with group names (GN): adds this endpoint to groups of the accessing fabric
 /// in the data model's shared ``GroupTable``. AddGroupIfIdentifying needs the endpoint's Identify
 /// server to be identifying (otherwise it succeeds without effect). RemoveGroup and RemoveAllGroups
 /// also remove the group's scenes from the endpoint's Scenes Management server.
-public final class GroupsServer: ClusterServer {
+package final class GroupsServer: ClusterServer {
     /// A Groups server. Responses carry SUCCESS or the IM status of the failure (CONSTRAINT_ERROR,
     /// NOT_FOUND, UNSUPPORTED_ACCESS without a group key, RESOURCE_EXHAUSTED) in their Status field.
-    public init() {
+    package init() {
         super.init(id: .groups, revision: ClusterSchema.groups.revision, featureMap: 0x01)
     }
 
     /// NameSupport: bit 7, names supported.
-    public static let nameSupport: UInt8 = 0x80
+    package static let nameSupport: UInt8 = 0x80
 
-    override public var attributes: [AttributeInfo] { Self.attributeInfos(.groups, [.Groups.nameSupport]) }
+    override package var attributes: [AttributeInfo] { Self.attributeInfos(.groups, [.Groups.nameSupport]) }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         Self.commandInfos(
             .groups,
             [
@@ -28,19 +28,19 @@ public final class GroupsServer: ClusterServer {
             ])
     }
 
-    override public var generatedCommands: [CommandID] {
+    override package var generatedCommands: [CommandID] {
         [
             .Groups.addGroupResponse, .Groups.viewGroupResponse, .Groups.getGroupMembershipResponse,
             .Groups.removeGroupResponse,
         ]
     }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         guard attribute == .Groups.nameSupport else { throw StatusIB(.unsupportedAttribute) }
         return .unsigned(UInt64(Self.nameSupport))
     }
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         guard let table = dataModel?.groupTable else { throw StatusIB(.failure) }

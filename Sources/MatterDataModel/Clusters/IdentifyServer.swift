@@ -1,44 +1,44 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Identify 0x0003 (rev 6): IdentifyTime counts down once a second while the device identifies;
 /// Identify sets it, TriggerEffect runs an effect (a virtual device just notes it in the change log).
-public final class IdentifyServer: ClusterServer {
+package final class IdentifyServer: ClusterServer {
     /// IdentifyTypeEnum values.
-    public typealias IdentifyType = Clusters.Identify.IdentifyTypeEnum
+    package typealias IdentifyType = Clusters.Identify.IdentifyTypeEnum
 
     /// EffectIdentifierEnum values of TriggerEffect.
-    public typealias Effect = Clusters.Identify.EffectIdentifierEnum
+    package typealias Effect = Clusters.Identify.EffectIdentifierEnum
 
     /// IdentifyType.
-    public let identifyType: IdentifyType
+    package let identifyType: IdentifyType
     /// Seconds left to identify (0: not identifying).
-    public private(set) var identifyTime: UInt16 = 0
+    package private(set) var identifyTime: UInt16 = 0
     /// The effect last triggered, until it is stopped.
-    public private(set) var currentEffect: Effect?
+    package private(set) var currentEffect: Effect?
     private lazy var countdown = makeTimer { [unowned self] in self.tick() }
 
-    public init(identifyType: IdentifyType) {
+    package init(identifyType: IdentifyType) {
         self.identifyType = identifyType
         super.init(id: .identify, revision: ClusterSchema.identify.revision)
     }
 
     /// True while IdentifyTime > 0.
-    public var isIdentifying: Bool { identifyTime > 0 }
+    package var isIdentifying: Bool { identifyTime > 0 }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         Self.attributeInfos(.identify, [.Identify.identifyTime, .Identify.identifyType])
     }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         Self.commandInfos(.identify, [.Identify.identify, .Identify.triggerEffect])
     }
 
-    override public func stop() { countdown.cancel() }
+    override package func stop() { countdown.cancel() }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         switch attribute {
         case .Identify.identifyTime: .unsigned(UInt64(identifyTime))
         case .Identify.identifyType: .unsigned(UInt64(identifyType.rawValue))
@@ -46,14 +46,14 @@ public final class IdentifyServer: ClusterServer {
         }
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         guard attribute == .Identify.identifyTime else { throw StatusIB(.unsupportedWrite) }
         setIdentifyTime(try WriteValue(write).unsigned(UInt16.self))
     }
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         switch command {
@@ -72,7 +72,7 @@ public final class IdentifyServer: ClusterServer {
     }
 
     /// Starts (seconds > 0) or stops identifying.
-    public func setIdentifyTime(_ seconds: UInt16) {
+    package func setIdentifyTime(_ seconds: UInt16) {
         let changed = seconds != identifyTime
         identifyTime = seconds
         if seconds > 0 { countdown.start(after: 1000) } else { countdown.cancel() }
@@ -97,7 +97,7 @@ public final class IdentifyServer: ClusterServer {
         if identifyTime > 0 { countdown.start(after: 1000) }
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         guard attribute == .Identify.identifyTime else { return nil }
         return identifyTime > 0
             ? "identify \(endpointID.rawValue): \(identifyTime) s" : "identify \(endpointID.rawValue): stopped"

@@ -1,7 +1,7 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Level Control 0x0008 (rev 6) with the OnOff (OO) and Lighting (LT) features: MoveToLevel, Move,
 /// Step, Stop and their WithOnOff forms, transitions over time (CurrentLevel and RemainingTime update
@@ -12,21 +12,21 @@ public import MatterTLV
 /// Coupling with the endpoint's On/Off server: the WithOnOff commands turn it on before moving above
 /// MinLevel and off on reaching MinLevel; the plain commands do nothing while it is off unless
 /// ExecuteIfOff says so; On and Off commands move the level (OnLevel, On/OffTransitionTime).
-public final class LevelControlServer: ClusterServer {
+package final class LevelControlServer: ClusterServer {
     /// Construction parameters.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// Lighting feature (LT): MinLevel 1, RemainingTime, StartUpCurrentLevel.
-        public var lighting = true
+        package var lighting = true
         /// CurrentLevel before anything is persisted.
-        public var initialLevel: UInt8 = 254
+        package var initialLevel: UInt8 = 254
         /// MinLevel (1 with LT, 0 without, unless set).
-        public var minLevel: UInt8?
+        package var minLevel: UInt8?
         /// MaxLevel.
-        public var maxLevel: UInt8 = 254
+        package var maxLevel: UInt8 = 254
         /// DefaultMoveRate, units per second (used by Move with a null rate).
-        public var defaultMoveRate: UInt8?
+        package var defaultMoveRate: UInt8?
 
-        public init(lighting: Bool = true, initialLevel: UInt8 = 254) {
+        package init(lighting: Bool = true, initialLevel: UInt8 = 254) {
             self.lighting = lighting
             self.initialLevel = initialLevel
         }
@@ -44,38 +44,38 @@ public final class LevelControlServer: ClusterServer {
     }
 
     /// Options bit 0.
-    public static let executeIfOff: UInt8 = 0x01
+    package static let executeIfOff: UInt8 = 0x01
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// MinLevel.
-    public let minLevel: UInt8
+    package let minLevel: UInt8
     /// MaxLevel.
-    public let maxLevel: UInt8
+    package let maxLevel: UInt8
     /// CurrentLevel.
-    public private(set) var currentLevel: UInt8?
+    package private(set) var currentLevel: UInt8?
     /// RemainingTime, 1/10 s.
-    public private(set) var remainingTime: UInt16 = 0
+    package private(set) var remainingTime: UInt16 = 0
     /// Options (bit 0 ExecuteIfOff, bit 1 CoupleColorTempToLevel).
-    public private(set) var options: UInt8 = 0
+    package private(set) var options: UInt8 = 0
     /// OnOffTransitionTime, 1/10 s.
-    public private(set) var onOffTransitionTime: UInt16 = 0
+    package private(set) var onOffTransitionTime: UInt16 = 0
     /// OnLevel (nil: the level before the device was turned off).
-    public private(set) var onLevel: UInt8?
+    package private(set) var onLevel: UInt8?
     /// OnTransitionTime (nil: OnOffTransitionTime).
-    public private(set) var onTransitionTime: UInt16?
+    package private(set) var onTransitionTime: UInt16?
     /// OffTransitionTime (nil: OnOffTransitionTime).
-    public private(set) var offTransitionTime: UInt16?
+    package private(set) var offTransitionTime: UInt16?
     /// DefaultMoveRate.
-    public private(set) var defaultMoveRate: UInt8?
+    package private(set) var defaultMoveRate: UInt8?
     /// StartUpCurrentLevel (nil: keep the previous level; 0: MinLevel).
-    public private(set) var startUpCurrentLevel: UInt8?
+    package private(set) var startUpCurrentLevel: UInt8?
 
     private var run: Run?
     private var levelReports = ReportThrottle()
     private var remainingReports = RemainingTimeReporting()
     private lazy var ticker = makeTimer { [unowned self] in self.step() }
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.minLevel = configuration.minLevel ?? (configuration.lighting ? 1 : 0)
         self.maxLevel = configuration.maxLevel
@@ -87,9 +87,9 @@ public final class LevelControlServer: ClusterServer {
     }
 
     /// True while a transition runs.
-    public var isTransitioning: Bool { run != nil }
+    package var isTransitioning: Bool { run != nil }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         typealias A = AttributeID.LevelControl
         var ids: [AttributeID] = [A.currentLevel]
         if configuration.lighting { ids.append(A.remainingTime) }
@@ -101,7 +101,7 @@ public final class LevelControlServer: ClusterServer {
         return Self.attributeInfos(.levelControl, ids)
     }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         typealias C = CommandID.LevelControl
         return Self.commandInfos(
             .levelControl,
@@ -113,7 +113,7 @@ public final class LevelControlServer: ClusterServer {
 
     // MARK: - Lifecycle
 
-    override public func start() {
+    override package func start() {
         typealias A = AttributeID.LevelControl
         if let stored = loadPersisted(A.currentLevel) {
             currentLevel = Self.nullableUInt8(stored) ?? currentLevel
@@ -134,7 +134,7 @@ public final class LevelControlServer: ClusterServer {
         persist(A.currentLevel, currentLevel.map { .unsigned(UInt64($0)) } ?? .null)
     }
 
-    override public func stop() {
+    override package func stop() {
         ticker.cancel()
         run = nil
     }
@@ -151,7 +151,7 @@ public final class LevelControlServer: ClusterServer {
 
     // MARK: - Attributes
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         typealias A = AttributeID.LevelControl
         func nullable<T: UnsignedInteger>(_ value: T?) -> TLVValue { value.map { .unsigned(UInt64($0)) } ?? .null }
         switch attribute {
@@ -170,7 +170,7 @@ public final class LevelControlServer: ClusterServer {
         }
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         typealias A = AttributeID.LevelControl
@@ -230,7 +230,7 @@ public final class LevelControlServer: ClusterServer {
 
     // MARK: - Commands
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.LevelControl
@@ -272,7 +272,7 @@ public final class LevelControlServer: ClusterServer {
 
     /// MoveToLevel(WithOnOff): to `level` (≤ 254, clamped into MinLevel...MaxLevel) over
     /// `transitionTime` tenths of a second (nil: OnOffTransitionTime).
-    public func moveToLevel(
+    package func moveToLevel(
         _ level: UInt8, transitionTime: UInt16?, optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0,
         withOnOff: Bool = false
     ) throws(StatusIB) {
@@ -289,7 +289,7 @@ public final class LevelControlServer: ClusterServer {
 
     /// Move(WithOnOff): towards MaxLevel (`up`) or MinLevel at `rate` units/s (nil: DefaultMoveRate;
     /// none: at once). Rate 0 → INVALID_COMMAND.
-    public func move(
+    package func move(
         up: Bool, rate: UInt8?, optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0, withOnOff: Bool = false
     ) throws(StatusIB) {
         if rate == 0 { throw StatusIB(.invalidCommand) }
@@ -311,7 +311,7 @@ public final class LevelControlServer: ClusterServer {
 
     /// Step(WithOnOff): by `size` units up or down (bounded by MinLevel/MaxLevel) over
     /// `transitionTime` tenths of a second (nil: at once). Size 0 → INVALID_COMMAND.
-    public func step(
+    package func step(
         up: Bool, size: UInt8, transitionTime: UInt16?, optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0,
         withOnOff: Bool = false
     ) throws(StatusIB) {
@@ -331,7 +331,7 @@ public final class LevelControlServer: ClusterServer {
     }
 
     /// Stop(WithOnOff): ends a transition where it is.
-    public func stop(optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0, withOnOff: Bool = false) {
+    package func stop(optionsMask: UInt8 = 0, optionsOverride: UInt8 = 0, withOnOff: Bool = false) {
         guard withOnOff || shouldExecute(optionsMask, optionsOverride) else { return }
         stopTransition()
     }
@@ -419,7 +419,7 @@ public final class LevelControlServer: ClusterServer {
 
     /// CurrentLevel jumps to the value as a local dial sets it (no transition; within MinLevel...MaxLevel,
     /// else CONSTRAINT_ERROR); other attributes as written.
-    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+    override package func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         guard attribute == .LevelControl.currentLevel else { return try super.setLocally(attribute, value) }
         guard case .unsigned(let raw) = value, let level = UInt8(exactly: raw), level <= 254,
             clamp(level) == level
@@ -444,7 +444,7 @@ public final class LevelControlServer: ClusterServer {
             .LevelControl.remainingTime, quiet: !remainingReports.isReportable(tenths, byCommand: byCommand))
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         switch attribute {
         case .LevelControl.currentLevel: "level \(endpointID.rawValue): \(currentLevel.map(String.init) ?? "null")"
         case .LevelControl.remainingTime: nil
@@ -455,18 +455,18 @@ public final class LevelControlServer: ClusterServer {
 
 extension LevelControlServer: SceneParticipant {
     /// CurrentLevel, within MinLevel...MaxLevel.
-    public var sceneAttributes: [SceneAttribute] {
+    package var sceneAttributes: [SceneAttribute] {
         [SceneAttribute(.LevelControl.currentLevel, .unsigned8, range: Int64(minLevel)...Int64(maxLevel))]
     }
 
-    public func currentSceneValues() -> [SceneAttributeValue] {
+    package func currentSceneValues() -> [SceneAttributeValue] {
         guard let currentLevel else { return [] }
         return [SceneAttributeValue(.LevelControl.currentLevel, .unsigned8, Int64(currentLevel))]
     }
 
     /// Moves to the scene's level over the transition, whatever On/Off is (a scene is no plain command:
     /// the ExecuteIfOff rule does not apply, as in the SDK's level-control scene handler).
-    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+    package func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
         guard let value = values.first(where: { $0.attribute == .LevelControl.currentLevel }) else { return }
         let target = clamp(UInt8(clamping: value.value))
         startTransition(to: target, duration: UInt64(transitionTime), purpose: .command(withOnOff: false))

@@ -1,7 +1,7 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// On/Off 0x0006 (rev 6) with the Lighting feature: Off, On, Toggle, OffWithEffect,
 /// OnWithRecallGlobalScene, OnWithTimedOff (OnTime/OffWaitTime count down in tenths of a second),
@@ -12,39 +12,39 @@ public import MatterTLV
 /// scene 0 of the accessing fabric) follows GlobalSceneControl (spec 1.5.7.4-5, the SDK's on-off
 /// server): OffWithEffect stores it when GlobalSceneControl is true, then sets it false;
 /// OnWithRecallGlobalScene, when GlobalSceneControl is false, recalls it and sets it true.
-public final class OnOffServer: ClusterServer {
+package final class OnOffServer: ClusterServer {
     /// StartUpOnOffEnum values.
-    public typealias StartUpOnOff = Clusters.OnOff.StartUpOnOffEnum
+    package typealias StartUpOnOff = Clusters.OnOff.StartUpOnOffEnum
 
     /// EffectIdentifierEnum of OffWithEffect.
-    public typealias Effect = Clusters.OnOff.EffectIdentifierEnum
+    package typealias Effect = Clusters.OnOff.EffectIdentifierEnum
 
     /// Lighting feature (LT): the global-scene and timed-off attributes and commands.
-    public let lighting: Bool
+    package let lighting: Bool
     private let initiallyOn: Bool
     /// OnOff.
-    public private(set) var isOn: Bool
+    package private(set) var isOn: Bool
     /// GlobalSceneControl.
-    public private(set) var globalSceneControl = true
+    package private(set) var globalSceneControl = true
     /// OnTime, 1/10 s.
-    public private(set) var onTime: UInt16 = 0
+    package private(set) var onTime: UInt16 = 0
     /// OffWaitTime, 1/10 s.
-    public private(set) var offWaitTime: UInt16 = 0
+    package private(set) var offWaitTime: UInt16 = 0
     /// StartUpOnOff (nil: keep the previous state).
-    public private(set) var startUpOnOff: StartUpOnOff?
+    package private(set) var startUpOnOff: StartUpOnOff?
     private lazy var countdown = makeTimer { [unowned self] in self.tick() }
     /// The off at the end of a recalled scene's transition.
     private lazy var sceneOff = makeTimer { [unowned self] in self.set(false, coupled: false) }
 
     /// `lighting`: the LT feature (required by every light and plug device type).
-    public init(lighting: Bool = true, initiallyOn: Bool = false) {
+    package init(lighting: Bool = true, initiallyOn: Bool = false) {
         self.lighting = lighting
         self.initiallyOn = initiallyOn
         self.isOn = initiallyOn
         super.init(id: .onOff, revision: ClusterSchema.onOff.revision, featureMap: lighting ? 0x01 : 0)
     }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         typealias A = AttributeID.OnOff
         return Self.attributeInfos(
             .onOff,
@@ -53,7 +53,7 @@ public final class OnOffServer: ClusterServer {
                 : [A.onOff])
     }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         typealias C = CommandID.OnOff
         return Self.commandInfos(
             .onOff,
@@ -62,7 +62,7 @@ public final class OnOffServer: ClusterServer {
                 : [C.off, C.on, C.toggle])
     }
 
-    override public func start() {
+    override package func start() {
         if lighting, case .unsigned(let raw)? = loadPersisted(.OnOff.startUpOnOff) {
             startUpOnOff = UInt8(exactly: raw).flatMap(StartUpOnOff.init)
         }
@@ -77,12 +77,12 @@ public final class OnOffServer: ClusterServer {
         persist(.OnOff.onOff, .bool(isOn))
     }
 
-    override public func stop() {
+    override package func stop() {
         countdown.cancel()
         sceneOff.cancel()
     }
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         switch attribute {
         case .OnOff.onOff: return .bool(isOn)
         case .OnOff.globalSceneControl where lighting: return .bool(globalSceneControl)
@@ -93,7 +93,7 @@ public final class OnOffServer: ClusterServer {
         }
     }
 
-    override public func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
+    override package func write(_ attribute: AttributeID, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         let value = WriteValue(write)
@@ -120,7 +120,7 @@ public final class OnOffServer: ClusterServer {
         }
     }
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         sceneOff.cancel()
@@ -155,7 +155,7 @@ public final class OnOffServer: ClusterServer {
     // MARK: - Behaviour
 
     /// The On command: on, GlobalSceneControl true, OffWaitTime cleared unless a timed-off runs.
-    public func on() {
+    package func on() {
         set(true, coupled: true)
         guard lighting else { return }
         setGlobalSceneControl(true)
@@ -163,14 +163,14 @@ public final class OnOffServer: ClusterServer {
     }
 
     /// The Off command: OnTime cleared, off.
-    public func off() {
+    package func off() {
         if lighting { setOnTime(0) }
         set(false, coupled: true)
     }
 
     /// OffWithEffect: like Off, after storing the global scene of `fabric` when GlobalSceneControl is
     /// true (which then goes false). The effect is applied at once and noted in the change log.
-    public func offWithEffect(_ effect: Effect, variant: UInt8, fabric: UInt8 = 0) {
+    package func offWithEffect(_ effect: Effect, variant: UInt8, fabric: UInt8 = 0) {
         if globalSceneControl {
             if fabric != 0 {
                 try? scenes?.storeScene(
@@ -186,7 +186,7 @@ public final class OnOffServer: ClusterServer {
     /// OnWithRecallGlobalScene: ignored while GlobalSceneControl is true; otherwise the global scene
     /// of `fabric` is recalled (when there is one), GlobalSceneControl goes true, OffWaitTime is
     /// cleared unless a timed-off runs, and the light is on.
-    public func onWithRecallGlobalScene(fabric: UInt8) {
+    package func onWithRecallGlobalScene(fabric: UInt8) {
         guard lighting, !globalSceneControl else { return }
         if fabric != 0 {
             try? scenes?.recallScene(
@@ -210,7 +210,7 @@ public final class OnOffServer: ClusterServer {
     private var scenes: ScenesManagementServer? { sibling(ScenesManagementServer.self) }
 
     /// OnWithTimedOff (times in 1/10 s).
-    public func onWithTimedOff(acceptOnlyWhenOn: Bool, onTime onTimeField: UInt16, offWaitTime offWaitField: UInt16) {
+    package func onWithTimedOff(acceptOnlyWhenOn: Bool, onTime onTimeField: UInt16, offWaitTime offWaitField: UInt16) {
         if acceptOnlyWhenOn, !isOn { return }
         if !isOn, offWaitTime > 0 {
             setOffWaitTime(min(offWaitTime, offWaitField))
@@ -224,7 +224,7 @@ public final class OnOffServer: ClusterServer {
 
     /// OnOff changes as the device's own button would change it (On or Off); other attributes as
     /// written.
-    override public func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
+    override package func setLocally(_ attribute: AttributeID, _ value: TLVValue) throws(StatusIB) {
         guard attribute == .OnOff.onOff else { return try super.setLocally(attribute, value) }
         guard case .bool(let on) = value else { throw StatusIB(.constraintError) }
         sceneOff.cancel()
@@ -299,7 +299,7 @@ public final class OnOffServer: ClusterServer {
         updateCountdown()
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         switch attribute {
         case .OnOff.onOff: "on-off \(endpointID.rawValue) → \(isOn ? "on" : "off")"
         case .OnOff.globalSceneControl, .OnOff.onTime, .OnOff.offWaitTime: nil
@@ -310,15 +310,15 @@ public final class OnOffServer: ClusterServer {
 
 extension OnOffServer: SceneParticipant {
     /// OnOff (a boolean, as ValueUnsigned8 0 or 1).
-    public var sceneAttributes: [SceneAttribute] { [SceneAttribute(.OnOff.onOff, .unsigned8, range: 0...1)] }
+    package var sceneAttributes: [SceneAttribute] { [SceneAttribute(.OnOff.onOff, .unsigned8, range: 0...1)] }
 
-    public func currentSceneValues() -> [SceneAttributeValue] {
+    package func currentSceneValues() -> [SceneAttributeValue] {
         [SceneAttributeValue(.OnOff.onOff, .unsigned8, isOn ? 1 : 0)]
     }
 
     /// On at once; off at once, or at the end of the transition (so that a recalled level fades first,
     /// as the SDK's on-off scene handler does). The level is the scene's, not coupled to OnOff.
-    public func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
+    package func recallScene(_ values: [SceneAttributeValue], transitionTime: UInt32) {
         guard let value = values.first(where: { $0.attribute == .OnOff.onOff }) else { return }
         sceneOff.cancel()
         if value.value != 0 {

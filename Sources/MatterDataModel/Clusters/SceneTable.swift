@@ -1,22 +1,22 @@
-public import MatterCore
-public import MatterInteraction
+package import MatterCore
+package import MatterInteraction
 import MatterTLV
 
 /// One scene of one fabric: its key (group ID, scene ID), name, transition time and the values of the
 /// scene-able attributes of the endpoint's clusters (extension field sets).
-public struct Scene: Hashable, Sendable {
+package struct Scene: Hashable, Sendable {
     /// The group (0: the scene belongs to no group; group 0 scene 0 is the global scene).
-    public var groupID: GroupID
+    package var groupID: GroupID
     /// 0...254 (0xFF is the undefined scene).
-    public var sceneID: UInt8
+    package var sceneID: UInt8
     /// Up to 16 bytes; empty without the SceneNames feature.
-    public var name: String
+    package var name: String
     /// Milliseconds, ≤ 60 000 000.
-    public var transitionTime: UInt32
+    package var transitionTime: UInt32
     /// One per cluster, by ascending cluster ID.
-    public var fieldSets: [SceneFieldSet]
+    package var fieldSets: [SceneFieldSet]
 
-    public init(
+    package init(
         groupID: GroupID, sceneID: UInt8, name: String = "", transitionTime: UInt32 = 0,
         fieldSets: [SceneFieldSet] = []
     ) {
@@ -28,18 +28,18 @@ public struct Scene: Hashable, Sendable {
     }
 
     /// The values of `cluster`, if the scene has any.
-    public func values(of cluster: ClusterID) -> [SceneAttributeValue]? {
+    package func values(of cluster: ClusterID) -> [SceneAttributeValue]? {
         fieldSets.first { $0.cluster == cluster }?.values
     }
 }
 
 /// ExtensionFieldSetStruct: the scene's values of one cluster.
-public struct SceneFieldSet: Hashable, Sendable {
-    public var cluster: ClusterID
+package struct SceneFieldSet: Hashable, Sendable {
+    package var cluster: ClusterID
     /// By ascending attribute ID.
-    public var values: [SceneAttributeValue]
+    package var values: [SceneAttributeValue]
 
-    public init(cluster: ClusterID, values: [SceneAttributeValue]) {
+    package init(cluster: ClusterID, values: [SceneAttributeValue]) {
         self.cluster = cluster
         self.values = values.sorted { $0.attribute < $1.attribute }
     }
@@ -55,20 +55,20 @@ public struct SceneFieldSet: Hashable, Sendable {
 
 /// AttributeValuePairStruct: one attribute and its value, held in the value field of the attribute's
 /// type (``SceneAttribute/Kind``).
-public struct SceneAttributeValue: Hashable, Sendable {
-    public var attribute: AttributeID
-    public var kind: SceneAttribute.Kind
+package struct SceneAttributeValue: Hashable, Sendable {
+    package var attribute: AttributeID
+    package var kind: SceneAttribute.Kind
     /// The value (booleans as 0/1); signed kinds keep their sign in the bit pattern of `Int64`.
-    public var value: Int64
+    package var value: Int64
 
-    public init(_ attribute: AttributeID, _ kind: SceneAttribute.Kind, _ value: Int64) {
+    package init(_ attribute: AttributeID, _ kind: SceneAttribute.Kind, _ value: Int64) {
         self.attribute = attribute
         self.kind = kind
         self.value = value
     }
 
     /// The value as an unsigned integer (0 for negative values).
-    public var unsigned: UInt64 { value < 0 ? 0 : UInt64(value) }
+    package var unsigned: UInt64 { value < 0 ? 0 : UInt64(value) }
 
     var tlv: TLVValue {
         .structure([
@@ -79,9 +79,9 @@ public struct SceneAttributeValue: Hashable, Sendable {
 }
 
 /// A scene-able attribute of a cluster, as the cluster describes it to the Scenes Management server.
-public struct SceneAttribute: Hashable, Sendable {
+package struct SceneAttribute: Hashable, Sendable {
     /// The value field of AttributeValuePairStruct the attribute's type uses (its tag).
-    public enum Kind: UInt8, Hashable, Sendable {
+    package enum Kind: UInt8, Hashable, Sendable {
         case unsigned8 = 1
         case signed8 = 2
         case unsigned16 = 3
@@ -94,12 +94,12 @@ public struct SceneAttribute: Hashable, Sendable {
         var isSigned: Bool { rawValue % 2 == 0 }
     }
 
-    public let id: AttributeID
-    public let kind: Kind
+    package let id: AttributeID
+    package let kind: Kind
     /// Values outside are capped to the nearest bound when a scene is added (as the SDK does).
-    public let range: ClosedRange<Int64>
+    package let range: ClosedRange<Int64>
 
-    public init(_ id: AttributeID, _ kind: Kind, range: ClosedRange<Int64>) {
+    package init(_ id: AttributeID, _ kind: Kind, range: ClosedRange<Int64>) {
         self.id = id
         self.kind = kind
         self.range = range
@@ -108,7 +108,7 @@ public struct SceneAttribute: Hashable, Sendable {
 
 /// A cluster whose state scenes hold: it names its scene-able attributes, reports their current
 /// values for StoreScene and applies a scene's values over a transition for RecallScene.
-public protocol SceneParticipant: ClusterServer {
+package protocol SceneParticipant: ClusterServer {
     /// The scene-able attributes this instance serves.
     var sceneAttributes: [SceneAttribute] { get }
     /// The current values of ``sceneAttributes`` (StoreScene).
@@ -120,34 +120,34 @@ public protocol SceneParticipant: ClusterServer {
 /// The scenes of one endpoint, per fabric (spec 1.4.4): at most ``size`` in all and
 /// ``maxPerFabric`` for one fabric — (SceneTableSize − 1) / 2, as the SDK, so that two fabrics can
 /// never take the whole table from a third. Confined to the node's queue.
-public struct SceneTable: Hashable, Sendable {
+package struct SceneTable: Hashable, Sendable {
     /// SceneTableSize.
-    public let size: Int
+    package let size: Int
     /// Scenes one fabric may hold.
-    public var maxPerFabric: Int { max((size - 1) / 2, 1) }
+    package var maxPerFabric: Int { max((size - 1) / 2, 1) }
     private var scenes: [UInt8: [Scene]] = [:]
 
-    public init(size: Int = 16) { self.size = size }
+    package init(size: Int = 16) { self.size = size }
 
     /// Scenes of `fabric`, by group then scene ID.
-    public func scenes(fabric: UInt8) -> [Scene] { scenes[fabric] ?? [] }
+    package func scenes(fabric: UInt8) -> [Scene] { scenes[fabric] ?? [] }
 
     /// Fabrics holding at least one scene, ascending.
-    public var fabrics: [UInt8] { scenes.keys.filter { !(scenes[$0] ?? []).isEmpty }.sorted() }
+    package var fabrics: [UInt8] { scenes.keys.filter { !(scenes[$0] ?? []).isEmpty }.sorted() }
 
     /// The scene (`group`, `scene`) of `fabric`.
-    public func scene(fabric: UInt8, group: GroupID, scene: UInt8) -> Scene? {
+    package func scene(fabric: UInt8, group: GroupID, scene: UInt8) -> Scene? {
         scenes[fabric]?.first { $0.groupID == group && $0.sceneID == scene }
     }
 
     /// How many more scenes `fabric` may add: bounded by its own share and by the whole table.
-    public func remainingCapacity(fabric: UInt8) -> Int {
+    package func remainingCapacity(fabric: UInt8) -> Int {
         let total = scenes.values.reduce(0) { $0 + $1.count }
         return max(0, min(maxPerFabric - scenes(fabric: fabric).count, size - total))
     }
 
     /// Adds or replaces `scene`; RESOURCE_EXHAUSTED when it is new and there is no room.
-    public mutating func set(_ scene: Scene, fabric: UInt8) throws(StatusIB) {
+    package mutating func set(_ scene: Scene, fabric: UInt8) throws(StatusIB) {
         var list = scenes[fabric] ?? []
         if let index = list.firstIndex(where: { $0.groupID == scene.groupID && $0.sceneID == scene.sceneID }) {
             list[index] = scene
@@ -161,7 +161,7 @@ public struct SceneTable: Hashable, Sendable {
 
     /// Removes one scene; false when there was none.
     @discardableResult
-    public mutating func remove(fabric: UInt8, group: GroupID, scene: UInt8) -> Bool {
+    package mutating func remove(fabric: UInt8, group: GroupID, scene: UInt8) -> Bool {
         guard var list = scenes[fabric],
             let index = list.firstIndex(where: { $0.groupID == group && $0.sceneID == scene })
         else { return false }
@@ -171,15 +171,15 @@ public struct SceneTable: Hashable, Sendable {
     }
 
     /// Removes every scene of `group` on `fabric`.
-    public mutating func removeAll(fabric: UInt8, group: GroupID) {
+    package mutating func removeAll(fabric: UInt8, group: GroupID) {
         scenes[fabric]?.removeAll { $0.groupID == group }
     }
 
     /// Forgets a fabric's scenes.
-    public mutating func removeFabric(_ fabric: UInt8) { scenes[fabric] = nil }
+    package mutating func removeFabric(_ fabric: UInt8) { scenes[fabric] = nil }
 
     /// The scene IDs of `group` on `fabric`, ascending.
-    public func sceneIDs(fabric: UInt8, group: GroupID) -> [UInt8] {
+    package func sceneIDs(fabric: UInt8, group: GroupID) -> [UInt8] {
         scenes(fabric: fabric).filter { $0.groupID == group }.map(\.sceneID)
     }
 

@@ -1,7 +1,7 @@
 import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
 
 /// Scenes Management 0x0062 (rev 1) with SceneNames (SN): scenes per fabric, keyed by group ID and
 /// scene ID, holding the scene-able attributes of the endpoint's ``SceneParticipant`` clusters (On/Off,
@@ -21,42 +21,42 @@ public import MatterTLV
 /// SceneValid goes false for every fabric when a participant's state changes by a command, and for
 /// the fabric whose current scene or group is removed. Group 0 scene 0 is the fabric's global scene,
 /// which On/Off's OffWithEffect stores and OnWithRecallGlobalScene recalls.
-public final class ScenesManagementServer: ClusterServer {
+package final class ScenesManagementServer: ClusterServer {
     /// The most a transition may take, ms (60 000 s).
-    public static let maxTransitionTime: UInt32 = 60_000_000
+    package static let maxTransitionTime: UInt32 = 60_000_000
     /// The undefined scene ID.
-    public static let undefinedScene: UInt8 = 0xFF
+    package static let undefinedScene: UInt8 = 0xFF
     /// Longest scene name, bytes.
-    public static let maxNameLength = 16
+    package static let maxNameLength = 16
     /// The global scene's group and scene IDs.
-    public static let globalGroup = GroupID(0)
-    public static let globalScene: UInt8 = 0
+    package static let globalGroup = GroupID(0)
+    package static let globalScene: UInt8 = 0
 
     /// One fabric's SceneInfoStruct, less what the table holds (count, capacity).
-    public struct Info: Hashable, Sendable {
-        public var currentScene: UInt8 = 0
-        public var currentGroup = GroupID(0)
-        public var sceneValid = false
+    package struct Info: Hashable, Sendable {
+        package var currentScene: UInt8 = 0
+        package var currentGroup = GroupID(0)
+        package var sceneValid = false
     }
 
     private static let storageName = "scenes"
 
     /// The endpoint's scenes.
-    public private(set) var table: SceneTable
+    package private(set) var table: SceneTable
     /// Per fabric, once the fabric used the cluster (not persisted: SceneValid is false after boot).
-    public private(set) var info: [UInt8: Info] = [:]
+    package private(set) var info: [UInt8: Info] = [:]
 
     /// A Scenes Management server whose table holds `tableSize` scenes (SceneTableSize, ≥ 16).
-    public init(tableSize: Int = 16) {
+    package init(tableSize: Int = 16) {
         table = SceneTable(size: tableSize)
         super.init(id: .scenesManagement, revision: ClusterSchema.scenesManagement.revision, featureMap: 0x01)
     }
 
-    override public var attributes: [AttributeInfo] {
+    override package var attributes: [AttributeInfo] {
         Self.attributeInfos(.scenesManagement, [.ScenesManagement.sceneTableSize, .ScenesManagement.fabricSceneInfo])
     }
 
-    override public var acceptedCommands: [CommandInfo] {
+    override package var acceptedCommands: [CommandInfo] {
         typealias C = CommandID.ScenesManagement
         return Self.commandInfos(
             .scenesManagement,
@@ -66,7 +66,7 @@ public final class ScenesManagementServer: ClusterServer {
             ])
     }
 
-    override public var generatedCommands: [CommandID] {
+    override package var generatedCommands: [CommandID] {
         typealias C = CommandID.ScenesManagement
         return [
             C.addSceneResponse, C.viewSceneResponse, C.removeSceneResponse, C.removeAllScenesResponse,
@@ -74,13 +74,13 @@ public final class ScenesManagementServer: ClusterServer {
         ]
     }
 
-    override public func start() {
+    override package func start() {
         if let stored = loadPersisted(named: Self.storageName) { table = SceneTable(size: table.size, stored: stored) }
     }
 
     // MARK: - Attributes
 
-    override public func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    override package func read(_ attribute: AttributeID, context: InteractionContext) throws(StatusIB) -> TLVValue {
         switch attribute {
         case .ScenesManagement.sceneTableSize:
             return .unsigned(UInt64(table.size))
@@ -109,7 +109,7 @@ public final class ScenesManagementServer: ClusterServer {
 
     // MARK: - Commands
 
-    override public func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
+    override package func invoke(_ command: CommandID, fields: CommandFields, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         typealias C = CommandID.ScenesManagement
@@ -258,7 +258,7 @@ public final class ScenesManagementServer: ClusterServer {
     // MARK: - Behaviour
 
     /// AddScene: validates and stores a scene given in full.
-    public func addScene(
+    package func addScene(
         fabric: UInt8, group: GroupID, scene id: UInt8, transitionTime: UInt32, name: String,
         fieldSets: [TLVElement]
     ) throws(StatusIB) {
@@ -313,7 +313,7 @@ public final class ScenesManagementServer: ClusterServer {
 
     /// StoreScene: the participants' current values under (`group`, `scene`); an existing scene keeps
     /// its name and transition time. The fabric's current scene becomes this one, valid.
-    public func storeScene(fabric: UInt8, group: GroupID, scene id: UInt8) throws(StatusIB) {
+    package func storeScene(fabric: UInt8, group: GroupID, scene id: UInt8) throws(StatusIB) {
         invalidate(fabric: fabric)
         try checkGroup(group, fabric: fabric)
         var scene = table.scene(fabric: fabric, group: group, scene: id) ?? Scene(groupID: group, sceneID: id)
@@ -329,7 +329,7 @@ public final class ScenesManagementServer: ClusterServer {
     /// RecallScene: applies the scene's values over `transitionTime` ms (nil: the scene's own). Every
     /// fabric's SceneValid goes false, then the recalling fabric's current scene is this one, valid.
     /// INVALID_COMMAND for a group the endpoint is not in, NOT_FOUND without the scene.
-    public func recallScene(fabric: UInt8, group: GroupID, scene id: UInt8, transitionTime: UInt32? = nil)
+    package func recallScene(fabric: UInt8, group: GroupID, scene id: UInt8, transitionTime: UInt32? = nil)
         throws(StatusIB)
     {
         invalidateScenes()
@@ -383,7 +383,7 @@ public final class ScenesManagementServer: ClusterServer {
     }
 
     /// A participant's state changed by a command: no fabric's current scene is valid any more.
-    public func invalidateScenes() {
+    package func invalidateScenes() {
         var changed = false
         for fabric in info.keys where info[fabric]?.sceneValid == true {
             info[fabric]?.sceneValid = false
@@ -398,7 +398,7 @@ public final class ScenesManagementServer: ClusterServer {
         attributeChanged(.ScenesManagement.fabricSceneInfo)
     }
 
-    override public func fabricRemoved(_ fabricIndex: UInt8) {
+    override package func fabricRemoved(_ fabricIndex: UInt8) {
         guard info[fabricIndex] != nil || table.fabrics.contains(fabricIndex) else { return }
         info[fabricIndex] = nil
         table.removeFabric(fabricIndex)
@@ -410,7 +410,7 @@ public final class ScenesManagementServer: ClusterServer {
         attributeChanged(.ScenesManagement.fabricSceneInfo)
     }
 
-    override public func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
+    override package func changeDescription(of attribute: AttributeID, value: TLVValue) -> String? {
         attribute == .ScenesManagement.fabricSceneInfo ? nil : super.changeDescription(of: attribute, value: value)
     }
 }

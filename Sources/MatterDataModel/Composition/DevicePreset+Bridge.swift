@@ -1,16 +1,16 @@
 import MatterClusters
-public import MatterCore
+package import MatterCore
 import MatterInteraction
 import MatterTLV
 
 extension DevicePreset {
     /// True for the Aggregator: endpoint 1 of a bridge (docs/BRIDGES.md), whose PartsList lists its bridged
     /// devices.
-    public var isBridge: Bool { schema.id == DeviceTypeSchema.aggregator.id }
+    package var isBridge: Bool { schema.id == DeviceTypeSchema.aggregator.id }
 
     /// A bridged device of this type on endpoint `id`: its device type and Bridged Node, its servers, and
     /// Bridged Device Basic Information (NodeLabel `label`, UniqueID `uniqueID`, ProductName, reachable).
-    public func makeBridgedEndpoint(_ id: EndpointID, label: String, uniqueID: String) throws(DataModelError)
+    package func makeBridgedEndpoint(_ id: EndpointID, label: String, uniqueID: String) throws(DataModelError)
         -> Endpoint
     {
         guard !isBridge else {

@@ -1,4 +1,4 @@
-public import MatterClusters
+package import MatterClusters
 import MatterCore
 import MatterInteraction
 
@@ -9,7 +9,7 @@ extension DevicePreset {
     ]
 
     /// Why `schema` is not in the catalogue, or nil when a device can be it.
-    public static func notServed(_ schema: DeviceTypeSchema) -> String? {
+    package static func notServed(_ schema: DeviceTypeSchema) -> String? {
         guard schema.classification == "simple" else {
             return "a \(schema.classification) device type: part of other devices, not a device of its own"
         }

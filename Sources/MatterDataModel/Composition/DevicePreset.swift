@@ -1,5 +1,5 @@
-public import MatterClusters
-public import MatterCore
+package import MatterClusters
+package import MatterCore
 
 /// A device type a virtual device can be: an application endpoint (1) over an endpoint-0 skeleton (Root Node
 /// device type, Descriptor, BasicInformation) onto which a device adds its root-node clusters.
@@ -27,13 +27,13 @@ public import MatterCore
 /// | `door-lock` | Door Lock 0x000A | 0x8006 | Identify, DoorLock |
 ///
 /// Every endpoint also gets its Descriptor from the data model.
-public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
+package struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
     /// The device type's schema, generated from the specification.
-    public let schema: DeviceTypeSchema
+    package let schema: DeviceTypeSchema
     /// The default ProductID.
-    public let productID: ProductID
+    package let productID: ProductID
     /// A human name for BasicInformation.ProductName.
-    public let productName: String
+    package let productName: String
 
     init(_ schema: DeviceTypeSchema, productID: ProductID? = nil, productName: String? = nil) {
         self.schema = schema
@@ -41,23 +41,23 @@ public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
         self.productName = productName ?? Self.words(schema.name)
     }
 
-    public static let onOffLight = DevicePreset(.onOffLight, productID: ProductID(0x8001), productName: "On/Off Light")
-    public static let dimmableLight = DevicePreset(
+    package static let onOffLight = DevicePreset(.onOffLight, productID: ProductID(0x8001), productName: "On/Off Light")
+    package static let dimmableLight = DevicePreset(
         .dimmableLight, productID: ProductID(0x8002), productName: "Dimmable Light")
-    public static let colorTemperatureLight = DevicePreset(
+    package static let colorTemperatureLight = DevicePreset(
         .colorTemperatureLight, productID: ProductID(0x8003), productName: "Color Temperature Light")
-    public static let extendedColorLight = DevicePreset(
+    package static let extendedColorLight = DevicePreset(
         .extendedColorLight, productID: ProductID(0x8004), productName: "Extended Color Light")
-    public static let onOffPlug = DevicePreset(
+    package static let onOffPlug = DevicePreset(
         .onOffPlugInUnit, productID: ProductID(0x8005), productName: "On/Off Plug-in Unit")
-    public static let doorLock = DevicePreset(.doorLock, productID: ProductID(0x8006), productName: "Door Lock")
+    package static let doorLock = DevicePreset(.doorLock, productID: ProductID(0x8006), productName: "Door Lock")
 
     /// The names the first releases used, still accepted by `--type`.
-    public static let aliases: [String: String] = ["on-off-plug": "on-off-plug-in-unit", "bridge": "aggregator"]
+    package static let aliases: [String: String] = ["on-off-plug": "on-off-plug-in-unit", "bridge": "aggregator"]
 
     /// Every device type a virtual device can be, the six first presets first, then the others in device-type-ID
     /// order.
-    public static let all: [DevicePreset] = {
+    package static let all: [DevicePreset] = {
         let first: [DevicePreset] = [
             .onOffLight, .dimmableLight, .colorTemperatureLight, .extendedColorLight, .onOffPlug, .doorLock,
         ]
@@ -70,7 +70,7 @@ public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
     /// The preset named `name` on the command line (the kebab-case name, an alias, or the specification's
     /// PascalCase name); throws ``DataModelError/unknownPreset(_:)`` listing the valid names, or saying why a
     /// device type of the specification is not served.
-    public init(cliName name: String) throws(DataModelError) {
+    package init(cliName name: String) throws(DataModelError) {
         let key = Self.aliases[name] ?? name
         if let preset = Self.all.first(where: { $0.cliName == key }) {
             self = preset
@@ -87,27 +87,27 @@ public struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The name on the command line (`dimmable-light`).
-    public var cliName: String { schema.cliName }
+    package var cliName: String { schema.cliName }
 
-    public var description: String { cliName }
+    package var description: String { cliName }
 
     /// The device type of endpoint 1.
-    public var deviceType: DeviceType { DeviceType(DeviceTypeID(schema.id), revision: schema.revision) }
+    package var deviceType: DeviceType { DeviceType(DeviceTypeID(schema.id), revision: schema.revision) }
 
     /// The BasicInformation configuration for this preset (product name and ID set; adjust the rest).
-    public var defaultInformation: BasicInformationServer.Configuration {
+    package var defaultInformation: BasicInformationServer.Configuration {
         BasicInformationServer.Configuration(productName: productName, productID: productID)
     }
 
     /// Endpoint `id` with the preset's device type and application servers (fresh instances).
-    public func makeApplicationEndpoint(_ id: EndpointID = EndpointID(1)) -> Endpoint {
+    package func makeApplicationEndpoint(_ id: EndpointID = EndpointID(1)) -> Endpoint {
         let endpoint = Endpoint(id, deviceTypes: [deviceType])
         for server in makeServers() { endpoint.insert(server) }
         return endpoint
     }
 
     /// Endpoint 0 (skeleton with `information`) and endpoint 1.
-    public func makeEndpoints(information: BasicInformationServer.Configuration? = nil) -> [Endpoint] {
+    package func makeEndpoints(information: BasicInformationServer.Configuration? = nil) -> [Endpoint] {
         [Endpoint.rootNode(information: information ?? defaultInformation), makeApplicationEndpoint()]
     }
 
@@ -130,7 +130,7 @@ extension Endpoint {
     /// The endpoint-0 skeleton: Root Node device type with BasicInformation from `information` (the
     /// data model adds the Descriptor). A device adds its root-node clusters (GeneralCommissioning,
     /// OperationalCredentials, AccessControl...) with ``add(_:)``.
-    public static func rootNode(information: BasicInformationServer.Configuration) -> Endpoint {
+    package static func rootNode(information: BasicInformationServer.Configuration) -> Endpoint {
         let endpoint = Endpoint(.root, deviceTypes: [.rootNode])
         endpoint.insert(BasicInformationServer(configuration: information))
         return endpoint

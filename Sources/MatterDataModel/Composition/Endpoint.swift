@@ -1,5 +1,5 @@
 import MatterClusters
-public import MatterCore
+package import MatterCore
 
 /// One endpoint of a node: its number, the device types it implements, and its cluster servers.
 ///
@@ -7,26 +7,26 @@ public import MatterCore
 /// missing). Servers may also be added to an endpoint that is already part of a data model: they start
 /// at once and the Descriptor's ServerList reports the change. Confined to the node's queue once part
 /// of a data model.
-public final class Endpoint {
+package final class Endpoint {
     /// The endpoint number.
-    public let id: EndpointID
+    package let id: EndpointID
     /// Device types, as the Descriptor's DeviceTypeList reports them.
-    public private(set) var deviceTypes: [DeviceType]
+    package private(set) var deviceTypes: [DeviceType]
     /// Client clusters, as the Descriptor's ClientList reports them.
-    public var clientClusters: [ClusterID]
+    package var clientClusters: [ClusterID]
     /// Server clusters, by ascending cluster ID.
-    public private(set) var clusters: [ClusterServer] = []
+    package private(set) var clusters: [ClusterServer] = []
     /// The data model the endpoint belongs to.
-    public internal(set) weak var dataModel: DeviceDataModel?
+    package internal(set) weak var dataModel: DeviceDataModel?
 
-    public init(_ id: EndpointID, deviceTypes: [DeviceType], clientClusters: [ClusterID] = []) {
+    package init(_ id: EndpointID, deviceTypes: [DeviceType], clientClusters: [ClusterID] = []) {
         self.id = id
         self.deviceTypes = deviceTypes
         self.clientClusters = clientClusters
     }
 
     /// An endpoint with these servers (each a new instance with a cluster ID of its own).
-    public convenience init(
+    package convenience init(
         _ id: EndpointID, deviceTypes: [DeviceType], clusters: [ClusterServer], clientClusters: [ClusterID] = []
     ) throws(DataModelError) {
         self.init(id, deviceTypes: deviceTypes, clientClusters: clientClusters)
@@ -35,7 +35,7 @@ public final class Endpoint {
 
     /// Adds a server. Throws when the endpoint already serves that cluster or the server already
     /// belongs to an endpoint. On a running data model the server starts at once.
-    public func add(_ server: ClusterServer) throws(DataModelError) {
+    package func add(_ server: ClusterServer) throws(DataModelError) {
         if let owner = server.endpoint { throw .clusterInUse(server.id, endpoint: owner.id) }
         guard cluster(server.id) == nil else { throw .duplicateCluster(server.id, endpoint: id) }
         server.endpoint = self
@@ -53,7 +53,7 @@ public final class Endpoint {
 
     /// Removes the server of cluster `id` (it stops first); returns it.
     @discardableResult
-    public func remove(_ cluster: ClusterID) -> ClusterServer? {
+    package func remove(_ cluster: ClusterID) -> ClusterServer? {
         guard let index = clusters.firstIndex(where: { $0.id == cluster }) else { return nil }
         let server = clusters.remove(at: index)
         dataModel?.serverRemoved(server, from: self)
@@ -62,24 +62,24 @@ public final class Endpoint {
     }
 
     /// The server of cluster `id`.
-    public func cluster(_ id: ClusterID) -> ClusterServer? { clusters.first { $0.id == id } }
+    package func cluster(_ id: ClusterID) -> ClusterServer? { clusters.first { $0.id == id } }
 
     /// The first server of type `T`.
-    public func cluster<T: ClusterServer>(_ type: T.Type = T.self) -> T? {
+    package func cluster<T: ClusterServer>(_ type: T.Type = T.self) -> T? {
         for server in clusters { if let match = server as? T { return match } }
         return nil
     }
 
     /// Adds a device type (reported by the Descriptor).
-    public func addDeviceType(_ deviceType: DeviceType) {
+    package func addDeviceType(_ deviceType: DeviceType) {
         guard !deviceTypes.contains(deviceType) else { return }
         deviceTypes.append(deviceType)
         dataModel?.descriptorChanged(on: self, .Descriptor.deviceTypeList)
     }
 
     /// True when the endpoint is an Aggregator (a bridge's endpoint that lists its bridged devices).
-    public var isAggregator: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.aggregator.id } }
+    package var isAggregator: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.aggregator.id } }
 
     /// True when the endpoint is a bridged device (it carries the Bridged Node device type).
-    public var isBridgedNode: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.bridgedNode.id } }
+    package var isBridgedNode: Bool { deviceTypes.contains { $0.id.rawValue == DeviceTypeSchema.bridgedNode.id } }
 }

@@ -21,17 +21,17 @@ import MatterTLV
 /// What can still be faithful is served and noted in ``warnings``: an attribute the AttributeList names
 /// without a recorded value gets the model's default.
 public struct NodeTwin: Sendable {
-    public let dump: NodeDump
+    package let dump: NodeDump
     public let vendorID: VendorID
     public let productID: ProductID
     /// The first device type of the first application endpoint (the certification declaration's).
-    public let primaryDeviceType: DeviceType
+    package let primaryDeviceType: DeviceType
     /// What was noticed and served anyway (the dump's warnings first).
     public let warnings: [String]
 
     /// The clusters of endpoint 0 the device serves itself: fabrics, commissioning, access control, group
     /// keys, and the host's diagnostics (up time, boot reason, network interfaces).
-    public static let liveClusters: Set<ClusterID> = [
+    package static let liveClusters: Set<ClusterID> = [
         .accessControl, .generalCommissioning, .operationalCredentials, .groupKeyManagement,
         .administratorCommissioning, .generalDiagnostics,
     ]
@@ -79,7 +79,7 @@ public struct NodeTwin: Sendable {
 
     /// Fresh endpoints for a data model: endpoint 0 without the ``liveClusters`` (the device adds its own),
     /// then every other endpoint. `nodeLabel` (a device's `--name`) replaces the recorded NodeLabel.
-    public func makeEndpoints(nodeLabel: String? = nil) -> [Endpoint] {
+    package func makeEndpoints(nodeLabel: String? = nil) -> [Endpoint] {
         dump.endpoints.map { id in
             let types = (try? Self.deviceTypes(dump, id)) ?? []
             let endpoint = Endpoint(id, deviceTypes: types)

@@ -6,7 +6,7 @@ import Synchronization
 /// Keys are `<endpoint>/<cluster>/<attribute>` in hexadecimal (`1/0006/0000`) for attribute values,
 /// and a few data-model keys starting with `dm/`. A device keeps one store per node (or namespaces
 /// the keys per node). The data model calls the store on the node's queue.
-public protocol AttributeStore: AnyObject, Sendable {
+package protocol AttributeStore: AnyObject, Sendable {
     /// The bytes saved under `key`, or nil when there are none.
     func load(_ key: String) throws -> [UInt8]?
     /// Saves `value` under `key`; nil removes the key. Durable when it returns.
@@ -20,22 +20,22 @@ public protocol AttributeStore: AnyObject, Sendable {
 }
 
 extension AttributeStore {
-    public func saveSoon(_ key: String, _ value: [UInt8]?) throws { try save(key, value) }
+    package func saveSoon(_ key: String, _ value: [UInt8]?) throws { try save(key, value) }
 
-    public func flush() {}
+    package func flush() {}
 }
 
 /// An ``AttributeStore`` in memory: for tests and for devices that need not remember anything.
 /// Keep one instance across data models to simulate a reboot.
-public final class InMemoryAttributeStore: AttributeStore {
+package final class InMemoryAttributeStore: AttributeStore {
     private let values = Mutex<[String: [UInt8]]>([:])
 
-    public init() {}
+    package init() {}
 
-    public func load(_ key: String) -> [UInt8]? { values.withLock { $0[key] } }
+    package func load(_ key: String) -> [UInt8]? { values.withLock { $0[key] } }
 
-    public func save(_ key: String, _ value: [UInt8]?) { values.withLock { $0[key] = value } }
+    package func save(_ key: String, _ value: [UInt8]?) { values.withLock { $0[key] = value } }
 
     /// Every key, sorted.
-    public var keys: [String] { values.withLock { $0.keys.sorted() } }
+    package var keys: [String] { values.withLock { $0.keys.sorted() } }
 }

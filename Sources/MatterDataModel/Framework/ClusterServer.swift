@@ -1,4 +1,4 @@
-public import MatterClusters
+package import MatterClusters
 public import MatterCore
 public import MatterInteraction
 public import MatterTLV
@@ -37,19 +37,19 @@ public import MatterTLV
 /// node's queue).
 open class ClusterServer {
     /// The cluster's ID.
-    public let id: ClusterID
+    package let id: ClusterID
     /// Its ClusterRevision.
-    public let revision: UInt16
+    package let revision: UInt16
     /// Its FeatureMap.
-    public let featureMap: UInt32
+    package let featureMap: UInt32
     /// The cluster instance's data version: incremented on every attribute change.
-    public internal(set) var dataVersion: UInt32 = 0
+    package internal(set) var dataVersion: UInt32 = 0
     /// The endpoint serving this cluster (nil until added to one).
-    public internal(set) weak var endpoint: Endpoint?
+    package internal(set) weak var endpoint: Endpoint?
     let log: Logger
 
     /// A cluster server; `featureMap` as the FeatureMap attribute reports it.
-    public init(id: ClusterID, revision: UInt16, featureMap: UInt32 = 0) {
+    package init(id: ClusterID, revision: UInt16, featureMap: UInt32 = 0) {
         self.id = id
         self.revision = revision
         self.featureMap = featureMap
@@ -124,18 +124,18 @@ open class ClusterServer {
     // MARK: - Services for subclasses
 
     /// The endpoint's number (0 before the server is added to an endpoint).
-    public var endpointID: EndpointID { endpoint?.id ?? EndpointID(0) }
+    package var endpointID: EndpointID { endpoint?.id ?? EndpointID(0) }
 
     /// The data model this server belongs to, once its endpoint is part of one.
-    public var dataModel: DeviceDataModel? { endpoint?.dataModel }
+    package var dataModel: DeviceDataModel? { endpoint?.dataModel }
 
     /// The data model's current time in milliseconds (inside a timer's action: the time it was due).
-    public var now: UInt64 { dataModel?.scheduler.now ?? 0 }
+    package var now: UInt64 { dataModel?.scheduler.now ?? 0 }
 
     /// Records that attributes changed: increments the data version and, unless `quiet`, tells the
     /// interaction server (subscriptions report them) and the change log. A quiet change (a step of a
     /// transition, a countdown tick) is visible to reads and bumps the version but is not reported.
-    public func attributesChanged(_ attributes: [AttributeID], quiet: Bool = false) {
+    package func attributesChanged(_ attributes: [AttributeID], quiet: Bool = false) {
         dataVersion &+= 1
         dataModel?.clusterChanged(self, attributes: attributes, quiet: quiet)
     }
@@ -143,56 +143,56 @@ open class ClusterServer {
     /// Records that the cluster changed as a whole (several attributes, which ones not said): every
     /// attribute it serves is marked, so subscriptions report each of them (see
     /// ``attributesChanged(_:quiet:)``).
-    public func allAttributesChanged(quiet: Bool = false) {
+    package func allAttributesChanged(quiet: Bool = false) {
         attributesChanged(attributes.map(\.id), quiet: quiet)
     }
 
     /// Records that one attribute changed (see ``attributesChanged(_:quiet:)``).
-    public func attributeChanged(_ attribute: AttributeID, quiet: Bool = false) {
+    package func attributeChanged(_ attribute: AttributeID, quiet: Bool = false) {
         attributesChanged([attribute], quiet: quiet)
     }
 
     /// Adds a free-form line to the change log (an effect, a lock operation).
-    public func note(_ text: String) {
+    package func note(_ text: String) {
         dataModel?.emit(StateChange(endpoint: endpointID, cluster: id, attribute: nil, value: nil, text: text))
     }
 
     /// The server of type `T` on the same endpoint.
-    public func sibling<T: ClusterServer>(_ type: T.Type = T.self) -> T? { endpoint?.cluster(type) }
+    package func sibling<T: ClusterServer>(_ type: T.Type = T.self) -> T? { endpoint?.cluster(type) }
 
     /// A timer whose action runs on the node's queue; start it with ``DataModelTimer/start(after:)``.
     /// The action should capture `self` weakly or unowned.
-    public func makeTimer(_ action: @escaping () -> Void) -> DataModelTimer {
+    package func makeTimer(_ action: @escaping () -> Void) -> DataModelTimer {
         DataModelTimer(owner: self, action: action)
     }
 
     /// The persisted value of `attribute` on this cluster instance, if any.
-    public func loadPersisted(_ attribute: AttributeID) -> TLVValue? {
+    package func loadPersisted(_ attribute: AttributeID) -> TLVValue? {
         dataModel?.loadValue(Self.storageKey(endpointID, id, attribute))
     }
 
     /// Persists `value` for `attribute` (nil forgets it); survives a restart with the same store.
     /// Written behind: the store may write it a moment later, coalesced with other changes, and
     /// writes it before the device stops (``AttributeStore/saveSoon(_:_:)``).
-    public func persist(_ attribute: AttributeID, _ value: TLVValue?) {
+    package func persist(_ attribute: AttributeID, _ value: TLVValue?) {
         dataModel?.saveValue(Self.storageKey(endpointID, id, attribute), value, soon: true)
     }
 
     /// The persisted value stored under `name` for this cluster instance (state that is no
     /// attribute, such as a lock's users), if any.
-    public func loadPersisted(named name: String) -> TLVValue? {
+    package func loadPersisted(named name: String) -> TLVValue? {
         dataModel?.loadValue(Self.storageKey(endpointID, id, name: name))
     }
 
     /// Persists `value` under `name` for this cluster instance (nil forgets it), durably before it
     /// returns (users, credentials and other tables).
-    public func persist(named name: String, _ value: TLVValue?) {
+    package func persist(named name: String, _ value: TLVValue?) {
         dataModel?.saveValue(Self.storageKey(endpointID, id, name: name), value)
     }
 
     /// Records an event of this cluster (`fields` is its structure); returns its event number.
     @discardableResult
-    public func recordEvent(
+    package func recordEvent(
         _ event: EventID, priority: EventSchema.Priority, fields: TLVValue = .structure([]),
         fabricIndex: UInt8? = nil
     ) -> UInt64? {
@@ -202,22 +202,22 @@ open class ClusterServer {
     }
 
     /// The infos of the attributes `ids` from `schema`, in that order.
-    public static func attributeInfos(_ schema: ClusterSchema, _ ids: [AttributeID]) -> [AttributeInfo] {
+    package static func attributeInfos(_ schema: ClusterSchema, _ ids: [AttributeID]) -> [AttributeInfo] {
         ids.compactMap { id in schema.attribute(id).map(AttributeInfo.init) }
     }
 
     /// The infos of the commands `ids` from `schema`, in that order.
-    public static func commandInfos(_ schema: ClusterSchema, _ ids: [CommandID]) -> [CommandInfo] {
+    package static func commandInfos(_ schema: ClusterSchema, _ ids: [CommandID]) -> [CommandInfo] {
         ids.compactMap { id in schema.command(id).map(CommandInfo.init) }
     }
 
     /// The store key of an attribute value: `<endpoint>/<cluster>/<attribute>` in hexadecimal.
-    public static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, _ attribute: AttributeID) -> String {
+    package static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, _ attribute: AttributeID) -> String {
         "\(String(endpoint.rawValue, radix: 16))/\(hex4(cluster.rawValue))/\(hex4(attribute.rawValue))"
     }
 
     /// The store key of named state: `<endpoint>/<cluster>/<name>`.
-    public static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, name: String) -> String {
+    package static func storageKey(_ endpoint: EndpointID, _ cluster: ClusterID, name: String) -> String {
         "\(String(endpoint.rawValue, radix: 16))/\(hex4(cluster.rawValue))/\(name)"
     }
 

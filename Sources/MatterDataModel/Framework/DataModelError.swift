@@ -1,8 +1,8 @@
-public import MatterCore
+package import MatterCore
 
 /// Mistakes in composing a device's data model (the only errors this module throws; failures of
 /// interactions are ``MatterInteraction/StatusIB`` values).
-public enum DataModelError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum DataModelError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Two endpoints with the same number.
     case duplicateEndpoint(EndpointID)
     /// Two servers of the same cluster on one endpoint.
@@ -16,7 +16,7 @@ public enum DataModelError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A device type of the specification that no virtual device can be (yet), and why.
     case unservedDeviceType(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .duplicateEndpoint(let endpoint):
             "endpoint \(endpoint.rawValue) is listed twice; give every endpoint its own number"

@@ -8,7 +8,7 @@ import MatterCore
 /// clock, so a periodic timer restarted from its own action keeps an exact cadence however late it is
 /// serviced: after a `ManualClock` moves by one second, a 100 ms timer runs ten times.
 /// Confined to the node's queue, like everything in the data model.
-public final class DataModelTimer {
+package final class DataModelTimer {
     weak var owner: ClusterServer?
     /// The data model of a timer made with ``DeviceDataModel/makeTimer(_:)`` (no cluster server owns it).
     private weak var model: DeviceDataModel?
@@ -30,16 +30,16 @@ public final class DataModelTimer {
     private var dataModel: DeviceDataModel? { model ?? owner?.dataModel }
 
     /// The time it fires at (scheduler clock, ms); nil when not running.
-    public var deadline: UInt64? { timer?.deadline }
+    package var deadline: UInt64? { timer?.deadline }
 
     /// True while armed.
-    public var isRunning: Bool { deadline != nil }
+    package var isRunning: Bool { deadline != nil }
 
     /// Arms the timer to fire `milliseconds` from now (at least 1 ms), replacing an earlier arming.
     /// A cluster server's timer counts simulated time: the data model's `timeScale` divides the wait
     /// (the root node's own timers keep real time). Does nothing while the cluster server is not part
     /// of a data model.
-    public func start(after milliseconds: UInt64) {
+    package func start(after milliseconds: UInt64) {
         guard let dataModel else { return }
         let scale = dataModel.configuration.timeScale
         let wait =
@@ -56,5 +56,5 @@ public final class DataModelTimer {
     }
 
     /// Disarms the timer.
-    public func cancel() { timer?.cancel() }
+    package func cancel() { timer?.cancel() }
 }

@@ -1,8 +1,8 @@
-public import MatterClusters
-public import MatterCore
-public import MatterInteraction
-public import MatterTLV
-public import MatterTransport
+package import MatterClusters
+package import MatterCore
+package import MatterInteraction
+package import MatterTLV
+package import MatterTransport
 
 /// The device side of the data model: endpoints of cluster servers behind the interaction engine's
 /// ``MatterInteraction/DataModel`` protocol, with access control, persistence, timers, events and a
@@ -22,28 +22,28 @@ public import MatterTransport
 /// its timers (on the node's ``MatterCore/NodeScheduler``) fire; anything else (a CLI action, a test)
 /// reaches it through a `NodeBound` in the node's isolation. A data model without a node (manual
 /// clock) is used from one task.
-public final class DeviceDataModel: DataModel {
+package final class DeviceDataModel: DataModel {
     /// Platform services of a data model.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The clock transitions and countdowns follow (the node's clock).
-        public var clock: any MatterClock
+        package var clock: any MatterClock
         /// The scheduler its timers run on: the node's. Nil: a manual one of its own on `clock`, which
         /// a test services with ``DeviceDataModel/serviceTimers()`` after moving a `ManualClock`.
-        public var scheduler: NodeScheduler?
+        package var scheduler: NodeScheduler?
         /// Where non-volatile attribute values live.
-        public var store: any AttributeStore
+        package var store: any AttributeStore
         /// Seed for the initial data versions; nil draws from the system's generator.
-        public var randomSeed: UInt64?
+        package var randomSeed: UInt64?
         /// Event records kept for reads and subscriptions (oldest dropped first).
-        public var eventCapacity: Int
+        package var eventCapacity: Int
         /// How much faster than real time the clusters' simulated processes run (transitions, cycles,
         /// rooms, coverings, scripts: every timer a cluster server makes); the protocol's timers (the
         /// root node's fail-safe and windows, MRP, subscriptions) keep real time. 1: real time.
-        public var timeScale: Double = 1
+        package var timeScale: Double = 1
 
         /// Services on `clock` with no node: timers run when a test calls
         /// ``DeviceDataModel/serviceTimers()``.
-        public init(
+        package init(
             clock: any MatterClock = SystemClock(),
             store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil,
             eventCapacity: Int = 256
@@ -56,7 +56,7 @@ public final class DeviceDataModel: DataModel {
         }
 
         /// Services of a node: its clock, and timers on its scheduler.
-        public init(
+        package init(
             context: NodeContext, store: any AttributeStore = InMemoryAttributeStore(), randomSeed: UInt64? = nil
         ) {
             self.init(clock: context.clock, store: store, randomSeed: randomSeed)
@@ -73,28 +73,28 @@ public final class DeviceDataModel: DataModel {
     }
     /// The highest endpoint number this data model has held: a new dynamic endpoint takes the next one, so a
     /// removed endpoint's number is not given again while the device runs.
-    public private(set) var highestEndpointID = EndpointID.root
+    package private(set) var highestEndpointID = EndpointID.root
     private var random: SeededRandom
     private var eventLog: EventLog
     private var started = false
 
     /// Decides every access check (spec 6.6.6). Replace it with the device's ACL, or keep the default
     /// ``AccessControlList`` and fill its entries.
-    public var accessPolicy: any AccessPolicy
+    package var accessPolicy: any AccessPolicy
     /// The per-fabric group table the Groups servers of every endpoint share.
-    public let groupTable = GroupTable()
+    package let groupTable = GroupTable()
     /// Receives one ``StateChange`` per reportable attribute change and per cluster note, on the
     /// node's queue.
-    public var onStateChange: ((StateChange) -> Void)?
+    package var onStateChange: ((StateChange) -> Void)?
     /// Receives every event a cluster records (after it is in the event log), on the node's queue.
-    public var onEventRecorded: ((RecordedEvent) -> Void)?
+    package var onEventRecorded: ((RecordedEvent) -> Void)?
     /// The interaction server, set by `InteractionServer.install`.
-    public weak var observer: (any DataModelObserver)?
+    package weak var observer: (any DataModelObserver)?
 
     /// A data model serving `endpoints`; every cluster server starts (loads persisted values, applies
     /// start-up behaviour). Throws when two endpoints share a number or an endpoint already belongs to
     /// another data model. Create it before the node serves requests, or on the node's queue.
-    public init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
+    package init(endpoints: [Endpoint], configuration: Configuration = Configuration()) throws(DataModelError) {
         self.configuration = configuration
         self.scheduler = configuration.scheduler ?? NodeScheduler(clock: configuration.clock, queue: nil)
         self.random = SeededRandom(seed: configuration.randomSeed)
@@ -128,21 +128,21 @@ public final class DeviceDataModel: DataModel {
     // MARK: - Composition
 
     /// The endpoints, ascending.
-    public var allEndpoints: [Endpoint] { table.keys.sorted().compactMap { table[$0] } }
+    package var allEndpoints: [Endpoint] { table.keys.sorted().compactMap { table[$0] } }
 
     /// The endpoint numbered `id`.
-    public func endpoint(_ id: EndpointID) -> Endpoint? { table[id] }
+    package func endpoint(_ id: EndpointID) -> Endpoint? { table[id] }
 
     /// The server of type `T` on `endpoint`.
-    public func cluster<T: ClusterServer>(_ type: T.Type = T.self, on endpoint: EndpointID) -> T? {
+    package func cluster<T: ClusterServer>(_ type: T.Type = T.self, on endpoint: EndpointID) -> T? {
         table[endpoint]?.cluster(type)
     }
 
     /// The server of cluster `id` on `endpoint`.
-    public func cluster(_ id: ClusterID, on endpoint: EndpointID) -> ClusterServer? { table[endpoint]?.cluster(id) }
+    package func cluster(_ id: ClusterID, on endpoint: EndpointID) -> ClusterServer? { table[endpoint]?.cluster(id) }
 
     /// Adds an endpoint to the running model (its servers start; endpoint 0's PartsList reports it).
-    public func add(_ endpoint: Endpoint) throws(DataModelError) {
+    package func add(_ endpoint: Endpoint) throws(DataModelError) {
         guard table[endpoint.id] == nil else { throw .duplicateEndpoint(endpoint.id) }
         guard endpoint.dataModel == nil else { throw .endpointInUse(endpoint.id) }
         table[endpoint.id] = endpoint
@@ -154,7 +154,7 @@ public final class DeviceDataModel: DataModel {
     /// Removes endpoint `id` from the running model (not endpoint 0): its scripts stop, its servers stop,
     /// and the PartsLists that listed it report the change. Returns it, or nil when there is none.
     @discardableResult
-    public func remove(_ id: EndpointID) -> Endpoint? {
+    package func remove(_ id: EndpointID) -> Endpoint? {
         guard id != .root, let endpoint = table[id] else { return nil }
         for (target, _) in scripts.all where target.endpoint == id { scripts.stop(target) }
         for server in endpoint.clusters { server.stop() }
@@ -205,17 +205,17 @@ public final class DeviceDataModel: DataModel {
     }
 
     /// The attribute scripts running on this data model (docs/SCRIPTS.md).
-    public private(set) lazy var scripts = AttributeScripts(model: self)
+    package private(set) lazy var scripts = AttributeScripts(model: self)
 
     /// Runs the timers due at the clock's current time on the data model's scheduler (on a node: every
     /// timer of the node; tests call it after moving a `ManualClock`).
-    public func serviceTimers() { scheduler.service() }
+    package func serviceTimers() { scheduler.service() }
 
     /// The earliest time (clock ms) one of its timers is due, if any.
-    public var nextTimerDeadline: UInt64? { scheduler.nextDeadline(ownedBy: self) }
+    package var nextTimerDeadline: UInt64? { scheduler.nextDeadline(ownedBy: self) }
 
     /// Stops every server (BasicInformation records ShutDown) and cancels all timers.
-    public func shutDown() {
+    package func shutDown() {
         scripts.stopAll()
         for endpoint in allEndpoints {
             for server in endpoint.clusters { server.stop() }
@@ -226,7 +226,7 @@ public final class DeviceDataModel: DataModel {
 
     /// Forgets what a removed fabric had in the data model: its groups and, in each server, what
     /// belongs to it (``ClusterServer/fabricRemoved(_:)``: scenes).
-    public func fabricRemoved(_ fabricIndex: UInt8) {
+    package func fabricRemoved(_ fabricIndex: UInt8) {
         groupTable.removeFabric(fabricIndex)
         for endpoint in allEndpoints {
             for server in endpoint.clusters { server.fabricRemoved(fabricIndex) }
@@ -336,11 +336,11 @@ public final class DeviceDataModel: DataModel {
 
     // MARK: - DataModel
 
-    public var endpoints: [EndpointID] { table.keys.sorted() }
+    package var endpoints: [EndpointID] { table.keys.sorted() }
 
-    public func clusters(endpoint: EndpointID) -> [ClusterID] { table[endpoint]?.clusters.map(\.id) ?? [] }
+    package func clusters(endpoint: EndpointID) -> [ClusterID] { table[endpoint]?.clusters.map(\.id) ?? [] }
 
-    public func attributes(endpoint: EndpointID, cluster: ClusterID) -> [AttributeInfo] {
+    package func attributes(endpoint: EndpointID, cluster: ClusterID) -> [AttributeInfo] {
         guard let server = self.cluster(cluster, on: endpoint) else { return [] }
         var infos = server.attributes
         for global in [AttributeID.featureMap, .clusterRevision] where !infos.contains(where: { $0.id == global }) {
@@ -349,23 +349,24 @@ public final class DeviceDataModel: DataModel {
         return infos
     }
 
-    public func acceptedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandInfo] {
+    package func acceptedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandInfo] {
         self.cluster(cluster, on: endpoint)?.acceptedCommands ?? []
     }
 
-    public func generatedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandID] {
+    package func generatedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandID] {
         self.cluster(cluster, on: endpoint)?.generatedCommands ?? []
     }
 
-    public func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] {
+    package func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] {
         self.cluster(cluster, on: endpoint)?.events ?? []
     }
 
-    public func dataVersion(endpoint: EndpointID, cluster: ClusterID) -> UInt32 {
+    package func dataVersion(endpoint: EndpointID, cluster: ClusterID) -> UInt32 {
         self.cluster(cluster, on: endpoint)?.dataVersion ?? 0
     }
 
-    public func readAttribute(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue {
+    package func readAttribute(_ path: ConcreteAttributePath, context: InteractionContext) throws(StatusIB) -> TLVValue
+    {
         guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
         switch path.attribute {
         case .featureMap where !server.attributes.contains { $0.id == .featureMap }:
@@ -377,25 +378,25 @@ public final class DeviceDataModel: DataModel {
         }
     }
 
-    public func writeAttribute(_ path: ConcreteAttributePath, _ write: AttributeWrite, context: InteractionContext)
+    package func writeAttribute(_ path: ConcreteAttributePath, _ write: AttributeWrite, context: InteractionContext)
         throws(StatusIB)
     {
         guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
         try server.write(path.attribute, write, context: context)
     }
 
-    public func listWriteFinished(_ path: ConcreteAttributePath, context: InteractionContext) {
+    package func listWriteFinished(_ path: ConcreteAttributePath, context: InteractionContext) {
         cluster(path.cluster, on: path.endpoint)?.listWriteFinished(path.attribute, context: context)
     }
 
-    public func invoke(_ path: ConcreteCommandPath, fields: TLVElement, context: InteractionContext)
+    package func invoke(_ path: ConcreteCommandPath, fields: TLVElement, context: InteractionContext)
         throws(StatusIB) -> CommandResponse?
     {
         guard let server = cluster(path.cluster, on: path.endpoint) else { throw StatusIB(.unsupportedCluster) }
         return try server.invoke(path.command, fields: CommandFields(fields), context: context)
     }
 
-    public func checkAccess(
+    package func checkAccess(
         _ subject: SubjectDescriptor, endpoint: EndpointID, cluster: ClusterID, privilege: Privilege
     ) -> Bool {
         let request = AccessRequest(
@@ -404,7 +405,7 @@ public final class DeviceDataModel: DataModel {
         return accessPolicy.allows(subject, request)
     }
 
-    public func eventRecords(from number: UInt64) -> [EventRecord] { eventLog.records(from: number) }
+    package func eventRecords(from number: UInt64) -> [EventRecord] { eventLog.records(from: number) }
 }
 
 extension InteractionContext {

@@ -1,19 +1,19 @@
-public import MatterCore
-public import MatterTLV
+package import MatterCore
+package import MatterTLV
 
 /// One line of the device's change log: a reportable attribute change or a cluster's note (an effect,
 /// a lock operation), for a CLI to print (`on-off 1 → on`, `level 1: 254`).
-public struct StateChange: Hashable, Sendable, CustomStringConvertible {
-    public var endpoint: EndpointID
-    public var cluster: ClusterID
+package struct StateChange: Hashable, Sendable, CustomStringConvertible {
+    package var endpoint: EndpointID
+    package var cluster: ClusterID
     /// The attribute that changed; nil for a note.
-    public var attribute: AttributeID?
+    package var attribute: AttributeID?
     /// Its new value; nil for a note.
-    public var value: TLVValue?
+    package var value: TLVValue?
     /// The human-readable line.
-    public var text: String
+    package var text: String
 
-    public init(endpoint: EndpointID, cluster: ClusterID, attribute: AttributeID?, value: TLVValue?, text: String) {
+    package init(endpoint: EndpointID, cluster: ClusterID, attribute: AttributeID?, value: TLVValue?, text: String) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.attribute = attribute
@@ -21,5 +21,5 @@ public struct StateChange: Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    public var description: String { text }
+    package var description: String { text }
 }

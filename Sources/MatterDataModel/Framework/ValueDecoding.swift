@@ -1,5 +1,5 @@
-public import MatterInteraction
-public import MatterTLV
+package import MatterInteraction
+package import MatterTLV
 
 /// TLV to Swift values for command fields and written attribute values, failing with the status the
 /// caller names: a command answers INVALID_COMMAND for anything it cannot decode, a write answers
@@ -69,12 +69,12 @@ enum ValueDecoding {
 /// ```
 public struct CommandFields: Sendable {
     /// The CommandFields structure as received.
-    public let element: TLVElement
+    package let element: TLVElement
 
-    public init(_ element: TLVElement) { self.element = element }
+    package init(_ element: TLVElement) { self.element = element }
 
     /// The member with context tag `tag`, if present.
-    public subscript(tag: UInt8) -> TLVElement? { element[context: tag] }
+    package subscript(tag: UInt8) -> TLVElement? { element[context: tag] }
 
     private func required(_ tag: UInt8) throws(StatusIB) -> TLVValue {
         guard let member = self[tag] else { throw StatusIB(.invalidCommand) }
@@ -82,21 +82,21 @@ public struct CommandFields: Sendable {
     }
 
     /// A mandatory unsigned integer (also enums and bitmaps).
-    public func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+    package func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> T
     {
         try ValueDecoding.unsigned(try required(tag), type, typeError: .invalidCommand, rangeError: .invalidCommand)
     }
 
     /// A mandatory signed integer.
-    public func signed<T: FixedWidthInteger & SignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+    package func signed<T: FixedWidthInteger & SignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> T
     {
         try ValueDecoding.signed(try required(tag), type, typeError: .invalidCommand, rangeError: .invalidCommand)
     }
 
     /// An optional unsigned integer: nil when absent.
-    public func optionalUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+    package func optionalUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> T?
     {
         guard let member = self[tag] else { return nil }
@@ -104,7 +104,7 @@ public struct CommandFields: Sendable {
     }
 
     /// A mandatory nullable unsigned integer: nil for `null`.
-    public func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+    package func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> T?
     {
         try ValueDecoding.nullableUnsigned(
@@ -112,58 +112,58 @@ public struct CommandFields: Sendable {
     }
 
     /// A mandatory boolean.
-    public func bool(_ tag: UInt8) throws(StatusIB) -> Bool {
+    package func bool(_ tag: UInt8) throws(StatusIB) -> Bool {
         try ValueDecoding.bool(try required(tag), typeError: .invalidCommand)
     }
 
     /// A mandatory string of at most `maxLength` bytes.
-    public func string(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String {
+    package func string(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String {
         try ValueDecoding.string(try required(tag), maxLength: maxLength, typeError: .invalidCommand)
     }
 
     /// A mandatory nullable string of at most `maxLength` bytes: nil for `null`.
-    public func nullableString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
+    package func nullableString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
         let value = try required(tag)
         if case .null = value { return nil }
         return try ValueDecoding.string(value, maxLength: maxLength, typeError: .invalidCommand)
     }
 
     /// A mandatory structure field, as fields of its own.
-    public func structure(_ tag: UInt8) throws(StatusIB) -> CommandFields {
+    package func structure(_ tag: UInt8) throws(StatusIB) -> CommandFields {
         guard let member = self[tag], case .structure = member.value else { throw StatusIB(.invalidCommand) }
         return CommandFields(member)
     }
 
     /// A mandatory nullable structure field: nil for `null`.
-    public func nullableStructure(_ tag: UInt8) throws(StatusIB) -> CommandFields? {
+    package func nullableStructure(_ tag: UInt8) throws(StatusIB) -> CommandFields? {
         if case .null = try required(tag) { return nil }
         return try structure(tag)
     }
 
     /// An optional string: nil when absent.
-    public func optionalString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
+    package func optionalString(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> String? {
         guard let member = self[tag] else { return nil }
         return try ValueDecoding.string(member.value, maxLength: maxLength, typeError: .invalidCommand)
     }
 
     /// A mandatory octet string of at most `maxLength` bytes.
-    public func octets(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> [UInt8] {
+    package func octets(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> [UInt8] {
         try ValueDecoding.octets(try required(tag), maxLength: maxLength, typeError: .invalidCommand)
     }
 
     /// An optional octet string: nil when absent.
-    public func optionalOctets(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> [UInt8]? {
+    package func optionalOctets(_ tag: UInt8, maxLength: Int? = nil) throws(StatusIB) -> [UInt8]? {
         guard let member = self[tag] else { return nil }
         return try ValueDecoding.octets(member.value, maxLength: maxLength, typeError: .invalidCommand)
     }
 
     /// A mandatory list (TLV array).
-    public func array(_ tag: UInt8) throws(StatusIB) -> [TLVElement] {
+    package func array(_ tag: UInt8) throws(StatusIB) -> [TLVElement] {
         try ValueDecoding.array(try required(tag), typeError: .invalidCommand)
     }
 
     /// A mandatory list of unsigned integers.
-    public func unsignedList<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+    package func unsignedList<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> [T]
     {
         var values: [T] = []
@@ -182,47 +182,49 @@ public struct CommandFields: Sendable {
 /// ```swift
 /// let label = try WriteValue(write).string(maxLength: 32)
 /// ```
-public struct WriteValue: Sendable {
+package struct WriteValue: Sendable {
     /// The written value (for an append: the appended entry).
-    public let value: TLVValue
+    package let value: TLVValue
 
-    public init(_ value: TLVValue) { self.value = value }
+    package init(_ value: TLVValue) { self.value = value }
 
     /// The value of a whole-attribute write, or the entry of an append.
-    public init(_ write: AttributeWrite) {
+    package init(_ write: AttributeWrite) {
         switch write {
         case .replace(let value), .append(let value): self.value = value
         }
     }
 
     /// True for `null`.
-    public var isNull: Bool { value == .null }
+    package var isNull: Bool { value == .null }
 
     /// An unsigned integer (also enums and bitmaps).
-    public func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type = T.self) throws(StatusIB) -> T {
+    package func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type = T.self) throws(StatusIB) -> T {
         try ValueDecoding.unsigned(value, type, typeError: .invalidDataType, rangeError: .constraintError)
     }
 
     /// A nullable unsigned integer: nil for `null`.
-    public func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type = T.self)
+    package func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type = T.self)
         throws(StatusIB) -> T?
     {
         try ValueDecoding.nullableUnsigned(value, type, typeError: .invalidDataType, rangeError: .constraintError)
     }
 
     /// A boolean.
-    public func bool() throws(StatusIB) -> Bool { try ValueDecoding.bool(value, typeError: .invalidDataType) }
+    package func bool() throws(StatusIB) -> Bool { try ValueDecoding.bool(value, typeError: .invalidDataType) }
 
     /// A string of at most `maxLength` bytes.
-    public func string(maxLength: Int? = nil) throws(StatusIB) -> String {
+    package func string(maxLength: Int? = nil) throws(StatusIB) -> String {
         try ValueDecoding.string(value, maxLength: maxLength, typeError: .invalidDataType)
     }
 
     /// An octet string of at most `maxLength` bytes.
-    public func octets(maxLength: Int? = nil) throws(StatusIB) -> [UInt8] {
+    package func octets(maxLength: Int? = nil) throws(StatusIB) -> [UInt8] {
         try ValueDecoding.octets(value, maxLength: maxLength, typeError: .invalidDataType)
     }
 
     /// A list's entries.
-    public func array() throws(StatusIB) -> [TLVElement] { try ValueDecoding.array(value, typeError: .invalidDataType) }
+    package func array() throws(StatusIB) -> [TLVElement] {
+        try ValueDecoding.array(value, typeError: .invalidDataType)
+    }
 }

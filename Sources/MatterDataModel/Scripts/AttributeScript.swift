@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 /// How an attribute's value moves over time (docs/SCRIPTS.md): a sensor that follows a constant, a
 /// ramp, a sine, a random walk, steps at given times or a recorded series. Parsed from text such as
@@ -6,11 +6,11 @@ public import MatterCore
 /// up), so the same script gives the same values at the same script time.
 public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
     /// A value a script sets: a number or a boolean.
-    public enum Value: Hashable, Sendable, CustomStringConvertible {
+    package enum Value: Hashable, Sendable, CustomStringConvertible {
         case number(Double)
         case boolean(Bool)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .number(let number):
                 number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
@@ -20,14 +20,14 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One value of a series from its time on.
-    public struct Step: Hashable, Sendable {
+    package struct Step: Hashable, Sendable {
         /// Script time, ms.
-        public let at: UInt64
-        public let value: Value
+        package let at: UInt64
+        package let value: Value
     }
 
     /// The shape of the movement.
-    public enum Shape: Hashable, Sendable {
+    package enum Shape: Hashable, Sendable {
         case constant(Value)
         /// From `from` to `to` over `over` ms; then held, or started again when `repeats`.
         case ramp(from: Double, to: Double, over: UInt64, repeats: Bool)
@@ -39,19 +39,19 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
         case steps([Step], repeatEvery: UInt64?)
     }
 
-    public let shape: Shape
+    package let shape: Shape
     /// How often a moving value is updated, ms of script time (sine, ramp, walk).
-    public let every: UInt64
+    package let every: UInt64
     /// Uniform noise added to each number, ±noise (0: none).
-    public let noise: Double
+    package let noise: Double
     /// The text it was parsed from.
-    public let text: String
+    package let text: String
 
     public var description: String { text }
 
     /// Parses a script (`sine(min=1800,max=2400,period=10m)`); `csv` reads `readFile(path)` for its
     /// rows. Throws a message that names what is wrong.
-    public init(parsing text: String, readFile: (String) throws -> String = { _ in throw ScriptError("no files") })
+    package init(parsing text: String, readFile: (String) throws -> String = { _ in throw ScriptError("no files") })
         throws(ScriptError)
     {
         self.text = text
@@ -123,7 +123,7 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
 
     /// The value at script time `t` (ms since the script started); `random` draws the walk and noise.
     /// `previous` is the value the last update set (the walk moves from it).
-    public func value(at t: UInt64, previous: Value?, random: inout SeededRandom) -> Value {
+    package func value(at t: UInt64, previous: Value?, random: inout SeededRandom) -> Value {
         var base: Value
         switch shape {
         case .constant(let value): base = value
@@ -152,7 +152,7 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
 
     /// The script time of the next change after `t`: `t + every` for moving shapes, the next step's
     /// time for steps, nil when nothing changes any more.
-    public func nextChange(after t: UInt64) -> UInt64? {
+    package func nextChange(after t: UInt64) -> UInt64? {
         switch shape {
         case .constant: return noise > 0 ? t + every : nil
         case .ramp(_, _, let over, let repeats):
@@ -169,7 +169,7 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The lowest and highest numbers it can set (noise included), or nil for booleans only.
-    public var range: ClosedRange<Double>? {
+    package var range: ClosedRange<Double>? {
         let values: [Double]
         switch shape {
         case .constant(let value): values = value.number.map { [$0] } ?? []
@@ -182,7 +182,7 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when every value it sets is a boolean.
-    public var isBoolean: Bool {
+    package var isBoolean: Bool {
         switch shape {
         case .constant(let value): value.number == nil
         case .steps(let steps, _): steps.allSatisfy { $0.value.number == nil }
@@ -281,7 +281,7 @@ public struct AttributeScript: Hashable, Sendable, CustomStringConvertible {
 
 extension AttributeScript.Value {
     /// The number, or nil for a boolean.
-    public var number: Double? {
+    package var number: Double? {
         if case .number(let number) = self { number } else { nil }
     }
 }

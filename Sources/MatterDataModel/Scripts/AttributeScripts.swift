@@ -47,7 +47,7 @@ public final class AttributeScripts {
     init(model: DeviceDataModel) { self.model = model }
 
     /// The scripts running now, by target.
-    public var all: [(target: Target, script: AttributeScript)] {
+    package var all: [(target: Target, script: AttributeScript)] {
         running.map { ($0.key, $0.value.script) }.sorted { $0.target.description < $1.target.description }
     }
 
@@ -55,7 +55,7 @@ public final class AttributeScripts {
     /// at once. Refused, with nothing changed, when the endpoint does not serve the attribute, its type
     /// is not what the script sets, or a value the script can reach is out of the attribute's range
     /// (its type, its constraint, and for MeasuredValue the cluster's Min/MaxMeasuredValue).
-    public func start(_ script: AttributeScript, on target: Target) throws(ScriptError) {
+    package func start(_ script: AttributeScript, on target: Target) throws(ScriptError) {
         let server = try check(script, on: target)
         stop(target)
         let seed: UInt64?
@@ -67,7 +67,7 @@ public final class AttributeScripts {
 
     /// Checks that `script` could start on `target` (see ``start(_:on:)``) without starting it.
     @discardableResult
-    public func check(_ script: AttributeScript, on target: Target) throws(ScriptError) -> ClusterServer {
+    package func check(_ script: AttributeScript, on target: Target) throws(ScriptError) -> ClusterServer {
         guard let model, let server = model.cluster(target.cluster, on: target.endpoint) else {
             let name = ClusterRegistry.standard.cluster(target.cluster)?.name ?? "\(target.cluster)"
             throw ScriptError("endpoint \(target.endpoint.rawValue) has no \(name) cluster")
@@ -84,14 +84,14 @@ public final class AttributeScripts {
 
     /// Stops the script on `target`; false when none ran.
     @discardableResult
-    public func stop(_ target: Target) -> Bool {
+    package func stop(_ target: Target) -> Bool {
         guard let run = running.removeValue(forKey: target) else { return false }
         run.timer.cancel()
         return true
     }
 
     /// Stops every script.
-    public func stopAll() {
+    package func stopAll() {
         for target in Array(running.keys) { stop(target) }
     }
 

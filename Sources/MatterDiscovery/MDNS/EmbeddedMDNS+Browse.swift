@@ -21,7 +21,7 @@ extension EmbeddedMDNS {
 
     static let maxQueryInterval: Duration = .seconds(60)
 
-    public func browse(
+    package func browse(
         _ query: DNSSDQuery, timeout: Duration, limit: Int?,
         accept: @escaping @Sendable (DNSSDResolvedService) -> Bool
     ) async throws(DiscoveryError) -> [DNSSDResolvedService] {

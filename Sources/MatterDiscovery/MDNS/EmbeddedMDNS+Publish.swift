@@ -15,7 +15,7 @@ extension EmbeddedMDNS {
         var uniqueRecords: [DNSResourceRecord] { records.filter(\.unique).map(\.record) }
     }
 
-    public func publish(_ record: DNSSDServiceRecord) throws(DiscoveryError) -> DNSSDPublicationID {
+    package func publish(_ record: DNSSDServiceRecord) throws(DiscoveryError) -> DNSSDPublicationID {
         guard !stopped else { throw .stopped }
         try record.validate()
         let id = newID()
@@ -38,7 +38,7 @@ extension EmbeddedMDNS {
             records: try MDNSServiceRecords.records(for: record, instanceName: name, hostName: host))
     }
 
-    public func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) throws(DiscoveryError) {
+    package func update(_ publication: DNSSDPublicationID, to record: DNSSDServiceRecord) throws(DiscoveryError) {
         guard !stopped else { throw .stopped }
         let id = publication.rawValue
         guard let old = publications[id] else { throw .unknownPublication }
@@ -73,7 +73,7 @@ extension EmbeddedMDNS {
         }
     }
 
-    public func withdraw(_ publication: DNSSDPublicationID) {
+    package func withdraw(_ publication: DNSSDPublicationID) {
         withdrawNow(publication.rawValue, error: .unknownPublication)
     }
 
@@ -85,7 +85,7 @@ extension EmbeddedMDNS {
         if let error { for waiter in publication.waiters.values { waiter.resume(returning: .failure(error)) } }
     }
 
-    public func instanceName(of publication: DNSSDPublicationID) -> String? {
+    package func instanceName(of publication: DNSSDPublicationID) -> String? {
         publications[publication.rawValue]?.currentName
     }
 
@@ -94,7 +94,7 @@ extension EmbeddedMDNS {
         publications[publication.rawValue]?.probing ?? false
     }
 
-    public func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
+    package func waitUntilEstablished(_ publication: DNSSDPublicationID, timeout: Duration) async throws(DiscoveryError)
         -> String
     {
         let id = publication.rawValue

@@ -1,5 +1,5 @@
 import Dispatch
-public import MatterCore
+package import MatterCore
 
 /// DNS-SD over our own mDNS responder and querier (RFC 6762, RFC 6763), for hosts without avahi-daemon or
 /// D-Bus (containers, CI) and for large fleets: one socket per address family on port 5353, shared with any
@@ -18,19 +18,19 @@ public import MatterCore
 ///
 /// Concurrency: an actor whose executor is the serial queue its sockets read on and its timers fire on.
 /// Call `stop()` when done.
-public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
+package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     /// Which interfaces and port to use.
-    public struct Configuration: Sendable {
-        public var interfaces: [MDNSInterface]
+    package struct Configuration: Sendable {
+        package var interfaces: [MDNSInterface]
         /// 5353; tests use another port so they stay apart from any responder of the host.
-        public var port: UInt16
-        public var ipv4: Bool
-        public var ipv6: Bool
+        package var port: UInt16
+        package var ipv4: Bool
+        package var ipv6: Bool
         /// The host label of the SRV target (`<label>.local`); default a random 12-hex-digit label, so the
         /// host's own name (owned by the host's responder, if any) is never claimed.
-        public var hostLabel: String?
+        package var hostLabel: String?
 
-        public init(
+        package init(
             interfaces: [MDNSInterface] = MDNSInterface.defaults(), port: UInt16 = 5353,
             ipv4: Bool = true, ipv6: Bool = true, hostLabel: String? = nil
         ) {
@@ -48,11 +48,11 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     /// Largest datagram sent: fits a 1500-byte Ethernet frame over IPv6 (RFC 6762 §17).
     static let maxPacketBytes = 1440
 
-    public nonisolated let executor: DispatchQueueExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    public nonisolated let configuration: Configuration
+    package nonisolated let executor: DispatchQueueExecutor
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    package nonisolated let configuration: Configuration
     /// The SRV target of every publication, e.g. `matter-0a1b2c3d4e5f.local`.
-    public nonisolated let hostName: String
+    package nonisolated let hostName: String
     let host: DNSName
 
     var sockets: [MDNSSocket] = []
@@ -109,7 +109,7 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
 
     /// Opens the sockets and starts answering. Throws `.network` when no socket can be opened (port 5353 taken
     /// without SO_REUSEPORT, no multicast-capable interface...).
-    public static func start(_ configuration: Configuration = Configuration(), label: String = "matter.mdns")
+    package static func start(_ configuration: Configuration = Configuration(), label: String = "matter.mdns")
         async throws(DiscoveryError) -> EmbeddedMDNS
     {
         let mdns = try EmbeddedMDNS(configuration: configuration, label: label)
@@ -153,7 +153,7 @@ public actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
 
     /// Withdraws everything (goodbyes go out), ends pending browses with `.stopped`, closes the sockets.
     /// Idempotent.
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         for id in Array(publications.keys) { withdrawNow(id, error: .stopped) }
         let host = index.remove(owner: EmbeddedMDNS.hostOwner)

@@ -10,38 +10,38 @@ import Synchronization
 /// interfaces the embedded responder would use, whether it can share port 5353, whether multicast it sends
 /// comes back, who else answers on the LAN, and which other responders hold port 5353 here. Each finding
 /// says what to do about it.
-public struct MDNSDiagnosis: Sendable {
-    public enum Status: String, Sendable { case ok, warning, problem }
+package struct MDNSDiagnosis: Sendable {
+    package enum Status: String, Sendable { case ok, warning, problem }
 
     /// One finding.
-    public struct Check: Sendable {
+    package struct Check: Sendable {
         /// `avahi`, `backend`, `interfaces`, `port`, `multicast`, `responders`.
-        public let name: String
-        public let status: Status
-        public let detail: String
+        package let name: String
+        package let status: Status
+        package let detail: String
         /// What to do, when there is something to do.
-        public let advice: String?
+        package let advice: String?
     }
 
-    public let checks: [Check]
+    package let checks: [Check]
     /// What `--mdns auto` would use.
-    public let autoBackend: MDNSBackend
+    package let autoBackend: MDNSBackend
     /// The interfaces the embedded responder would use.
-    public let interfaces: [MDNSInterface]
+    package let interfaces: [MDNSInterface]
     /// Other processes of this host holding UDP port 5353 (`avahi-daemon (pid 812)`).
-    public let otherResponders: [String]
+    package let otherResponders: [String]
     /// Distinct senders of mDNS answers heard while listening.
-    public let answeringHosts: [String]
+    package let answeringHosts: [String]
 
     /// True when nothing is a problem.
-    public var isHealthy: Bool { !checks.contains { $0.status == .problem } }
+    package var isHealthy: Bool { !checks.contains { $0.status == .problem } }
 }
 
 /// Runs the diagnosis (docs/CLI.md, `matter-emu doctor`).
-public enum MDNSDoctor {
+package enum MDNSDoctor {
     /// Diagnoses this host: `interface` restricts the embedded responder as `--interface` does; `listen` is
     /// how long to listen for the looped-back query and other hosts' answers; `port` is 5353 but in tests.
-    public static func diagnose(interface: String? = nil, listen: Duration = .seconds(2), port: UInt16 = 5353)
+    package static func diagnose(interface: String? = nil, listen: Duration = .seconds(2), port: UInt16 = 5353)
         async -> MDNSDiagnosis
     {
         var checks: [MDNSDiagnosis.Check] = []

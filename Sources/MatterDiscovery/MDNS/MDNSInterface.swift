@@ -3,20 +3,20 @@
 #endif
 
 /// A network interface the embedded responder may use: its index, name and addresses.
-public struct MDNSInterface: Sendable, Hashable, CustomStringConvertible {
-    public let name: String
-    public let index: UInt32
+package struct MDNSInterface: Sendable, Hashable, CustomStringConvertible {
+    package let name: String
+    package let index: UInt32
     /// IPv4 addresses (4 bytes each) and IPv6 addresses (16 bytes each), in the order the kernel lists them.
-    public let ipv4: [[UInt8]]
-    public let ipv6: [[UInt8]]
-    public let isLoopback: Bool
+    package let ipv4: [[UInt8]]
+    package let ipv6: [[UInt8]]
+    package let isLoopback: Bool
     /// Up and multicast-capable.
-    public let isMulticastUp: Bool
+    package let isMulticastUp: Bool
 
-    public var description: String { "\(name) (index \(index))" }
+    package var description: String { "\(name) (index \(index))" }
 
     /// Every interface of this network namespace (getifaddrs), addresses grouped per interface.
-    public static func all() -> [MDNSInterface] {
+    package static func all() -> [MDNSInterface] {
         var head: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&head) == 0, let first = head else { return [] }
         defer { freeifaddrs(head) }
@@ -60,8 +60,8 @@ public struct MDNSInterface: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The interfaces mDNS runs on by default: up, multicast-capable, not loopback.
-    public static func defaults() -> [MDNSInterface] { all().filter { $0.isMulticastUp && !$0.isLoopback } }
+    package static func defaults() -> [MDNSInterface] { all().filter { $0.isMulticastUp && !$0.isLoopback } }
 
     /// The interface named `name`, or nil.
-    public static func named(_ name: String) -> MDNSInterface? { all().first { $0.name == name } }
+    package static func named(_ name: String) -> MDNSInterface? { all().first { $0.name == name } }
 }

@@ -1,6 +1,6 @@
 public import MatterCore
 public import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 /// One attribute in a read or subscription result: its value (lists reassembled from chunks) or the
 /// status the server reported for it.
@@ -29,9 +29,9 @@ public struct ReadResult: Hashable, Sendable {
     /// Attributes in the order the server first reported them.
     public var attributes: [AttributeReport]
     /// Event reports as received.
-    public var events: [EventReportIB]
+    package var events: [EventReportIB]
 
-    public init(attributes: [AttributeReport] = [], events: [EventReportIB] = []) {
+    package init(attributes: [AttributeReport] = [], events: [EventReportIB] = []) {
         self.attributes = attributes
         self.events = events
     }
@@ -44,13 +44,13 @@ public struct ReadResult: Hashable, Sendable {
 }
 
 /// One attribute value to write.
-public struct WriteItem: Hashable, Sendable {
-    public var path: ConcreteAttributePath
-    public var value: TLVValue
+package struct WriteItem: Hashable, Sendable {
+    package var path: ConcreteAttributePath
+    package var value: TLVValue
     /// Write only if the cluster instance still has this data version.
-    public var dataVersion: UInt32?
+    package var dataVersion: UInt32?
 
-    public init(path: ConcreteAttributePath, value: TLVValue, dataVersion: UInt32? = nil) {
+    package init(path: ConcreteAttributePath, value: TLVValue, dataVersion: UInt32? = nil) {
         self.path = path
         self.value = value
         self.dataVersion = dataVersion
@@ -58,13 +58,13 @@ public struct WriteItem: Hashable, Sendable {
 }
 
 /// The outcome of one ``WriteItem``.
-public struct WriteResult: Hashable, Sendable {
-    public var path: ConcreteAttributePath
+package struct WriteResult: Hashable, Sendable {
+    package var path: ConcreteAttributePath
     /// SUCCESS, or the first failure the server reported for the item (a list sent in pieces has one
     /// status per piece).
-    public var status: StatusIB
+    package var status: StatusIB
 
-    public init(path: ConcreteAttributePath, status: StatusIB) {
+    package init(path: ConcreteAttributePath, status: StatusIB) {
         self.path = path
         self.status = status
     }
@@ -101,7 +101,7 @@ public enum InvokeResult: Hashable, Sendable {
 /// A subscription this client holds.
 public struct ClientSubscription: Hashable, Sendable {
     public let id: UInt32
-    public let session: SessionID
+    package let session: SessionID
     /// The MaxInterval the server chose, seconds: a report (possibly empty) comes at least this often.
     public let maxInterval: UInt16
     /// The priming report (not passed to the report handler).

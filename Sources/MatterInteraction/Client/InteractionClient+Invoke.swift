@@ -1,11 +1,11 @@
 import MatterCore
-public import MatterTransport
+package import MatterTransport
 
 extension InteractionClient {
     /// Invokes commands in one InvokeRequest; returns one result per command, in order. Several commands
     /// carry CommandRefs 0, 1, ... (the server must accept that many paths per invoke). Chunked
     /// InvokeResponses are acknowledged and joined. `timedTimeout` (ms) sends a TimedRequest first.
-    public func invoke(_ commands: [CommandRequest], session: SessionID, timedTimeout: UInt16? = nil)
+    package func invoke(_ commands: [CommandRequest], session: SessionID, timedTimeout: UInt16? = nil)
         async throws(InteractionError) -> [InvokeResult]
     {
         guard !commands.isEmpty else { return [] }
@@ -14,7 +14,7 @@ extension InteractionClient {
     }
 
     /// Invokes one command.
-    public func invoke(_ command: CommandRequest, session: SessionID, timedTimeout: UInt16? = nil)
+    package func invoke(_ command: CommandRequest, session: SessionID, timedTimeout: UInt16? = nil)
         async throws(InteractionError) -> InvokeResult
     {
         let results = try await invoke([command], session: session, timedTimeout: timedTimeout)

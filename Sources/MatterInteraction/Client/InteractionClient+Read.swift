@@ -1,16 +1,16 @@
-public import MatterTransport
+package import MatterTransport
 
 extension InteractionClient {
     /// Reads attributes and events. Chunked reports are acknowledged and reassembled; per-path
     /// failures come back as statuses in the result, a failure of the whole read as a thrown
     /// ``InteractionError/status(_:)``.
-    public func read(_ request: ReadRequestMessage, session: SessionID) async throws(InteractionError) -> ReadResult {
+    package func read(_ request: ReadRequestMessage, session: SessionID) async throws(InteractionError) -> ReadResult {
         let node = try requireNode()
         return try await performRead(node, request, session)
     }
 
     /// Reads attributes by path (IsFabricFiltered true, as the SDK's default).
-    public func read(_ paths: [AttributePathIB], session: SessionID, isFabricFiltered: Bool = true)
+    package func read(_ paths: [AttributePathIB], session: SessionID, isFabricFiltered: Bool = true)
         async throws(InteractionError) -> ReadResult
     {
         try await read(

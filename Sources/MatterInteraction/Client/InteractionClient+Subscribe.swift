@@ -1,12 +1,12 @@
 import MatterCore
-public import MatterTransport
+package import MatterTransport
 
 extension InteractionClient {
     /// Subscribes: the priming report (acknowledged chunk by chunk) comes back in the returned
     /// ``ClientSubscription``; later reports go to `onReport` (on the node's queue; empty ones are
     /// keep-alives). `onEnded` runs once when the subscription is lost: session closed, no report
     /// within MaxInterval plus ``Configuration/livenessAllowance``, or ``cancel(_:)``.
-    public func subscribe(
+    package func subscribe(
         _ request: SubscribeRequestMessage, session: SessionID,
         onReport: @escaping @Sendable (SubscriptionReport) -> Void,
         onEnded: @escaping @Sendable (InteractionError) -> Void = { _ in }
@@ -75,7 +75,7 @@ extension InteractionClient {
 
     /// Forgets a subscription locally (as the SDK does, nothing is sent); the server learns it at the
     /// next report, which is answered INVALID_SUBSCRIPTION.
-    public func cancel(_ subscription: ClientSubscription) async {
+    package func cancel(_ subscription: ClientSubscription) async {
         guard let node = try? context.requireNode() else { return }
         await cancel(node, SubscriptionKey(session: subscription.session, id: subscription.id))
     }
@@ -89,7 +89,7 @@ extension InteractionClient {
     /// Runs every timer of the node due now (the node's ``MatterTransport/TransportNode/serviceTimers()``),
     /// this client's among them: it ends subscriptions whose server went silent. Tests with a
     /// `ManualClock` call it after moving the clock.
-    public func serviceTimers() async {
+    package func serviceTimers() async {
         guard let node = try? context.requireNode() else { return }
         await node.serviceTimers()
     }

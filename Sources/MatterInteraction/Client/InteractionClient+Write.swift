@@ -1,13 +1,13 @@
 import MatterCore
 import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 extension InteractionClient {
     /// Writes attributes; returns one result per item, in order. When the request does not fit one
     /// message it is sent in chunks, a too-big list as replace-all (empty array) plus one append per
     /// entry, as the SDK does. `timedTimeout` (ms) sends a TimedRequest first; a timed write must fit
     /// one message.
-    public func write(_ items: [WriteItem], session: SessionID, timedTimeout: UInt16? = nil)
+    package func write(_ items: [WriteItem], session: SessionID, timedTimeout: UInt16? = nil)
         async throws(InteractionError) -> [WriteResult]
     {
         guard !items.isEmpty else { return [] }

@@ -1,6 +1,6 @@
 import MatterCore
 import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 /// The interaction-model client of a node: read, write, invoke and subscribe against a peer over an
 /// existing secure session, with chunked reports reassembled and timed interactions handled.
@@ -10,19 +10,19 @@ public import MatterTransport
 /// registers it for protocol 0x0001 (a node that also serves passes it as the server's
 /// ``InteractionServer/clientReportHandler`` instead). It reaches the node only through the node's
 /// ``MatterTransport/NodeContext``. Confined to the node's queue, hence `@unchecked Sendable`.
-public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Sendable {
+package final class InteractionClient: UnsolicitedMessageHandler, @unchecked Sendable {
     // @unchecked: called from any task (operations hop onto the node); state is touched on its queue.
     /// Tunables.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Largest IM payload per message, bytes: large writes are chunked to fit.
-        public var maxPayloadSize = 1024
+        package var maxPayloadSize = 1024
         /// How long to wait for each response, milliseconds.
-        public var responseTimeout: UInt64 = 10_000
+        package var responseTimeout: UInt64 = 10_000
         /// Beyond MaxInterval, how long a subscription may stay silent before it counts as lost,
         /// milliseconds (an allowance for MRP retransmissions).
-        public var livenessAllowance: UInt64 = 10_000
+        package var livenessAllowance: UInt64 = 10_000
 
-        public init() {}
+        package init() {}
     }
 
     /// A subscription's live state.
@@ -72,7 +72,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
     /// Creates the client for `node` and, unless `registersHandler` is false, registers it as the
     /// node's handler for protocol 0x0001 (to receive subscription reports). Its timers run on the
     /// node's scheduler and clock.
-    public static func install(
+    package static func install(
         on node: isolated TransportNode, configuration: Configuration = Configuration(),
         registersHandler: Bool = true
     ) -> InteractionClient {
@@ -153,7 +153,7 @@ public final class InteractionClient: UnsolicitedMessageHandler, @unchecked Send
 
     // MARK: - Reports of subscriptions (server-initiated exchanges)
 
-    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+    package func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         guard message.opcode == InteractionOpcode.reportData.rawValue else {
             return respond(.invalidAction, on: exchange)
         }

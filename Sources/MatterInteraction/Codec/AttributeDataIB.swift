@@ -1,4 +1,4 @@
-public import MatterTLV
+package import MatterTLV
 
 /// AttributeDataIB (structure): an attribute's value, in a report or a write.
 ///
@@ -7,12 +7,12 @@ public import MatterTLV
 /// | 0 | DataVersion | uint32 (always in reports; in writes only for a conditional write) |
 /// | 1 | Path | AttributePathIB |
 /// | 2 | Data | any TLV |
-public struct AttributeDataIB: Hashable, Sendable {
-    public var dataVersion: UInt32?
-    public var path: AttributePathIB
-    public var data: TLVValue
+package struct AttributeDataIB: Hashable, Sendable {
+    package var dataVersion: UInt32?
+    package var path: AttributePathIB
+    package var data: TLVValue
 
-    public init(dataVersion: UInt32?, path: AttributePathIB, data: TLVValue) {
+    package init(dataVersion: UInt32?, path: AttributePathIB, data: TLVValue) {
         self.dataVersion = dataVersion
         self.path = path
         self.data = data
@@ -20,7 +20,7 @@ public struct AttributeDataIB: Hashable, Sendable {
 }
 
 extension AttributeDataIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(dataVersion, tag: .context(0))
             w.put(path, tag: .context(1))
@@ -28,7 +28,7 @@ extension AttributeDataIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("AttributeDataIB")
         dataVersion = try element.optional(0)
         path = try element.required(1)
@@ -43,25 +43,25 @@ extension AttributeDataIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | Path | AttributePathIB |
 /// | 1 | Status | StatusIB |
-public struct AttributeStatusIB: Hashable, Sendable {
-    public var path: AttributePathIB
-    public var status: StatusIB
+package struct AttributeStatusIB: Hashable, Sendable {
+    package var path: AttributePathIB
+    package var status: StatusIB
 
-    public init(path: AttributePathIB, status: StatusIB) {
+    package init(path: AttributePathIB, status: StatusIB) {
         self.path = path
         self.status = status
     }
 }
 
 extension AttributeStatusIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(status, tag: .context(1))
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("AttributeStatusIB")
         path = try element.required(0)
         status = try element.required(1)
@@ -74,12 +74,12 @@ extension AttributeStatusIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | AttributeStatus | AttributeStatusIB |
 /// | 1 | AttributeData | AttributeDataIB |
-public enum AttributeReportIB: Hashable, Sendable {
+package enum AttributeReportIB: Hashable, Sendable {
     case status(AttributeStatusIB)
     case data(AttributeDataIB)
 
     /// The path the report is about.
-    public var path: AttributePathIB {
+    package var path: AttributePathIB {
         switch self {
         case .status(let status): status.path
         case .data(let data): data.path
@@ -88,7 +88,7 @@ public enum AttributeReportIB: Hashable, Sendable {
 }
 
 extension AttributeReportIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             switch self {
             case .status(let status): w.put(status, tag: .context(0))
@@ -97,7 +97,7 @@ extension AttributeReportIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("AttributeReportIB")
         if let data: AttributeDataIB = try element.optional(1) {
             self = .data(data)

@@ -1,4 +1,4 @@
-public import MatterTLV
+package import MatterTLV
 
 /// CommandDataIB (structure): a command to invoke, or a response command.
 ///
@@ -7,13 +7,13 @@ public import MatterTLV
 /// | 0 | CommandPath | CommandPathIB |
 /// | 1 | CommandFields | structure (always sent; empty `35 01 18` for no fields) |
 /// | 2 | CommandRef | uint16, optional (batched invokes) |
-public struct CommandDataIB: Hashable, Sendable {
-    public var path: CommandPathIB
+package struct CommandDataIB: Hashable, Sendable {
+    package var path: CommandPathIB
     /// The fields structure; an absent tag 1 decodes as an empty structure.
-    public var fields: TLVValue
-    public var commandRef: UInt16?
+    package var fields: TLVValue
+    package var commandRef: UInt16?
 
-    public init(path: CommandPathIB, fields: TLVValue = .structure([]), commandRef: UInt16? = nil) {
+    package init(path: CommandPathIB, fields: TLVValue = .structure([]), commandRef: UInt16? = nil) {
         self.path = path
         self.fields = fields
         self.commandRef = commandRef
@@ -21,7 +21,7 @@ public struct CommandDataIB: Hashable, Sendable {
 }
 
 extension CommandDataIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(fields, tag: .context(1))
@@ -29,7 +29,7 @@ extension CommandDataIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("CommandDataIB")
         path = try element.required(0)
         fields = element[context: 1]?.value ?? .structure([])
@@ -44,12 +44,12 @@ extension CommandDataIB: TLVEncodable, TLVDecodable {
 /// | 0 | CommandPath | CommandPathIB |
 /// | 1 | Status | StatusIB |
 /// | 2 | CommandRef | uint16, optional |
-public struct CommandStatusIB: Hashable, Sendable {
-    public var path: CommandPathIB
-    public var status: StatusIB
-    public var commandRef: UInt16?
+package struct CommandStatusIB: Hashable, Sendable {
+    package var path: CommandPathIB
+    package var status: StatusIB
+    package var commandRef: UInt16?
 
-    public init(path: CommandPathIB, status: StatusIB, commandRef: UInt16? = nil) {
+    package init(path: CommandPathIB, status: StatusIB, commandRef: UInt16? = nil) {
         self.path = path
         self.status = status
         self.commandRef = commandRef
@@ -57,7 +57,7 @@ public struct CommandStatusIB: Hashable, Sendable {
 }
 
 extension CommandStatusIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(status, tag: .context(1))
@@ -65,7 +65,7 @@ extension CommandStatusIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("CommandStatusIB")
         path = try element.required(0)
         status = try element.required(1)
@@ -79,12 +79,12 @@ extension CommandStatusIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | Command | CommandDataIB |
 /// | 1 | Status | CommandStatusIB |
-public enum InvokeResponseIB: Hashable, Sendable {
+package enum InvokeResponseIB: Hashable, Sendable {
     case command(CommandDataIB)
     case status(CommandStatusIB)
 
     /// The CommandRef echoed from the request.
-    public var commandRef: UInt16? {
+    package var commandRef: UInt16? {
         switch self {
         case .command(let data): data.commandRef
         case .status(let status): status.commandRef
@@ -93,7 +93,7 @@ public enum InvokeResponseIB: Hashable, Sendable {
 }
 
 extension InvokeResponseIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             switch self {
             case .command(let data): w.put(data, tag: .context(0))
@@ -102,7 +102,7 @@ extension InvokeResponseIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("InvokeResponseIB")
         if let data: CommandDataIB = try element.optional(0) {
             self = .command(data)

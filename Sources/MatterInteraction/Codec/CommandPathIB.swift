@@ -1,5 +1,5 @@
 public import MatterCore
-public import MatterTLV
+package import MatterTLV
 
 /// CommandPathIB (list): the command a CommandDataIB invokes or answers. An absent endpoint is a
 /// wildcard (group invokes only); cluster and command are required.
@@ -9,32 +9,32 @@ public import MatterTLV
 /// | 0 | Endpoint | uint16, optional |
 /// | 1 | Cluster | uint32 |
 /// | 2 | Command | uint32 |
-public struct CommandPathIB: Hashable, Sendable, CustomStringConvertible {
-    public var endpoint: EndpointID?
-    public var cluster: ClusterID
-    public var command: CommandID
+package struct CommandPathIB: Hashable, Sendable, CustomStringConvertible {
+    package var endpoint: EndpointID?
+    package var cluster: ClusterID
+    package var command: CommandID
 
-    public init(endpoint: EndpointID?, cluster: ClusterID, command: CommandID) {
+    package init(endpoint: EndpointID?, cluster: ClusterID, command: CommandID) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.command = command
     }
 
     /// The path of one concrete command.
-    public init(_ path: ConcreteCommandPath) {
+    package init(_ path: ConcreteCommandPath) {
         self.init(endpoint: path.endpoint, cluster: path.cluster, command: path.command)
     }
 
     /// The concrete command, when the endpoint is given.
-    public var concrete: ConcreteCommandPath? {
+    package var concrete: ConcreteCommandPath? {
         endpoint.map { ConcreteCommandPath(endpoint: $0, cluster: cluster, command: command) }
     }
 
-    public var description: String { "\(endpoint.map { String($0.rawValue) } ?? "*")/\(cluster)/\(command)" }
+    package var description: String { "\(endpoint.map { String($0.rawValue) } ?? "*")/\(cluster)/\(command)" }
 }
 
 extension CommandPathIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putList(tag: tag) { w in
             w.put(endpoint?.rawValue, tag: .context(0))
             w.put(cluster.rawValue, tag: .context(1))
@@ -42,7 +42,7 @@ extension CommandPathIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("CommandPathIB")
         endpoint = try element.optional(0, UInt16.self).map(EndpointID.init)
         cluster = ClusterID(try element.required(1, UInt32.self))

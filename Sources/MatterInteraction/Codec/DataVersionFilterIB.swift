@@ -1,5 +1,5 @@
-public import MatterCore
-public import MatterTLV
+package import MatterCore
+package import MatterTLV
 
 /// ClusterPathIB (list): one cluster instance (DataVersionFilterIB's path).
 ///
@@ -8,12 +8,12 @@ public import MatterTLV
 /// | 0 | Node | uint64, optional |
 /// | 1 | Endpoint | uint16 |
 /// | 2 | Cluster | uint32 |
-public struct ClusterPathIB: Hashable, Sendable {
-    public var node: NodeID?
-    public var endpoint: EndpointID?
-    public var cluster: ClusterID?
+package struct ClusterPathIB: Hashable, Sendable {
+    package var node: NodeID?
+    package var endpoint: EndpointID?
+    package var cluster: ClusterID?
 
-    public init(endpoint: EndpointID?, cluster: ClusterID?, node: NodeID? = nil) {
+    package init(endpoint: EndpointID?, cluster: ClusterID?, node: NodeID? = nil) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.node = node
@@ -21,7 +21,7 @@ public struct ClusterPathIB: Hashable, Sendable {
 }
 
 extension ClusterPathIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putList(tag: tag) { w in
             w.put(node?.rawValue, tag: .context(0))
             w.put(endpoint?.rawValue, tag: .context(1))
@@ -29,7 +29,7 @@ extension ClusterPathIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("ClusterPathIB")
         node = try element.optional(0, UInt64.self).map(NodeID.init)
         endpoint = try element.optional(1, UInt16.self).map(EndpointID.init)
@@ -43,30 +43,30 @@ extension ClusterPathIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | Path | ClusterPathIB |
 /// | 1 | DataVersion | uint32 |
-public struct DataVersionFilterIB: Hashable, Sendable {
-    public var path: ClusterPathIB
-    public var dataVersion: UInt32
+package struct DataVersionFilterIB: Hashable, Sendable {
+    package var path: ClusterPathIB
+    package var dataVersion: UInt32
 
-    public init(endpoint: EndpointID, cluster: ClusterID, dataVersion: UInt32) {
+    package init(endpoint: EndpointID, cluster: ClusterID, dataVersion: UInt32) {
         path = ClusterPathIB(endpoint: endpoint, cluster: cluster)
         self.dataVersion = dataVersion
     }
 
-    public init(path: ClusterPathIB, dataVersion: UInt32) {
+    package init(path: ClusterPathIB, dataVersion: UInt32) {
         self.path = path
         self.dataVersion = dataVersion
     }
 }
 
 extension DataVersionFilterIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(dataVersion, tag: .context(1))
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("DataVersionFilterIB")
         path = try element.required(0)
         dataVersion = try element.required(1)

@@ -1,4 +1,4 @@
-public import MatterTLV
+package import MatterTLV
 
 /// EventDataIB (structure): one event record.
 ///
@@ -9,9 +9,9 @@ public import MatterTLV
 /// | 2 | Priority | uint8 (0 debug, 1 info, 2 critical) |
 /// | 3 / 4 / 5 / 6 | EpochTimestamp / SystemTimestamp / DeltaEpochTimestamp / DeltaSystemTimestamp | uint64 ms, one of |
 /// | 7 | Data | any TLV |
-public struct EventDataIB: Hashable, Sendable {
+package struct EventDataIB: Hashable, Sendable {
     /// When the event happened.
-    public enum Timestamp: Hashable, Sendable {
+    package enum Timestamp: Hashable, Sendable {
         /// Milliseconds since the Unix epoch (tag 3).
         case epoch(UInt64)
         /// Milliseconds since boot (tag 4).
@@ -22,13 +22,13 @@ public struct EventDataIB: Hashable, Sendable {
         case deltaSystem(UInt64)
     }
 
-    public var path: EventPathIB
-    public var eventNumber: UInt64
-    public var priority: UInt8
-    public var timestamp: Timestamp
-    public var data: TLVValue?
+    package var path: EventPathIB
+    package var eventNumber: UInt64
+    package var priority: UInt8
+    package var timestamp: Timestamp
+    package var data: TLVValue?
 
-    public init(path: EventPathIB, eventNumber: UInt64, priority: UInt8, timestamp: Timestamp, data: TLVValue?) {
+    package init(path: EventPathIB, eventNumber: UInt64, priority: UInt8, timestamp: Timestamp, data: TLVValue?) {
         self.path = path
         self.eventNumber = eventNumber
         self.priority = priority
@@ -38,7 +38,7 @@ public struct EventDataIB: Hashable, Sendable {
 }
 
 extension EventDataIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(eventNumber, tag: .context(1))
@@ -53,7 +53,7 @@ extension EventDataIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("EventDataIB")
         path = try element.required(0)
         eventNumber = try element.required(1)
@@ -79,25 +79,25 @@ extension EventDataIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | Path | EventPathIB |
 /// | 1 | Status | StatusIB |
-public struct EventStatusIB: Hashable, Sendable {
-    public var path: EventPathIB
-    public var status: StatusIB
+package struct EventStatusIB: Hashable, Sendable {
+    package var path: EventPathIB
+    package var status: StatusIB
 
-    public init(path: EventPathIB, status: StatusIB) {
+    package init(path: EventPathIB, status: StatusIB) {
         self.path = path
         self.status = status
     }
 }
 
 extension EventStatusIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(path, tag: .context(0))
             w.put(status, tag: .context(1))
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("EventStatusIB")
         path = try element.required(0)
         status = try element.required(1)
@@ -110,13 +110,13 @@ extension EventStatusIB: TLVEncodable, TLVDecodable {
 /// |---|---|---|
 /// | 0 | EventStatus | EventStatusIB |
 /// | 1 | EventData | EventDataIB |
-public enum EventReportIB: Hashable, Sendable {
+package enum EventReportIB: Hashable, Sendable {
     case status(EventStatusIB)
     case data(EventDataIB)
 }
 
 extension EventReportIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             switch self {
             case .status(let status): w.put(status, tag: .context(0))
@@ -125,7 +125,7 @@ extension EventReportIB: TLVEncodable, TLVDecodable {
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("EventReportIB")
         if let data: EventDataIB = try element.optional(1) {
             self = .data(data)

@@ -1,5 +1,5 @@
-public import MatterCore
-public import MatterTLV
+package import MatterCore
+package import MatterTLV
 
 /// EventFilterIB (structure): report only events numbered `eventMin` or later.
 ///
@@ -7,25 +7,25 @@ public import MatterTLV
 /// |---|---|---|
 /// | 0 | Node | uint64, optional |
 /// | 1 | EventMin | uint64 |
-public struct EventFilterIB: Hashable, Sendable {
-    public var node: NodeID?
-    public var eventMin: UInt64
+package struct EventFilterIB: Hashable, Sendable {
+    package var node: NodeID?
+    package var eventMin: UInt64
 
-    public init(eventMin: UInt64, node: NodeID? = nil) {
+    package init(eventMin: UInt64, node: NodeID? = nil) {
         self.eventMin = eventMin
         self.node = node
     }
 }
 
 extension EventFilterIB: TLVEncodable, TLVDecodable {
-    public func encode(to writer: inout TLVWriter, tag: TLVTag) {
+    package func encode(to writer: inout TLVWriter, tag: TLVTag) {
         writer.putStructure(tag: tag) { w in
             w.put(node?.rawValue, tag: .context(0))
             w.put(eventMin, tag: .context(1))
         }
     }
 
-    public init(tlv element: TLVElement) throws(TLVError) {
+    package init(tlv element: TLVElement) throws(TLVError) {
         _ = try element.ibMembers("EventFilterIB")
         node = try element.optional(0, UInt64.self).map(NodeID.init)
         eventMin = try element.required(1)

@@ -5,7 +5,7 @@ import MatterTLV
 ///
 /// Encoders write members in ascending tag order and always append revision 12. Decoders look members
 /// up by tag, skip unknown ones, and accept any revision (the SDK sends 12, older ones 11).
-public protocol InteractionMessage: Sendable {
+package protocol InteractionMessage: Sendable {
     /// The message's opcode.
     static var opcode: InteractionOpcode { get }
     /// The TLV payload.
@@ -15,7 +15,7 @@ public protocol InteractionMessage: Sendable {
 }
 
 /// The revision this implementation speaks (Matter 1.4).
-public let interactionModelRevision: UInt8 = 12
+package let interactionModelRevision: UInt8 = 12
 
 /// Message bodies: members written by `body`, then the revision, inside the anonymous structure.
 func encodeMessage(_ body: (inout TLVWriter) -> Void) -> [UInt8] {

@@ -1,21 +1,21 @@
 /// Interaction-model opcodes (protocol 0x0001).
-public struct InteractionOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct InteractionOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let statusResponse = InteractionOpcode(rawValue: 0x01)
-    public static let readRequest = InteractionOpcode(rawValue: 0x02)
-    public static let subscribeRequest = InteractionOpcode(rawValue: 0x03)
-    public static let subscribeResponse = InteractionOpcode(rawValue: 0x04)
-    public static let reportData = InteractionOpcode(rawValue: 0x05)
-    public static let writeRequest = InteractionOpcode(rawValue: 0x06)
-    public static let writeResponse = InteractionOpcode(rawValue: 0x07)
-    public static let invokeRequest = InteractionOpcode(rawValue: 0x08)
-    public static let invokeResponse = InteractionOpcode(rawValue: 0x09)
-    public static let timedRequest = InteractionOpcode(rawValue: 0x0A)
+    package static let statusResponse = InteractionOpcode(rawValue: 0x01)
+    package static let readRequest = InteractionOpcode(rawValue: 0x02)
+    package static let subscribeRequest = InteractionOpcode(rawValue: 0x03)
+    package static let subscribeResponse = InteractionOpcode(rawValue: 0x04)
+    package static let reportData = InteractionOpcode(rawValue: 0x05)
+    package static let writeRequest = InteractionOpcode(rawValue: 0x06)
+    package static let writeResponse = InteractionOpcode(rawValue: 0x07)
+    package static let invokeRequest = InteractionOpcode(rawValue: 0x08)
+    package static let invokeResponse = InteractionOpcode(rawValue: 0x09)
+    package static let timedRequest = InteractionOpcode(rawValue: 0x0A)
 
     /// The message's name, e.g. `ReportData`.
-    public var description: String {
+    package var description: String {
         switch rawValue {
         case 0x01: "StatusResponse"
         case 0x02: "ReadRequest"

@@ -8,19 +8,19 @@ import MatterTLV
 /// | 1 | TimedRequest | bool |
 /// | 2 | InvokeRequests | array of CommandDataIB |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct InvokeRequestMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.invokeRequest
-    public var suppressResponse: Bool
-    public var timedRequest: Bool
-    public var invokeRequests: [CommandDataIB]
+package struct InvokeRequestMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.invokeRequest
+    package var suppressResponse: Bool
+    package var timedRequest: Bool
+    package var invokeRequests: [CommandDataIB]
 
-    public init(suppressResponse: Bool = false, timedRequest: Bool = false, invokeRequests: [CommandDataIB]) {
+    package init(suppressResponse: Bool = false, timedRequest: Bool = false, invokeRequests: [CommandDataIB]) {
         self.suppressResponse = suppressResponse
         self.timedRequest = timedRequest
         self.invokeRequests = invokeRequests
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(suppressResponse, tag: .context(0))
             w.put(timedRequest, tag: .context(1))
@@ -28,7 +28,7 @@ public struct InvokeRequestMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "InvokeRequest") { root throws(TLVError) in
             guard root[context: 2] != nil else { throw .missingElement(tag: .context(2)) }
             return InvokeRequestMessage(
@@ -47,20 +47,20 @@ public struct InvokeRequestMessage: InteractionMessage, Hashable {
 /// | 1 | InvokeResponses | array of InvokeResponseIB |
 /// | 2 | MoreChunkedMessages | bool, written only when true |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct InvokeResponseMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.invokeResponse
-    public var suppressResponse: Bool
-    public var invokeResponses: [InvokeResponseIB]
-    public var moreChunkedMessages: Bool
+package struct InvokeResponseMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.invokeResponse
+    package var suppressResponse: Bool
+    package var invokeResponses: [InvokeResponseIB]
+    package var moreChunkedMessages: Bool
 
-    public init(suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false)
+    package init(suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false)
     {
         self.suppressResponse = suppressResponse
         self.invokeResponses = invokeResponses
         self.moreChunkedMessages = moreChunkedMessages
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(suppressResponse, tag: .context(0))
             w.putArray(invokeResponses, tag: .context(1))
@@ -68,7 +68,7 @@ public struct InvokeResponseMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "InvokeResponse") { root throws(TLVError) in
             InvokeResponseMessage(
                 suppressResponse: try root.optional(0) ?? false,

@@ -12,15 +12,15 @@ import MatterTLV
 /// | 0xFF | InteractionModelRevision | uint8 |
 ///
 /// Empty arrays are not written.
-public struct ReadRequestMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.readRequest
-    public var attributeRequests: [AttributePathIB]
-    public var eventRequests: [EventPathIB]
-    public var eventFilters: [EventFilterIB]
-    public var isFabricFiltered: Bool
-    public var dataVersionFilters: [DataVersionFilterIB]
+package struct ReadRequestMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.readRequest
+    package var attributeRequests: [AttributePathIB]
+    package var eventRequests: [EventPathIB]
+    package var eventFilters: [EventFilterIB]
+    package var isFabricFiltered: Bool
+    package var dataVersionFilters: [DataVersionFilterIB]
 
-    public init(
+    package init(
         attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
         eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
         dataVersionFilters: [DataVersionFilterIB] = []
@@ -32,7 +32,7 @@ public struct ReadRequestMessage: InteractionMessage, Hashable {
         self.dataVersionFilters = dataVersionFilters
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.putArrayIfNotEmpty(attributeRequests, tag: 0)
             w.putArrayIfNotEmpty(eventRequests, tag: 1)
@@ -42,7 +42,7 @@ public struct ReadRequestMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "ReadRequest") { root throws(TLVError) in
             ReadRequestMessage(
                 attributeRequests: try root.array(0, name: "AttributeRequests"),

@@ -10,15 +10,15 @@ import MatterTLV
 /// | 3 | MoreChunkedMessages | bool, written only when true |
 /// | 4 | SuppressResponse | bool, written only when true |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct ReportDataMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.reportData
-    public var subscriptionID: UInt32?
-    public var attributeReports: [AttributeReportIB]
-    public var eventReports: [EventReportIB]
-    public var moreChunkedMessages: Bool
-    public var suppressResponse: Bool
+package struct ReportDataMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.reportData
+    package var subscriptionID: UInt32?
+    package var attributeReports: [AttributeReportIB]
+    package var eventReports: [EventReportIB]
+    package var moreChunkedMessages: Bool
+    package var suppressResponse: Bool
 
-    public init(
+    package init(
         subscriptionID: UInt32? = nil, attributeReports: [AttributeReportIB] = [],
         eventReports: [EventReportIB] = [], moreChunkedMessages: Bool = false,
         suppressResponse: Bool = false
@@ -30,7 +30,7 @@ public struct ReportDataMessage: InteractionMessage, Hashable {
         self.suppressResponse = suppressResponse
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(subscriptionID, tag: .context(0))
             w.putArrayIfNotEmpty(attributeReports, tag: 1)
@@ -40,7 +40,7 @@ public struct ReportDataMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "ReportData") { root throws(TLVError) in
             ReportDataMessage(
                 subscriptionID: try root.optional(0),

@@ -6,17 +6,17 @@ import MatterTLV
 /// |---|---|---|
 /// | 0 | Status | uint8 |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct StatusResponseMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.statusResponse
-    public var status: IMStatus
+package struct StatusResponseMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.statusResponse
+    package var status: IMStatus
 
-    public init(status: IMStatus) { self.status = status }
+    package init(status: IMStatus) { self.status = status }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in w.put(status.rawValue, tag: .context(0)) }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         status = try decodeMessage(bytes, "StatusResponse") { root throws(TLVError) in
             IMStatus(rawValue: try root.required(0, UInt8.self))
         }

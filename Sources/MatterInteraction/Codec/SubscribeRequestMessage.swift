@@ -13,18 +13,18 @@ import MatterTLV
 /// | 7 | IsFabricFiltered | bool |
 /// | 8 | DataVersionFilters | array of DataVersionFilterIB, optional |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct SubscribeRequestMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.subscribeRequest
-    public var keepSubscriptions: Bool
-    public var minIntervalFloor: UInt16
-    public var maxIntervalCeiling: UInt16
-    public var attributeRequests: [AttributePathIB]
-    public var eventRequests: [EventPathIB]
-    public var eventFilters: [EventFilterIB]
-    public var isFabricFiltered: Bool
-    public var dataVersionFilters: [DataVersionFilterIB]
+package struct SubscribeRequestMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.subscribeRequest
+    package var keepSubscriptions: Bool
+    package var minIntervalFloor: UInt16
+    package var maxIntervalCeiling: UInt16
+    package var attributeRequests: [AttributePathIB]
+    package var eventRequests: [EventPathIB]
+    package var eventFilters: [EventFilterIB]
+    package var isFabricFiltered: Bool
+    package var dataVersionFilters: [DataVersionFilterIB]
 
-    public init(
+    package init(
         keepSubscriptions: Bool = false, minIntervalFloor: UInt16, maxIntervalCeiling: UInt16,
         attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
         eventFilters: [EventFilterIB] = [], isFabricFiltered: Bool = true,
@@ -40,7 +40,7 @@ public struct SubscribeRequestMessage: InteractionMessage, Hashable {
         self.dataVersionFilters = dataVersionFilters
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(keepSubscriptions, tag: .context(0))
             w.put(minIntervalFloor, tag: .context(1))
@@ -53,7 +53,7 @@ public struct SubscribeRequestMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "SubscribeRequest") { root throws(TLVError) in
             SubscribeRequestMessage(
                 keepSubscriptions: try root.required(0),
@@ -75,24 +75,24 @@ public struct SubscribeRequestMessage: InteractionMessage, Hashable {
 /// | 0 | SubscriptionId | uint32 |
 /// | 2 | MaxInterval | uint16 s (tag 1 is unused) |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct SubscribeResponseMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.subscribeResponse
-    public var subscriptionID: UInt32
-    public var maxInterval: UInt16
+package struct SubscribeResponseMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.subscribeResponse
+    package var subscriptionID: UInt32
+    package var maxInterval: UInt16
 
-    public init(subscriptionID: UInt32, maxInterval: UInt16) {
+    package init(subscriptionID: UInt32, maxInterval: UInt16) {
         self.subscriptionID = subscriptionID
         self.maxInterval = maxInterval
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(subscriptionID, tag: .context(0))
             w.put(maxInterval, tag: .context(2))
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "SubscribeResponse") { root throws(TLVError) in
             SubscribeResponseMessage(subscriptionID: try root.required(0), maxInterval: try root.required(2))
         }

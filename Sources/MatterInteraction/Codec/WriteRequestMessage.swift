@@ -9,14 +9,14 @@ import MatterTLV
 /// | 2 | WriteRequests | array of AttributeDataIB |
 /// | 3 | MoreChunkedMessages | bool, written only when true |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct WriteRequestMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.writeRequest
-    public var suppressResponse: Bool
-    public var timedRequest: Bool
-    public var writeRequests: [AttributeDataIB]
-    public var moreChunkedMessages: Bool
+package struct WriteRequestMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.writeRequest
+    package var suppressResponse: Bool
+    package var timedRequest: Bool
+    package var writeRequests: [AttributeDataIB]
+    package var moreChunkedMessages: Bool
 
-    public init(
+    package init(
         suppressResponse: Bool = false, timedRequest: Bool = false, writeRequests: [AttributeDataIB],
         moreChunkedMessages: Bool = false
     ) {
@@ -26,7 +26,7 @@ public struct WriteRequestMessage: InteractionMessage, Hashable {
         self.moreChunkedMessages = moreChunkedMessages
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in
             w.put(suppressResponse, tag: .context(0))
             w.put(timedRequest, tag: .context(1))
@@ -35,7 +35,7 @@ public struct WriteRequestMessage: InteractionMessage, Hashable {
         }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "WriteRequest") { root throws(TLVError) in
             guard root[context: 2] != nil else { throw .missingElement(tag: .context(2)) }
             return WriteRequestMessage(
@@ -53,17 +53,17 @@ public struct WriteRequestMessage: InteractionMessage, Hashable {
 /// |---|---|---|
 /// | 0 | WriteResponses | array of AttributeStatusIB |
 /// | 0xFF | InteractionModelRevision | uint8 |
-public struct WriteResponseMessage: InteractionMessage, Hashable {
-    public static let opcode = InteractionOpcode.writeResponse
-    public var writeResponses: [AttributeStatusIB]
+package struct WriteResponseMessage: InteractionMessage, Hashable {
+    package static let opcode = InteractionOpcode.writeResponse
+    package var writeResponses: [AttributeStatusIB]
 
-    public init(writeResponses: [AttributeStatusIB]) { self.writeResponses = writeResponses }
+    package init(writeResponses: [AttributeStatusIB]) { self.writeResponses = writeResponses }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         encodeMessage { w in w.putArray(writeResponses, tag: .context(0)) }
     }
 
-    public init(decoding bytes: [UInt8]) throws(InteractionError) {
+    package init(decoding bytes: [UInt8]) throws(InteractionError) {
         self = try decodeMessage(bytes, "WriteResponse") { root throws(TLVError) in
             WriteResponseMessage(writeResponses: try root.array(0, name: "WriteResponses"))
         }

@@ -1,6 +1,6 @@
-public import MatterClusters
-public import MatterCore
-public import MatterTLV
+package import MatterClusters
+package import MatterCore
+package import MatterTLV
 
 /// The device's data model as the interaction engine sees it: what exists, what it takes to access it,
 /// and the operations themselves. The engine expands wildcards, checks existence, access, timing and
@@ -15,7 +15,7 @@ public import MatterTLV
 /// GeneratedCommandList (0xFFF8) are served by the engine from ``attributes(endpoint:cluster:)``,
 /// ``acceptedCommands(endpoint:cluster:)`` and ``generatedCommands(endpoint:cluster:)`` unless the data
 /// model lists them itself; FeatureMap and ClusterRevision are the data model's.
-public protocol DataModel: AnyObject {
+package protocol DataModel: AnyObject {
     /// Endpoints, ascending.
     var endpoints: [EndpointID] { get }
     /// Server clusters on `endpoint`, ascending; empty for an unknown endpoint.
@@ -62,8 +62,8 @@ public protocol DataModel: AnyObject {
 }
 
 extension DataModel {
-    public func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] { [] }
-    public func eventRecords(from number: UInt64) -> [EventRecord] { [] }
-    public func listWriteFinished(_ path: ConcreteAttributePath, context: InteractionContext) {}
-    public func generatedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandID] { [] }
+    package func events(endpoint: EndpointID, cluster: ClusterID) -> [EventInfo] { [] }
+    package func eventRecords(from number: UInt64) -> [EventRecord] { [] }
+    package func listWriteFinished(_ path: ConcreteAttributePath, context: InteractionContext) {}
+    package func generatedCommands(endpoint: EndpointID, cluster: ClusterID) -> [CommandID] { [] }
 }

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 public import MatterTLV
 
 /// One write to hand to the data model.
@@ -13,26 +13,26 @@ public enum AttributeWrite: Hashable, Sendable {
 /// A response command produced by ``DataModel/invoke(_:fields:context:)``.
 public struct CommandResponse: Hashable, Sendable {
     /// The response command's ID (in the invoked command's cluster).
-    public var command: CommandID
+    package var command: CommandID
     /// Its CommandFields structure.
-    public var fields: TLVValue
+    package var fields: TLVValue
 
-    public init(command: CommandID, fields: TLVValue) {
+    package init(command: CommandID, fields: TLVValue) {
         self.command = command
         self.fields = fields
     }
 }
 
 /// A data change the data model reports to the engine, which subscriptions turn into reports.
-public struct AttributeChange: Hashable, Sendable {
-    public var endpoint: EndpointID
-    public var cluster: ClusterID
+package struct AttributeChange: Hashable, Sendable {
+    package var endpoint: EndpointID
+    package var cluster: ClusterID
     /// The attribute that changed; nil when any attribute of the cluster may have.
-    public var attribute: AttributeID?
+    package var attribute: AttributeID?
     /// The cluster instance's data version after the change.
-    public var dataVersion: UInt32
+    package var dataVersion: UInt32
 
-    public init(endpoint: EndpointID, cluster: ClusterID, attribute: AttributeID?, dataVersion: UInt32) {
+    package init(endpoint: EndpointID, cluster: ClusterID, attribute: AttributeID?, dataVersion: UInt32) {
         self.endpoint = endpoint
         self.cluster = cluster
         self.attribute = attribute
@@ -41,19 +41,19 @@ public struct AttributeChange: Hashable, Sendable {
 }
 
 /// One event the data model recorded.
-public struct EventRecord: Hashable, Sendable {
-    public var path: ConcreteEventPath
+package struct EventRecord: Hashable, Sendable {
+    package var path: ConcreteEventPath
     /// Monotonic event number.
-    public var number: UInt64
+    package var number: UInt64
     /// 0 debug, 1 info, 2 critical.
-    public var priority: UInt8
-    public var timestamp: EventDataIB.Timestamp
+    package var priority: UInt8
+    package var timestamp: EventDataIB.Timestamp
     /// The event's fields structure.
-    public var data: TLVValue
+    package var data: TLVValue
     /// For fabric-sensitive events: the fabric the record belongs to.
-    public var fabricIndex: UInt8?
+    package var fabricIndex: UInt8?
 
-    public init(
+    package init(
         path: ConcreteEventPath, number: UInt64, priority: UInt8, timestamp: EventDataIB.Timestamp,
         data: TLVValue, fabricIndex: UInt8? = nil
     ) {
@@ -68,7 +68,7 @@ public struct EventRecord: Hashable, Sendable {
 
 /// Receives the data model's change notifications (the interaction server, which owns subscriptions).
 /// Called on the node's queue.
-public protocol DataModelObserver: AnyObject {
+package protocol DataModelObserver: AnyObject {
     /// Attributes changed; each change carries the cluster's new data version.
     func attributesChanged(_ changes: [AttributeChange])
     /// New event records are available through ``DataModel/eventRecords(from:)``.
@@ -79,5 +79,5 @@ public protocol DataModelObserver: AnyObject {
 }
 
 extension DataModelObserver {
-    public func eventRecorded(_ path: ConcreteEventPath) { eventsRecorded() }
+    package func eventRecorded(_ path: ConcreteEventPath) { eventsRecorded() }
 }

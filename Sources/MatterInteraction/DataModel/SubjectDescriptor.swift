@@ -1,11 +1,11 @@
 import MatterCore
-public import MatterTransport
+package import MatterTransport
 
 /// Who is asking (spec 6.6.2.1, "Incoming Subject Descriptor"): how the session was authenticated,
 /// the accessing fabric, and the subject identifiers the access-control check matches against.
-public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
+package struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// How the subject authenticated (the ACL's AuthMode values).
-    public enum AuthMode: UInt8, Hashable, Sendable {
+    package enum AuthMode: UInt8, Hashable, Sendable {
         /// A passcode session (commissioning): implicit Administer while commissioning.
         case pase = 1
         /// An operational certificate session.
@@ -14,15 +14,15 @@ public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
         case group = 3
     }
 
-    public var authMode: AuthMode
+    package var authMode: AuthMode
     /// The accessing fabric's index; 0 when there is none (a PASE session before AddNOC).
-    public var fabricIndex: UInt8
+    package var fabricIndex: UInt8
     /// CASE: the peer's operational node ID; group: the group ID; PASE: the passcode ID (0).
-    public var subject: UInt64
+    package var subject: UInt64
     /// CASE Authenticated Tags from the peer's NOC (`0xTTTT_VVVV`: identifier and version).
-    public var cats: [UInt32]
+    package var cats: [UInt32]
 
-    public init(authMode: AuthMode, fabricIndex: UInt8, subject: UInt64, cats: [UInt32] = []) {
+    package init(authMode: AuthMode, fabricIndex: UInt8, subject: UInt64, cats: [UInt32] = []) {
         self.authMode = authMode
         self.fabricIndex = fabricIndex
         self.subject = subject
@@ -30,12 +30,12 @@ public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when there is an accessing fabric.
-    public var hasFabric: Bool { fabricIndex != 0 }
+    package var hasFabric: Bool { fabricIndex != 0 }
 
     /// The descriptor a secure session implies: PASE without a fabric, or CASE with the peer's fabric,
     /// node ID and CATs. A device that binds a PASE session to the fabric AddNOC created overrides
     /// this with ``InteractionServer/subjectResolver``.
-    public init(session kind: SecureSessionKind) {
+    package init(session kind: SecureSessionKind) {
         switch kind {
         case .pase:
             self.init(authMode: .pase, fabricIndex: 0, subject: 0)
@@ -44,7 +44,7 @@ public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let mode =
             switch authMode {
             case .pase: "PASE"
@@ -57,15 +57,16 @@ public struct SubjectDescriptor: Hashable, Sendable, CustomStringConvertible {
 
 /// What the data model is told about each operation: who asks, on which session, and how.
 public struct InteractionContext: Sendable {
-    public var subject: SubjectDescriptor
-    public var session: SessionID
+    package var subject: SubjectDescriptor
+    package var session: SessionID
     /// Reads: the request's IsFabricFiltered flag (fabric-scoped lists show only the accessing fabric's
     /// entries). Writes and invokes: false.
-    public var isFabricFiltered: Bool
+    package var isFabricFiltered: Bool
     /// True inside a timed interaction.
-    public var isTimed: Bool
+    package var isTimed: Bool
 
-    public init(subject: SubjectDescriptor, session: SessionID, isFabricFiltered: Bool = false, isTimed: Bool = false) {
+    package init(subject: SubjectDescriptor, session: SessionID, isFabricFiltered: Bool = false, isTimed: Bool = false)
+    {
         self.subject = subject
         self.session = session
         self.isFabricFiltered = isFabricFiltered

@@ -128,7 +128,7 @@ extension InteractionServer {
     /// Sends at once what every subscription has pending (changes, events), minimum intervals aside:
     /// a device shutting down delivers its ShutDown event before it goes (as the SDK's
     /// `ScheduleUrgentEventDeliverySync` at shutdown).
-    public func flushReports() async {
+    package func flushReports() async {
         guard let node = try? context.requireNode() else { return }
         await flush(node)
     }
@@ -144,7 +144,7 @@ extension InteractionServer {
     }
 
     /// Subscriptions the server holds now (for metrics).
-    public func subscriptionCount() async -> Int {
+    package func subscriptionCount() async -> Int {
         guard let node = try? context.requireNode() else { return 0 }
         return await count(node)
     }
@@ -155,7 +155,7 @@ extension InteractionServer {
     private func count(_ node: isolated TransportNode) -> Int { subscriptions.count }
 
     /// True while a report waits for its subscriber's StatusResponse.
-    public func reportsInFlight() async -> Bool {
+    package func reportsInFlight() async -> Bool {
         guard let node = try? context.requireNode() else { return false }
         return await inFlight(node)
     }
@@ -164,7 +164,7 @@ extension InteractionServer {
 
     // MARK: - DataModelObserver
 
-    public func attributesChanged(_ changes: [AttributeChange]) {
+    package func attributesChanged(_ changes: [AttributeChange]) {
         guard !subscriptions.isEmpty else { return }
         for subscription in subscriptions.values {
             for change in changes {
@@ -184,7 +184,7 @@ extension InteractionServer {
         rescheduleTimer()
     }
 
-    public func eventRecorded(_ path: ConcreteEventPath) {
+    package func eventRecorded(_ path: ConcreteEventPath) {
         for subscription in subscriptions.values where !subscription.eventPaths.isEmpty {
             subscription.eventsPending = true
             if subscription.eventPaths.contains(where: { $0.isUrgent == true && $0.matches(path) }) {
@@ -194,7 +194,7 @@ extension InteractionServer {
         rescheduleTimer()
     }
 
-    public func eventsRecorded() {
+    package func eventsRecorded() {
         for subscription in subscriptions.values where !subscription.eventPaths.isEmpty {
             subscription.eventsPending = true
         }
@@ -211,7 +211,7 @@ extension InteractionServer {
     }
 
     /// The subscriptions this server holds.
-    public func subscriptionSummaries() async -> [SubscriptionSummary] {
+    package func subscriptionSummaries() async -> [SubscriptionSummary] {
         guard let node = try? context.requireNode() else { return [] }
         return await summaries(node)
     }

@@ -5,7 +5,7 @@ extension InteractionServer {
     /// Runs every timer of the node due now (the node's ``MatterTransport/TransportNode/serviceTimers()``),
     /// this server's among them: subscription reports and keep-alives, expired waits. Tests with a
     /// `ManualClock` call it after moving the clock.
-    public func serviceTimers() async {
+    package func serviceTimers() async {
         guard let node = try? context.requireNode() else { return }
         await node.serviceTimers()
     }

@@ -1,7 +1,7 @@
 import Dispatch
 import MatterCore
 import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 /// The interaction-model server of a node: answers reads, writes, invokes, timed requests and
 /// subscriptions from peers over a ``DataModel``, and sends subscription reports.
@@ -9,25 +9,25 @@ public import MatterTransport
 /// Confined to its node's queue (hence `@unchecked Sendable`): it runs inside the node's unsolicited
 /// handler, exchange callbacks and its timer on the node's scheduler. It reaches the node only through
 /// the node's ``MatterTransport/NodeContext``. Create it with ``install(on:dataModel:configuration:)``.
-public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserver, @unchecked Sendable {
+package final class InteractionServer: UnsolicitedMessageHandler, DataModelObserver, @unchecked Sendable {
     // @unchecked: registered with the node (an actor) as a handler; all state is touched on its queue.
     /// Tunables.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Largest IM payload per message, bytes: reports are chunked to fit. The default leaves room
         /// in a 1280-byte IPv6 datagram for the headers and the MIC.
-        public var maxPayloadSize = 1024
+        package var maxPayloadSize = 1024
         /// Commands accepted in one InvokeRequest (BasicInformation.MaxPathsPerInvoke).
-        public var maxPathsPerInvoke = 1
+        package var maxPathsPerInvoke = 1
         /// How long to wait for a StatusResponse between chunks, or for the next chunk of a write,
         /// milliseconds.
-        public var responseTimeout: UInt64 = 30_000
+        package var responseTimeout: UInt64 = 30_000
         /// Upper bound the server may pick for a subscription's MaxInterval, seconds (the SDK's
         /// publisher limit).
-        public var maxIntervalPublisherLimit: UInt16 = 3600
+        package var maxIntervalPublisherLimit: UInt16 = 3600
         /// Seed for subscription IDs; nil draws from the system's generator.
-        public var randomSeed: UInt64?
+        package var randomSeed: UInt64?
 
-        public init() {}
+        package init() {}
     }
 
     let dataModel: any DataModel
@@ -48,10 +48,10 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// Maps a secure session to the subject that acts on it. Nil: ``SubjectDescriptor/init(session:)``.
     /// A device sets this to bind a PASE session to the fabric that AddNOC created. Set it on the node's
     /// queue.
-    public var subjectResolver: ((SessionID, SecureSessionParameters) -> SubjectDescriptor)?
+    package var subjectResolver: ((SessionID, SecureSessionParameters) -> SubjectDescriptor)?
     /// Receives ReportData for subscriptions this node made as a client (a node that is both: install
     /// the client with `registersHandler: false` and set it here, on the node's queue).
-    public var clientReportHandler: (any UnsolicitedMessageHandler)?
+    package var clientReportHandler: (any UnsolicitedMessageHandler)?
 
     init(context: NodeContext, dataModel: any DataModel, configuration: Configuration) {
         self.context = context
@@ -64,7 +64,7 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
     /// Creates the server for `node`: registers it for protocol 0x0001, as the data model's observer,
     /// and for session-closed notifications (subscriptions die with their session). Its timers run on
     /// the node's scheduler and clock.
-    public static func install(
+    package static func install(
         on node: isolated TransportNode, dataModel: any DataModel,
         configuration: Configuration = Configuration()
     ) -> InteractionServer {
@@ -80,7 +80,7 @@ public final class InteractionServer: UnsolicitedMessageHandler, DataModelObserv
 
     // MARK: - Dispatch of the first message of an exchange
 
-    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+    package func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         guard case .secure = message.session, let subject = subject(for: message.session) else {
             // The interaction model runs over secure sessions only.
             log.debug("dropping IM opcode \(message.opcode) on \(message.session)")

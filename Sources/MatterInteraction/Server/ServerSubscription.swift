@@ -1,5 +1,5 @@
 import MatterCore
-public import MatterTransport
+package import MatterTransport
 
 /// One subscription a peer holds on this server.
 final class ServerSubscription {
@@ -65,12 +65,12 @@ final class ServerSubscription {
 }
 
 /// What ``InteractionServer/subscriptionSummaries()`` reports about one subscription.
-public struct SubscriptionSummary: Hashable, Sendable {
-    public let id: UInt32
-    public let session: SessionID
-    public let subject: SubjectDescriptor
-    public let minIntervalFloor: UInt16
-    public let maxInterval: UInt16
+package struct SubscriptionSummary: Hashable, Sendable {
+    package let id: UInt32
+    package let session: SessionID
+    package let subject: SubjectDescriptor
+    package let minIntervalFloor: UInt16
+    package let maxInterval: UInt16
     /// False while the priming report is still being sent.
-    public let isActive: Bool
+    package let isActive: Bool
 }

@@ -1,27 +1,27 @@
-public import MatterCore
-public import MatterCrypto
+package import MatterCore
+package import MatterCrypto
 
 /// One fabric's operational identity as CASE needs it: the device's fabric table and the
 /// controller's store both hand these over through `CASECredentialsProvider`.
-public struct CASECredentials: Sendable {
+package struct CASECredentials: Sendable {
     /// The local index of the fabric (1...254); 0 for a controller's single fabric is fine.
-    public var fabricIndex: UInt8
-    public var fabricID: FabricID
+    package var fabricIndex: UInt8
+    package var fabricID: FabricID
     /// This node's operational node ID on the fabric.
-    public var nodeID: NodeID
+    package var nodeID: NodeID
     /// The fabric's root certificate (Matter TLV); peers' chains are validated against it.
-    public var rcac: [UInt8]
+    package var rcac: [UInt8]
     /// The root's public key (65 bytes), from the RCAC.
-    public var rootPublicKey: [UInt8]
+    package var rootPublicKey: [UInt8]
     /// This node's intermediate (Matter TLV), if its chain has one.
-    public var icac: [UInt8]?
+    package var icac: [UInt8]?
     /// This node's NOC (Matter TLV).
-    public var noc: [UInt8]
-    public var operationalKey: P256PrivateKey
+    package var noc: [UInt8]
+    package var operationalKey: P256PrivateKey
     /// The fabric's IPK epoch keys (16 bytes each), oldest first.
-    public var ipkEpochKeys: [[UInt8]]
+    package var ipkEpochKeys: [[UInt8]]
 
-    public init(
+    package init(
         fabricIndex: UInt8, fabricID: FabricID, nodeID: NodeID, rcac: [UInt8], rootPublicKey: [UInt8],
         icac: [UInt8]?, noc: [UInt8], operationalKey: P256PrivateKey, ipkEpochKeys: [[UInt8]]
     ) {
@@ -47,6 +47,6 @@ public struct CASECredentials: Sendable {
 
 /// Where a CASE responder finds the fabrics it may be reached on (committed and pending ones).
 /// Called on the node's queue.
-public protocol CASECredentialsProvider: AnyObject {
+package protocol CASECredentialsProvider: AnyObject {
     func caseCredentials() -> [CASECredentials]
 }

@@ -1,19 +1,19 @@
-public import MatterCore
-public import MatterCredentials
+package import MatterCore
+package import MatterCredentials
 import MatterCrypto
-public import MatterTransport
+package import MatterTransport
 
 /// The initiator side of CASE (spec 4.14.2): opens an operational session with a node of our fabric,
 /// resuming a previous session when a resumption record exists.
-public enum CASEInitiator {
-    public struct Result: Sendable {
-        public let session: SessionID
+package enum CASEInitiator {
+    package struct Result: Sendable {
+        package let session: SessionID
         /// True when the session was resumed (Sigma2_Resume, no certificates exchanged).
-        public let resumed: Bool
-        public let peer: CASEPeer
+        package let resumed: Bool
+        package let peer: CASEPeer
     }
 
-    public static func establish(
+    package static func establish(
         node: isolated TransportNode, peer address: UDPAddress, peerNodeID: NodeID, credentials fabric: CASECredentials,
         resumption: CASEResumptionStore? = nil, localMRP: MRPParameters = .default, peerMRP: MRPParameters = .default,
         validationTime: CertificateValidationTime = .now, timeout: UInt64 = 30_000

@@ -1,8 +1,8 @@
-public import MatterCore
-public import MatterCrypto
+package import MatterCore
+package import MatterCrypto
 
 /// CASE's fabric-level derivations and constants (spec 4.14.2, case.md §1-§2).
-public enum CASEKeySchedule {
+package enum CASEKeySchedule {
     static let sigma2Info = Array("Sigma2".utf8)
     static let sigma3Info = Array("Sigma3".utf8)
     static let sigma1ResumeInfo = Array("Sigma1_Resume".utf8)
@@ -16,7 +16,7 @@ public enum CASEKeySchedule {
 
     /// The 8-byte compressed fabric ID: HKDF(root public key without its 0x04 prefix, salt = fabric ID
     /// big-endian, "CompressedFabric", 8). It names the fabric in `_matter._tcp` records.
-    public static func compressedFabricID(rootPublicKey: [UInt8], fabricID: FabricID) throws(CryptoError) -> [UInt8] {
+    package static func compressedFabricID(rootPublicKey: [UInt8], fabricID: FabricID) throws(CryptoError) -> [UInt8] {
         guard rootPublicKey.count == 65 else {
             throw .invalidLength(what: "root public key", expected: 65, actual: rootPublicKey.count)
         }
@@ -28,7 +28,7 @@ public enum CASEKeySchedule {
     }
 
     /// The operational IPK CASE uses: HKDF(epoch key, salt = compressed fabric ID, "GroupKey v1.0", 16).
-    public static func operationalIPK(epochKey: [UInt8], compressedFabricID: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package static func operationalIPK(epochKey: [UInt8], compressedFabricID: [UInt8]) throws(CryptoError) -> [UInt8] {
         try HKDFSHA256.deriveKey(
             inputKeyMaterial: epochKey, salt: compressedFabricID, info: groupKeyInfo,
             outputByteCount: 16)
@@ -36,7 +36,7 @@ public enum CASEKeySchedule {
 
     /// Sigma1's destination identifier: HMAC(operational IPK, initiatorRandom ‖ root public key ‖
     /// fabric ID (LE) ‖ node ID (LE)).
-    public static func destinationID(
+    package static func destinationID(
         operationalIPK: [UInt8], initiatorRandom: [UInt8], rootPublicKey: [UInt8], fabricID: FabricID, nodeID: NodeID
     ) throws(CryptoError) -> [UInt8] {
         var message = ByteWriter(capacity: 113)

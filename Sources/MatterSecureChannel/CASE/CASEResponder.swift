@@ -1,31 +1,31 @@
-public import MatterCore
-public import MatterCredentials
+package import MatterCore
+package import MatterCredentials
 import MatterCrypto
-public import MatterTransport
+package import MatterTransport
 
 /// The responder side of CASE (spec 4.14.2): a node reached on one of its fabrics. Answers Sigma1
 /// with Sigma2 (or Sigma2_Resume), checks Sigma3, and installs the session. Owned by the node's
 /// secure-channel responder and run in the node's isolation.
-public final class CASEResponder: @unchecked Sendable {
+package final class CASEResponder: @unchecked Sendable {
     // @unchecked: captured by its exchange's callbacks, which the node calls on its queue; the compiler
     // cannot tie a callback's isolated node to the node that set it.
     /// Where the fabrics come from (held weakly: the provider usually owns this responder).
-    public weak var credentials: (any CASECredentialsProvider)?
-    public let resumption: CASEResumptionStore
-    public var localMRP: MRPParameters
+    package weak var credentials: (any CASECredentialsProvider)?
+    package let resumption: CASEResumptionStore
+    package var localMRP: MRPParameters
     /// The commands one InvokeRequest may carry, advertised in the session parameters (BasicInformation
     /// MaxPathsPerInvoke).
-    public var maxPathsPerInvoke: UInt16 = 1
+    package var maxPathsPerInvoke: UInt16 = 1
     /// Time certificates are checked against.
-    public var validationTime: @Sendable () -> CertificateValidationTime = { .now }
+    package var validationTime: @Sendable () -> CertificateValidationTime = { .now }
     /// A CASE session was established: its ID and the peer's identity.
-    public var onEstablished: ((SessionID, CASEPeer) -> Void)?
-    public var onFailure: ((SecureChannelError) -> Void)?
+    package var onEstablished: ((SessionID, CASEPeer) -> Void)?
+    package var onFailure: ((SecureChannelError) -> Void)?
     /// What was asked and how it ended.
-    public private(set) var statistics = CASEStatistics()
+    package private(set) var statistics = CASEStatistics()
     private let log = Logger(label: "case")
 
-    public init(
+    package init(
         credentials: (any CASECredentialsProvider)?, resumption: CASEResumptionStore = CASEResumptionStore(),
         localMRP: MRPParameters = .default
     ) {
@@ -307,10 +307,10 @@ public final class CASEResponder: @unchecked Sendable {
 }
 
 /// Who is at the other end of a CASE session.
-public struct CASEPeer: Sendable, Equatable {
-    public let fabricIndex: UInt8
-    public let fabricID: FabricID
-    public let nodeID: NodeID
+package struct CASEPeer: Sendable, Equatable {
+    package let fabricIndex: UInt8
+    package let fabricID: FabricID
+    package let nodeID: NodeID
     /// CASE authenticated tags from the peer's NOC.
-    public let cats: [UInt32]
+    package let cats: [UInt32]
 }

@@ -1,15 +1,15 @@
-public import MatterCore
+package import MatterCore
 import Synchronization
 
 /// Resumption records of finished CASE handshakes (spec 4.14.2.2): the shared secret and the latest
 /// resumption ID, so a later Sigma1 can skip certificates. Kept in memory for the process's life.
-public final class CASEResumptionStore: Sendable {
-    public struct Record: Sendable, Equatable {
-        public var resumptionID: [UInt8]
-        public var sharedSecret: [UInt8]
-        public var fabricIndex: UInt8
-        public var peerNodeID: NodeID
-        public var peerCATs: [UInt32]
+package final class CASEResumptionStore: Sendable {
+    package struct Record: Sendable, Equatable {
+        package var resumptionID: [UInt8]
+        package var sharedSecret: [UInt8]
+        package var fabricIndex: UInt8
+        package var peerNodeID: NodeID
+        package var peerCATs: [UInt32]
     }
 
     private struct Peer: Hashable {
@@ -26,10 +26,10 @@ public final class CASEResumptionStore: Sendable {
     /// Records kept at most; the oldest goes first.
     let capacity: Int
 
-    public init(capacity: Int = 256) { self.capacity = capacity }
+    package init(capacity: Int = 256) { self.capacity = capacity }
 
     /// Stores (or replaces) the record for the record's peer.
-    public func save(_ record: Record) {
+    package func save(_ record: Record) {
         state.withLock { state in
             let peer = Peer(fabricIndex: record.fabricIndex, nodeID: record.peerNodeID)
             if let old = state.byPeer[peer] { state.byID[old] = nil }
@@ -43,16 +43,16 @@ public final class CASEResumptionStore: Sendable {
         }
     }
 
-    public func record(resumptionID: [UInt8]) -> Record? { state.withLock { $0.byID[resumptionID] } }
+    package func record(resumptionID: [UInt8]) -> Record? { state.withLock { $0.byID[resumptionID] } }
 
-    public func record(fabricIndex: UInt8, peerNodeID: NodeID) -> Record? {
+    package func record(fabricIndex: UInt8, peerNodeID: NodeID) -> Record? {
         state.withLock { state in
             state.byPeer[Peer(fabricIndex: fabricIndex, nodeID: peerNodeID)].flatMap { state.byID[$0] }
         }
     }
 
     /// Drops every record of a fabric (removed or updated).
-    public func removeFabric(_ fabricIndex: UInt8) {
+    package func removeFabric(_ fabricIndex: UInt8) {
         state.withLock { state in
             for (id, record) in state.byID where record.fabricIndex == fabricIndex {
                 state.byID[id] = nil
@@ -61,5 +61,5 @@ public final class CASEResumptionStore: Sendable {
         }
     }
 
-    public var count: Int { state.withLock { $0.byID.count } }
+    package var count: Int { state.withLock { $0.byID.count } }
 }

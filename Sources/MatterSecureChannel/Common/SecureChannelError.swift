@@ -1,9 +1,9 @@
-public import MatterCrypto
+package import MatterCrypto
 import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 /// Why a PASE or CASE handshake failed, on either side.
-public enum SecureChannelError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SecureChannelError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The passcode did not match (SPAKE2+ confirmation failed).
     case wrongPasscode
     /// The peer answered with a failure StatusReport.
@@ -23,7 +23,7 @@ public enum SecureChannelError: Error, Equatable, Sendable, CustomStringConverti
     /// A cryptographic operation failed.
     case crypto(CryptoError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .wrongPasscode: "wrong setup passcode (PASE confirmation failed)"
         case .peerReportedFailure(let report): "the peer ended the handshake: \(report)"

@@ -1,25 +1,25 @@
 import MatterCore
-public import MatterTransport
+package import MatterTransport
 
 /// The Secure Channel protocol's handler for exchanges peers open: PBKDFParamRequest goes to the
 /// PASE responder, Sigma1 to the CASE responder, CloseSession ends the session it arrives on.
 /// Register it on the node with `install(on:)`; the node owns it (not `Sendable`).
-public final class SecureChannelResponder: UnsolicitedMessageHandler {
-    public let pase: PASEResponder?
-    public let caseResponder: CASEResponder?
+package final class SecureChannelResponder: UnsolicitedMessageHandler {
+    package let pase: PASEResponder?
+    package let caseResponder: CASEResponder?
     private let log = Logger(label: "secure-channel")
 
-    public init(pase: PASEResponder?, case caseResponder: CASEResponder? = nil) {
+    package init(pase: PASEResponder?, case caseResponder: CASEResponder? = nil) {
         self.pase = pase
         self.caseResponder = caseResponder
     }
 
     /// Registers this responder for protocol 0x0000 on `node`.
-    public func install(on node: isolated TransportNode) {
+    package func install(on node: isolated TransportNode) {
         node.setUnsolicitedHandler(self, for: .secureChannel)
     }
 
-    public func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
+    package func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode) {
         switch message.opcode {
         case SecureChannelOpcode.pbkdfParamRequest:
             if let pase { pase.begin(message, on: exchange, node: node) } else { exchange.close() }

@@ -1,5 +1,5 @@
 import MatterTLV
-public import MatterTransport
+package import MatterTransport
 
 /// The session-parameter structure of PBKDFParamRequest/Response and Sigma1/Sigma2 (spec 4.13.1.1):
 ///
@@ -14,16 +14,16 @@ public import MatterTransport
 /// | 7 | MaxPathsPerInvoke | uint16 |
 ///
 /// All optional; written in ascending order, as the SDK's sequential parser needs.
-public struct SessionParameters: Equatable, Sendable {
-    public var idleInterval: UInt32?
-    public var activeInterval: UInt32?
-    public var activeThreshold: UInt16?
-    public var dataModelRevision: UInt16?
-    public var interactionModelRevision: UInt16?
-    public var specificationVersion: UInt32?
-    public var maxPathsPerInvoke: UInt16?
+package struct SessionParameters: Equatable, Sendable {
+    package var idleInterval: UInt32?
+    package var activeInterval: UInt32?
+    package var activeThreshold: UInt16?
+    package var dataModelRevision: UInt16?
+    package var interactionModelRevision: UInt16?
+    package var specificationVersion: UInt32?
+    package var maxPathsPerInvoke: UInt16?
 
-    public init(
+    package init(
         idleInterval: UInt32? = nil, activeInterval: UInt32? = nil, activeThreshold: UInt16? = nil,
         dataModelRevision: UInt16? = nil, interactionModelRevision: UInt16? = nil,
         specificationVersion: UInt32? = nil, maxPathsPerInvoke: UInt16? = nil
@@ -39,7 +39,7 @@ public struct SessionParameters: Equatable, Sendable {
 
     /// What this implementation advertises: its MRP intervals, the revisions (SpecificationVersion 1.5
     /// and DataModelRevision 19, as BasicInformation reports them), the commands one InvokeRequest may carry.
-    public static func local(_ mrp: MRPParameters, maxPathsPerInvoke: UInt16 = 1) -> SessionParameters {
+    package static func local(_ mrp: MRPParameters, maxPathsPerInvoke: UInt16 = 1) -> SessionParameters {
         SessionParameters(
             idleInterval: mrp.idleInterval, activeInterval: mrp.activeInterval,
             activeThreshold: mrp.activeThreshold, dataModelRevision: 19, interactionModelRevision: 12,
@@ -47,7 +47,7 @@ public struct SessionParameters: Equatable, Sendable {
     }
 
     /// The MRP intervals, with the SDK defaults for absent fields.
-    public var mrp: MRPParameters {
+    package var mrp: MRPParameters {
         MRPParameters(
             idleInterval: idleInterval ?? MRPParameters.default.idleInterval,
             activeInterval: activeInterval ?? MRPParameters.default.activeInterval,

@@ -1,14 +1,14 @@
 import MatterCore
 import MatterCrypto
-public import MatterTransport
+package import MatterTransport
 
 /// The commissioner side of PASE (spec 4.14.1): the SPAKE2+ prover, from the setup passcode.
-public enum PASEInitiator {
+package enum PASEInitiator {
     /// What a successful PASE gives the commissioner.
-    public struct Result: Sendable {
-        public let session: SessionID
+    package struct Result: Sendable {
+        package let session: SessionID
         /// The device's session parameters (MRP intervals, revisions), if it sent them.
-        public let peerParameters: SessionParameters?
+        package let peerParameters: SessionParameters?
     }
 
     /// Runs PASE with the device at `peer` and installs the secure session on `node`.
@@ -17,7 +17,7 @@ public enum PASEInitiator {
     ///   - pbkdf: the device's PBKDF2 parameters when already known (a QR code's optional data);
     ///     otherwise the device sends them.
     ///   - timeout: per-response wait, milliseconds (after MRP delivery).
-    public static func establish(
+    package static func establish(
         node: isolated TransportNode, peer: UDPAddress, passcode: UInt32, pbkdf: PBKDFParameters? = nil,
         localMRP: MRPParameters = .default, peerMRP: MRPParameters = .default, timeout: UInt64 = 30_000
     ) async throws(SecureChannelError) -> Result {

@@ -1,6 +1,6 @@
 import MatterCore
-public import MatterCrypto
-public import MatterTransport
+package import MatterCrypto
+package import MatterTransport
 
 /// The device side of PASE (spec 4.14.1): answers PBKDFParamRequest, Pake1 and Pake3 on the node's
 /// queue with the stored SPAKE2+ verifier (w0, L) — never the passcode.
@@ -15,57 +15,57 @@ public import MatterTransport
 /// failures the commissioning window closes (credentials are dropped and `onWindowClosedByFailures`
 /// runs).
 /// Owned by the node's secure-channel responder and run in the node's isolation.
-public final class PASEResponder: @unchecked Sendable {
+package final class PASEResponder: @unchecked Sendable {
     // @unchecked: captured by its exchange's callbacks, which the node calls on its queue; the compiler
     // cannot tie a callback's isolated node to the node that set it.
     /// What the device proves knowledge of: the verifier and its PBKDF2 parameters.
-    public struct Credentials: Sendable {
-        public var verifier: Spake2PlusPasscodeVerifier
-        public var pbkdf: PBKDFParameters
-        public init(verifier: Spake2PlusPasscodeVerifier, pbkdf: PBKDFParameters) {
+    package struct Credentials: Sendable {
+        package var verifier: Spake2PlusPasscodeVerifier
+        package var pbkdf: PBKDFParameters
+        package init(verifier: Spake2PlusPasscodeVerifier, pbkdf: PBKDFParameters) {
             self.verifier = verifier
             self.pbkdf = pbkdf
         }
     }
 
     /// Spec 5.5: the window closes after this many failed PASE attempts.
-    public static let maximumFailedAttempts = 20
+    package static let maximumFailedAttempts = 20
     /// A handshake silent for this long no longer blocks a new one (the SDK's 30 s PASE timeout).
     static let abandonAfterMilliseconds: UInt64 = 30_000
 
     /// Nil while no commissioning window is open: requests are then refused.
-    public var credentials: Credentials? {
+    package var credentials: Credentials? {
         didSet { attempts.reset() }
     }
-    public var localMRP: MRPParameters
+    package var localMRP: MRPParameters
     /// The commands one InvokeRequest may carry, advertised in the session parameters (BasicInformation
     /// MaxPathsPerInvoke).
-    public var maxPathsPerInvoke: UInt16 = 1
+    package var maxPathsPerInvoke: UInt16 = 1
     /// Failed attempts in the current window.
-    public var failedAttempts: Int { attempts.failed }
+    package var failedAttempts: Int { attempts.failed }
     private var attempts = PASEAttempts(limit: PASEResponder.maximumFailedAttempts)
     /// What was asked and how it ended.
-    public private(set) var statistics = PASEStatistics()
+    package private(set) var statistics = PASEStatistics()
     /// A PASE session was established (its ID and the peer's address).
-    public var onEstablished: ((SessionID, UDPAddress) -> Void)?
+    package var onEstablished: ((SessionID, UDPAddress) -> Void)?
     /// A handshake failed (the device-side report of a wrong passcode, for instance).
-    public var onFailure: ((SecureChannelError) -> Void)?
+    package var onFailure: ((SecureChannelError) -> Void)?
     /// The window closed because of too many failures.
-    public var onWindowClosedByFailures: (() -> Void)?
+    package var onWindowClosedByFailures: (() -> Void)?
     /// How long a commissioning in progress still owns the device (milliseconds, at least 1), or nil
     /// when none does. While one does (a PASE session established, or a fail-safe armed), a new
     /// handshake gets BUSY with that wait: one commissioning at a time (spec 5.5; the SDK stops
     /// listening for PBKDFParamRequest once a PASE session is up), and a handshake that began before
     /// one took the device does not finish. Set by the device.
-    public var commissioningInProgress: (() -> UInt16?)?
+    package var commissioningInProgress: (() -> UInt16?)?
 
     private var inProgress: (exchange: Exchange, handshake: Handshake, peer: UDPAddress, since: UInt64)?
 
     /// True when no handshake is in progress.
-    public var isIdle: Bool { inProgress == nil }
+    package var isIdle: Bool { inProgress == nil }
     private let log = Logger(label: "pase")
 
-    public init(credentials: Credentials? = nil, localMRP: MRPParameters = .default) {
+    package init(credentials: Credentials? = nil, localMRP: MRPParameters = .default) {
         self.credentials = credentials
         self.localMRP = localMRP
     }

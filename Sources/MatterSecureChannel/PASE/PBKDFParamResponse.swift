@@ -78,7 +78,7 @@ public struct PBKDFParameters: Equatable, Sendable {
     }
 
     /// Iterations 1000...100000, salt 16...32 bytes (spec 3.9).
-    public func validate() throws(SecureChannelError) {
+    package func validate() throws(SecureChannelError) {
         guard (1000...100_000).contains(iterations) else {
             throw .invalidMessage("PBKDF iterations \(iterations) outside 1000...100000")
         }

@@ -1,5 +1,5 @@
 /// Why a datagram's headers could not be decoded. Such datagrams are dropped and counted.
-public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(String)
     case unsupportedVersion(UInt8)
     case reservedSessionType(UInt8)
@@ -7,7 +7,7 @@ public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidGroupAddressing
     case invalidStatusReport(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let detail): "message truncated: \(detail)"
         case .unsupportedVersion(let v): "unsupported message format version \(v)"

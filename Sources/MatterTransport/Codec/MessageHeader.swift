@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 /// The plaintext message header that starts every Matter datagram (spec 4.4.1).
 ///
@@ -12,31 +12,31 @@ public import MatterCore
 /// ...    0/8/2 destination node ID (DSIZ=1) or group ID (DSIZ=2)
 /// ...    0/2+n message extensions (u16 length + bytes), if MX; skipped on receive, never sent
 /// ```
-public struct MessageHeader: Equatable, Sendable {
+package struct MessageHeader: Equatable, Sendable {
     /// Where the message goes: nobody in particular (unicast by session), a node, or a group.
-    public enum Destination: Equatable, Sendable {
+    package enum Destination: Equatable, Sendable {
         case none
         case node(NodeID)
         case group(GroupID)
     }
 
     /// Session type carried in the low bits of the security flags.
-    public enum SessionType: UInt8, Sendable {
+    package enum SessionType: UInt8, Sendable {
         case unicast = 0
         case group = 1
     }
 
-    public var sessionID: UInt16
-    public var sessionType: SessionType
+    package var sessionID: UInt16
+    package var sessionType: SessionType
     /// Privacy flag (P); privacy obfuscation is not implemented, so such messages are dropped.
-    public var privacy: Bool
+    package var privacy: Bool
     /// Control message flag (C), for message-counter synchronisation.
-    public var control: Bool
-    public var messageCounter: UInt32
-    public var source: NodeID?
-    public var destination: Destination
+    package var control: Bool
+    package var messageCounter: UInt32
+    package var source: NodeID?
+    package var destination: Destination
 
-    public init(
+    package init(
         sessionID: UInt16, sessionType: SessionType = .unicast, messageCounter: UInt32,
         source: NodeID? = nil, destination: Destination = .none, privacy: Bool = false, control: Bool = false
     ) {
@@ -50,7 +50,7 @@ public struct MessageHeader: Equatable, Sendable {
     }
 
     /// True for the unsecured session (unicast, session ID 0): PASE/CASE handshakes travel in clear.
-    public var isUnsecured: Bool { sessionType == .unicast && sessionID == 0 }
+    package var isUnsecured: Bool { sessionType == .unicast && sessionID == 0 }
 
     enum Flag {
         static let sourcePresent: UInt8 = 0x04
@@ -62,12 +62,12 @@ public struct MessageHeader: Equatable, Sendable {
     }
 
     /// The security-flags byte as sent (also the first byte of the AES-CCM nonce).
-    public var securityFlags: UInt8 {
+    package var securityFlags: UInt8 {
         sessionType.rawValue | (privacy ? Flag.privacy : 0) | (control ? Flag.control : 0)
     }
 
     /// Appends the encoded header.
-    public func encode(into writer: inout ByteWriter) {
+    package func encode(into writer: inout ByteWriter) {
         var flags: UInt8 = 0
         if source != nil { flags |= Flag.sourcePresent }
         switch destination {
@@ -88,7 +88,7 @@ public struct MessageHeader: Equatable, Sendable {
     }
 
     /// The encoded header on its own.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var writer = ByteWriter(capacity: 26)
         encode(into: &writer)
         return writer.bytes
@@ -97,7 +97,7 @@ public struct MessageHeader: Equatable, Sendable {
     /// Decodes a header from the start of `reader`, leaving it at the first payload byte.
     /// Rejects what the SDK drops: a non-zero version, reserved DSIZ or session type, a group
     /// message without source and group destination, a unicast message with a group destination.
-    public init(from reader: inout ByteReader) throws(MessageCodecError) {
+    package init(from reader: inout ByteReader) throws(MessageCodecError) {
         let decoded = try MessageCodecError.decoding { () throws -> MessageHeader in
             let flags = try reader.readUInt8()
             guard flags >> 4 == 0 else { throw MessageCodecError.unsupportedVersion(flags >> 4) }

@@ -1,4 +1,4 @@
-public import MatterCore
+package import MatterCore
 
 /// The protocol (exchange) header at the start of a message's payload, encrypted on secure sessions
 /// (spec 4.4.3).
@@ -13,18 +13,18 @@ public import MatterCore
 /// ...    0/4  acknowledged message counter, if A
 /// ...    0/2+n secured extensions (u16 length + bytes), if SX; skipped on receive, never sent
 /// ```
-public struct PayloadHeader: Equatable, Sendable {
+package struct PayloadHeader: Equatable, Sendable {
     /// True when the sender initiated the exchange.
-    public var isInitiator: Bool
+    package var isInitiator: Bool
     /// True when the sender asks for an MRP acknowledgement.
-    public var needsAck: Bool
+    package var needsAck: Bool
     /// The counter of the message this one acknowledges, if any.
-    public var acknowledgedCounter: UInt32?
-    public var opcode: UInt8
-    public var exchangeID: UInt16
-    public var protocolID: ProtocolID
+    package var acknowledgedCounter: UInt32?
+    package var opcode: UInt8
+    package var exchangeID: UInt16
+    package var protocolID: ProtocolID
 
-    public init(
+    package init(
         isInitiator: Bool, needsAck: Bool, acknowledgedCounter: UInt32? = nil, opcode: UInt8,
         exchangeID: UInt16, protocolID: ProtocolID
     ) {
@@ -44,7 +44,7 @@ public struct PayloadHeader: Equatable, Sendable {
         static let vendor: UInt8 = 0x10
     }
 
-    public func encode(into writer: inout ByteWriter) {
+    package func encode(into writer: inout ByteWriter) {
         var flags: UInt8 = 0
         if isInitiator { flags |= Flag.initiator }
         if acknowledgedCounter != nil { flags |= Flag.ack }
@@ -59,7 +59,7 @@ public struct PayloadHeader: Equatable, Sendable {
     }
 
     /// Decodes from the start of `reader`, leaving it at the first application-payload byte.
-    public init(from reader: inout ByteReader) throws(MessageCodecError) {
+    package init(from reader: inout ByteReader) throws(MessageCodecError) {
         self = try MessageCodecError.decoding { () throws -> PayloadHeader in
             let flags = try reader.readUInt8()
             let opcode = try reader.readUInt8()
@@ -80,29 +80,29 @@ public struct PayloadHeader: Equatable, Sendable {
 }
 
 /// A protocol: vendor ID (0 for the standard ones) and protocol number.
-public struct ProtocolID: Hashable, Sendable, CustomStringConvertible {
-    public let vendorID: UInt16
-    public let protocolNumber: UInt16
+package struct ProtocolID: Hashable, Sendable, CustomStringConvertible {
+    package let vendorID: UInt16
+    package let protocolNumber: UInt16
 
-    public init(vendorID: UInt16 = 0, protocolNumber: UInt16) {
+    package init(vendorID: UInt16 = 0, protocolNumber: UInt16) {
         self.vendorID = vendorID
         self.protocolNumber = protocolNumber
     }
 
     /// As carried in a StatusReport: `vendor << 16 | protocol`.
-    public var combined: UInt32 { UInt32(vendorID) << 16 | UInt32(protocolNumber) }
+    package var combined: UInt32 { UInt32(vendorID) << 16 | UInt32(protocolNumber) }
 
-    public init(combined: UInt32) {
+    package init(combined: UInt32) {
         self.init(vendorID: UInt16(combined >> 16), protocolNumber: UInt16(truncatingIfNeeded: combined))
     }
 
-    public static let secureChannel = ProtocolID(protocolNumber: 0x0000)
-    public static let interactionModel = ProtocolID(protocolNumber: 0x0001)
-    public static let bdx = ProtocolID(protocolNumber: 0x0002)
-    public static let userDirectedCommissioning = ProtocolID(protocolNumber: 0x0003)
-    public static let echo = ProtocolID(protocolNumber: 0x0004)
+    package static let secureChannel = ProtocolID(protocolNumber: 0x0000)
+    package static let interactionModel = ProtocolID(protocolNumber: 0x0001)
+    package static let bdx = ProtocolID(protocolNumber: 0x0002)
+    package static let userDirectedCommissioning = ProtocolID(protocolNumber: 0x0003)
+    package static let echo = ProtocolID(protocolNumber: 0x0004)
 
-    public var description: String {
+    package var description: String {
         vendorID == 0
             ? "0x" + hexDigits(protocolNumber, width: 4)
             : "0x" + hexDigits(vendorID, width: 4) + ":0x" + hexDigits(protocolNumber, width: 4)

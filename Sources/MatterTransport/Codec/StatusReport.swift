@@ -5,13 +5,13 @@ import MatterCore
 /// ```
 /// general code u16 | protocol ID u32 (vendor << 16 | protocol) | protocol code u16 | protocol data...
 /// ```
-public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
-    public var generalCode: GeneralCode
-    public var protocolID: ProtocolID
-    public var protocolCode: UInt16
-    public var protocolData: [UInt8]
+package struct StatusReport: Equatable, Sendable, CustomStringConvertible {
+    package var generalCode: GeneralCode
+    package var protocolID: ProtocolID
+    package var protocolCode: UInt16
+    package var protocolData: [UInt8]
 
-    public init(
+    package init(
         generalCode: GeneralCode, protocolID: ProtocolID = .secureChannel, protocolCode: UInt16,
         protocolData: [UInt8] = []
     ) {
@@ -22,29 +22,29 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// General status codes (spec Appendix D).
-    public struct GeneralCode: RawRepresentable, Hashable, Sendable {
-        public let rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
-        public static let success = GeneralCode(rawValue: 0)
-        public static let failure = GeneralCode(rawValue: 1)
-        public static let badPrecondition = GeneralCode(rawValue: 2)
-        public static let outOfRange = GeneralCode(rawValue: 3)
-        public static let badRequest = GeneralCode(rawValue: 4)
-        public static let unsupported = GeneralCode(rawValue: 5)
-        public static let unexpected = GeneralCode(rawValue: 6)
-        public static let resourceExhausted = GeneralCode(rawValue: 7)
-        public static let busy = GeneralCode(rawValue: 8)
-        public static let timeout = GeneralCode(rawValue: 9)
-        public static let `continue` = GeneralCode(rawValue: 10)
-        public static let aborted = GeneralCode(rawValue: 11)
-        public static let invalidArgument = GeneralCode(rawValue: 12)
-        public static let notFound = GeneralCode(rawValue: 13)
-        public static let alreadyExists = GeneralCode(rawValue: 14)
-        public static let permissionDenied = GeneralCode(rawValue: 15)
-        public static let dataLoss = GeneralCode(rawValue: 16)
+    package struct GeneralCode: RawRepresentable, Hashable, Sendable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
+        package static let success = GeneralCode(rawValue: 0)
+        package static let failure = GeneralCode(rawValue: 1)
+        package static let badPrecondition = GeneralCode(rawValue: 2)
+        package static let outOfRange = GeneralCode(rawValue: 3)
+        package static let badRequest = GeneralCode(rawValue: 4)
+        package static let unsupported = GeneralCode(rawValue: 5)
+        package static let unexpected = GeneralCode(rawValue: 6)
+        package static let resourceExhausted = GeneralCode(rawValue: 7)
+        package static let busy = GeneralCode(rawValue: 8)
+        package static let timeout = GeneralCode(rawValue: 9)
+        package static let `continue` = GeneralCode(rawValue: 10)
+        package static let aborted = GeneralCode(rawValue: 11)
+        package static let invalidArgument = GeneralCode(rawValue: 12)
+        package static let notFound = GeneralCode(rawValue: 13)
+        package static let alreadyExists = GeneralCode(rawValue: 14)
+        package static let permissionDenied = GeneralCode(rawValue: 15)
+        package static let dataLoss = GeneralCode(rawValue: 16)
 
         /// The spec's name (Appendix D), or the number.
-        public var name: String {
+        package var name: String {
             let names = [
                 "SUCCESS", "FAILURE", "BAD_PRECONDITION", "OUT_OF_RANGE", "BAD_REQUEST", "UNSUPPORTED", "UNEXPECTED",
                 "RESOURCE_EXHAUSTED", "BUSY", "TIMEOUT", "CONTINUE", "ABORTED", "INVALID_ARGUMENT", "NOT_FOUND",
@@ -55,28 +55,28 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Secure Channel protocol codes.
-    public enum SecureChannelCode {
-        public static let sessionEstablishmentSuccess: UInt16 = 0x0000
-        public static let noSharedTrustRoots: UInt16 = 0x0001
-        public static let invalidParameter: UInt16 = 0x0002
-        public static let closeSession: UInt16 = 0x0003
-        public static let busy: UInt16 = 0x0004
-        public static let sessionNotFound: UInt16 = 0x0005
+    package enum SecureChannelCode {
+        package static let sessionEstablishmentSuccess: UInt16 = 0x0000
+        package static let noSharedTrustRoots: UInt16 = 0x0001
+        package static let invalidParameter: UInt16 = 0x0002
+        package static let closeSession: UInt16 = 0x0003
+        package static let busy: UInt16 = 0x0004
+        package static let sessionNotFound: UInt16 = 0x0005
     }
 
     /// `SESSION_ESTABLISHMENT_SUCCESS`, what PASE and CASE end with.
-    public static let sessionEstablished = StatusReport(
+    package static let sessionEstablished = StatusReport(
         generalCode: .success,
         protocolCode: SecureChannelCode.sessionEstablishmentSuccess)
 
     /// BUSY with the minimum time in milliseconds the peer should wait before trying again.
-    public static func busy(minimumWaitMilliseconds: UInt16) -> StatusReport {
+    package static func busy(minimumWaitMilliseconds: UInt16) -> StatusReport {
         var data = ByteWriter(capacity: 2)
         data.writeLE(minimumWaitMilliseconds)
         return StatusReport(generalCode: .busy, protocolCode: SecureChannelCode.busy, protocolData: data.bytes)
     }
 
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var writer = ByteWriter(capacity: 8 + protocolData.count)
         writer.writeLE(generalCode.rawValue)
         writer.writeLE(protocolID.combined)
@@ -85,7 +85,7 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
         return writer.bytes
     }
 
-    public init(decoding bytes: [UInt8]) throws(MessageCodecError) {
+    package init(decoding bytes: [UInt8]) throws(MessageCodecError) {
         guard bytes.count >= 8 else {
             throw .invalidStatusReport("\(bytes.count) byte(s), at least 8 needed")
         }
@@ -100,11 +100,11 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var isSuccess: Bool { generalCode == .success }
+    package var isSuccess: Bool { generalCode == .success }
 
     /// In words, then the codes: `FAILURE, INVALID_PARAMETER: the peer refused the handshake's
     /// parameters (general 1, protocol 0x0000, code 0x0002)`.
-    public var description: String {
+    package var description: String {
         let codes =
             "general \(generalCode.rawValue), protocol \(protocolID), code 0x\(hexDigits(protocolCode, width: 4))"
             + (protocolData.isEmpty ? "" : ", data \(Hex.encode(protocolData))")
@@ -112,7 +112,7 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The protocol code's name (the Secure Channel's, spec 4.11.1.3), or its number.
-    public var protocolCodeName: String {
+    package var protocolCodeName: String {
         guard protocolID == .secureChannel else { return "code 0x\(hexDigits(protocolCode, width: 4))" }
         switch protocolCode {
         case SecureChannelCode.sessionEstablishmentSuccess: return "SESSION_ESTABLISHMENT_SUCCESS"
@@ -127,7 +127,7 @@ public struct StatusReport: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What a Secure Channel protocol code means for whoever asked, nil for other protocols.
-    public var meaning: String? {
+    package var meaning: String? {
         guard protocolID == .secureChannel else { return nil }
         switch protocolCode {
         case SecureChannelCode.sessionEstablishmentSuccess: return "the session is established"

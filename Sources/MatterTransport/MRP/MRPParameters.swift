@@ -20,18 +20,18 @@ public struct MRPParameters: Equatable, Hashable, Sendable {
 
 /// MRP constants and the retransmission back-off (spec 4.12.2.1), in the SDK's integer form so our
 /// schedule is the one an SDK node computes.
-public enum MRPBackoff {
+package enum MRPBackoff {
     /// Transmissions of one message at most: the first and four retransmissions.
-    public static let maxTransmissions = 5
+    package static let maxTransmissions = 5
     /// A pending acknowledgement is sent on its own after this long, milliseconds.
-    public static let standaloneAckTimeout: UInt64 = 200
+    package static let standaloneAckTimeout: UInt64 = 200
 
     /// Wait before the next retransmission after `sendCount` transmissions so far (1 after the first
     /// send), from the base interval `interval` (the peer's active or idle interval) and a jitter byte.
     ///
     /// `t = i·1.1·1.6^min(max(0, n-1), 4)·(1 + jitter/1024)` with n = retransmissions already sent;
     /// SDK integer form: `i·1127/1024`, then `·16^e/10^e`, then `·(1024 + r)/1024`, r in 0...255.
-    public static func wait(afterTransmissions sendCount: Int, interval: UInt32, jitter: UInt8) -> UInt64 {
+    package static func wait(afterTransmissions sendCount: Int, interval: UInt32, jitter: UInt8) -> UInt64 {
         let retransmissions = max(0, sendCount - 1)
         let exponent = min(max(0, retransmissions - 1), 4)
         var t = UInt64(interval) * 1127 / 1024

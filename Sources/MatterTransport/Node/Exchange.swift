@@ -1,13 +1,13 @@
 import MatterCore
 
 /// Identifies an exchange within a node: its session, its ID, and this node's role in it.
-public struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
-    public let session: SessionID
-    public let exchangeID: UInt16
+package struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
+    package let session: SessionID
+    package let exchangeID: UInt16
     /// True when this node initiated the exchange.
-    public let isInitiator: Bool
+    package let isInitiator: Bool
 
-    public var description: String { "\(session)/\(exchangeID)\(isInitiator ? "i" : "r")" }
+    package var description: String { "\(session)/\(exchangeID)\(isInitiator ? "i" : "r")" }
 }
 
 /// A request/response conversation with a peer on one session (spec 4.10). Responders get one from
@@ -15,10 +15,10 @@ public struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Used only in its node's isolation (the handlers, and functions taking `isolated TransportNode`):
 /// `send` and `close` enter the node with `assumeIsolated`, which traps anywhere else.
-public final class Exchange: @unchecked Sendable, CustomStringConvertible {
+package final class Exchange: @unchecked Sendable, CustomStringConvertible {
     // @unchecked: the node's handle, held by the node's own closures; checked at run time, as NIO's channel is.
-    public let key: ExchangeKey
-    public let protocolID: ProtocolID
+    package let key: ExchangeKey
+    package let protocolID: ProtocolID
     /// The node this exchange belongs to; the exchange's users get the node as the isolated
     /// parameter of their handler instead. Strong: a task may still hold the exchange after its owner
     /// dropped the node; the node drops its exchanges when they close, fail or the node stops, which
@@ -27,10 +27,10 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
 
     /// Called, in the node's isolation, for each message that arrives while nobody awaits `receive`;
     /// set by responders that answer synchronously on the node's queue.
-    public var onMessage: ((isolated TransportNode, ReceivedMessage, Exchange) -> Void)?
+    package var onMessage: ((isolated TransportNode, ReceivedMessage, Exchange) -> Void)?
     /// Called, in the node's isolation, when the exchange fails (no acknowledgement, timeout, session
     /// gone).
-    public var onFailure: ((isolated TransportNode, TransportError, Exchange) -> Void)?
+    package var onFailure: ((isolated TransportNode, TransportError, Exchange) -> Void)?
 
     var pendingAck: (counter: UInt32, deadline: UInt64)?
     var waiter: CheckedContinuation<ReceivedMessage, any Error>?
@@ -46,7 +46,7 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     var sendAttempts = 0
     /// Order in which closed exchanges started waiting for their last acknowledgement.
     var closingOrder: UInt64 = 0
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     init(key: ExchangeKey, protocolID: ProtocolID, node: TransportNode) {
         self.key = key
@@ -54,11 +54,11 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
         self.node = node
     }
 
-    public var session: SessionID { key.session }
-    public var description: String { "exchange \(key)" }
+    package var session: SessionID { key.session }
+    package var description: String { "exchange \(key)" }
 
     /// Sends a message on this exchange; reliable messages are retransmitted until acknowledged.
-    public func send(opcode: UInt8, payload: [UInt8], reliable: Bool = true) throws(TransportError) {
+    package func send(opcode: UInt8, payload: [UInt8], reliable: Bool = true) throws(TransportError) {
         let result: Result<Void, TransportError> = node.assumeIsolated { node in
             Result { () throws(TransportError) in
                 try node.send(on: self, protocolID: protocolID, opcode: opcode, payload: payload, reliable: reliable)
@@ -68,12 +68,12 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Waits for the next message from the peer, at most `timeout` milliseconds (clock time).
-    nonisolated(nonsending) public func receive(timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
+    nonisolated(nonsending) package func receive(timeout: UInt64 = 10_000) async throws -> ReceivedMessage {
         try await node.receive(on: self, timeout: timeout)
     }
 
     /// Sends and waits for the reply.
-    nonisolated(nonsending) public func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws
+    nonisolated(nonsending) package func request(opcode: UInt8, payload: [UInt8], timeout: UInt64 = 10_000) async throws
         -> ReceivedMessage
     {
         try send(opcode: opcode, payload: payload)
@@ -81,7 +81,7 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Closes the exchange: a pending acknowledgement is flushed, waiters fail, nothing more arrives.
-    public func close() {
+    package func close() {
         node.assumeIsolated { node in node.close(self) }
     }
 
@@ -131,6 +131,6 @@ public final class Exchange: @unchecked Sendable, CustomStringConvertible {
 
 /// Handles the first message of exchanges that peers initiate for one protocol (PASE/CASE
 /// responders, the interaction-model server). Owned by its node and called in the node's isolation.
-public protocol UnsolicitedMessageHandler: AnyObject {
+package protocol UnsolicitedMessageHandler: AnyObject {
     func handleUnsolicited(_ message: ReceivedMessage, on exchange: Exchange, node: isolated TransportNode)
 }

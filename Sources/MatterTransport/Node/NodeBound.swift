@@ -9,21 +9,21 @@
 /// let bound = await node.run { node in NodeBound(DeviceDataModel(...), on: node) }
 /// let label = await node.run { node in bound.value(in: node).nodeLabel }
 /// ```
-public struct NodeBound<Value>: @unchecked Sendable {
+package struct NodeBound<Value>: @unchecked Sendable {
     // @unchecked: the value crosses threads only inside this box; it is handed out only in its
     // node's isolation (checked by the `isolated` parameter and the owner's identity).
     private let value: Value
     private let owner: ObjectIdentifier
 
     /// Binds `value`, made in `node`'s isolation, to that node.
-    public init(_ value: Value, on node: isolated TransportNode) {
+    package init(_ value: Value, on node: isolated TransportNode) {
         self.value = value
         owner = ObjectIdentifier(node)
     }
 
     /// The value, in its node's isolation. Calling it from another node's isolation is a programming
     /// error and stops the process.
-    public func value(in node: isolated TransportNode) -> Value {
+    package func value(in node: isolated TransportNode) -> Value {
         precondition(ObjectIdentifier(node) == owner, "a NodeBound value was reached from another node")
         return value
     }

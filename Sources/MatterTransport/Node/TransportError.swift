@@ -1,5 +1,5 @@
 /// Why the transport could not deliver or receive a message on an exchange.
-public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum TransportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The peer never acknowledged after every MRP transmission.
     case noAcknowledgement(transmissions: Int)
     /// No response arrived within the exchange's response timeout.
@@ -21,7 +21,7 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The network reported the peer's port closed (ICMP port unreachable): nothing listens there.
     case portUnreachable(UDPAddress)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noAcknowledgement(let n): "peer did not acknowledge after \(n) transmissions"
         case .responseTimeout(let ms): "no response within \(ms) ms"

@@ -5,7 +5,7 @@ extension TransportNode {
     /// retransmissions, give-ups, standalone acks and response timeouts, and the timers of what runs
     /// on the node (interaction engine, data model). Tests with a `ManualClock` call it after
     /// advancing the clock.
-    public func serviceTimers() { scheduler.service() }
+    package func serviceTimers() { scheduler.service() }
 
     /// The transport's timer action: retransmissions, give-ups, standalone acks, response timeouts.
     func serviceTransportTimers() {

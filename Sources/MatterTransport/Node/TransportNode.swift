@@ -1,5 +1,5 @@
-public import Dispatch
-public import MatterCore
+package import Dispatch
+package import MatterCore
 import MatterCrypto
 import Synchronization
 
@@ -8,27 +8,27 @@ import Synchronization
 /// so a datagram is decoded, decrypted, handled and answered on that queue without hops.
 public actor TransportNode {
     /// Tunables with the SDK's values as defaults.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Intervals this node advertises and applies to its own waits.
-        public var localMRP = MRPParameters.default
+        package var localMRP = MRPParameters.default
         /// Secure sessions kept at most; the least recently active is evicted for a new one.
-        public var secureSessionCapacity = 64
+        package var secureSessionCapacity = 64
         /// Unsecured peers (handshakes in flight) kept at most. A new peer evicts the least recently
         /// active one without an open exchange (else the least recently active one).
-        public var unsecuredSessionCapacity = 64
+        package var unsecuredSessionCapacity = 64
         /// Closed exchanges whose last reliable message is still retransmitted, at most; beyond that
         /// the oldest, those on unsecured sessions first, stop being retransmitted.
-        public var closingExchangeCapacity = 64
+        package var closingExchangeCapacity = 64
         /// True: the node's ``NodeScheduler`` runs on a Dispatch timer. False: it is manual, tests call
         /// `serviceTimers()` themselves after moving a `ManualClock`.
-        public var usesDispatchTimers = true
+        package var usesDispatchTimers = true
         /// Seed for MRP jitter and counters; nil draws from the system's generator.
-        public var randomSeed: UInt64?
+        package var randomSeed: UInt64?
         /// True: a reliable message to a peer whose port the network reports closed (ICMP port
         /// unreachable, where the transport can tell) fails its exchange at once with
         /// `TransportError.portUnreachable` instead of after every MRP retransmission.
-        public var failsOnPortUnreachable = false
-        public init() {}
+        package var failsOnPortUnreachable = false
+        package init() {}
     }
 
     nonisolated let executor: DispatchQueueExecutor
@@ -36,10 +36,10 @@ public actor TransportNode {
 
     let transport: any DatagramTransport
     /// The node's clock (milliseconds); protocol timers above the transport use it too.
-    public nonisolated let clock: any MatterClock
+    package nonisolated let clock: any MatterClock
     /// The node's one timer source: the transport, the interaction engine and the data model arm their
     /// timers here (see ``context``).
-    public nonisolated let scheduler: NodeScheduler
+    package nonisolated let scheduler: NodeScheduler
     let configuration: Configuration
     let log = Logger(label: "transport")
     var random: SeededRandom
@@ -59,7 +59,7 @@ public actor TransportNode {
     var nodeContext: NodeContext?
     var stopped = false
     /// What was received, sent and dropped.
-    public internal(set) var statistics = TransportStatistics()
+    package internal(set) var statistics = TransportStatistics()
 
     struct UnsecuredPeer {
         var counter = PeerMessageCounter(policy: .unsecured)
@@ -68,7 +68,7 @@ public actor TransportNode {
     }
 
     /// Creates a node on `transport` (whose queue becomes the node's executor). Call `start()`.
-    public init(
+    package init(
         transport: any DatagramTransport, clock: any MatterClock = SystemClock(),
         configuration: Configuration = Configuration()
     ) {
@@ -84,7 +84,7 @@ public actor TransportNode {
     }
 
     /// Starts receiving.
-    public func start() {
+    package func start() {
         if configuration.failsOnPortUnreachable {
             transport.onPortUnreachable { [weak self] peer in
                 guard let self else { return }
@@ -111,7 +111,7 @@ public actor TransportNode {
     }
 
     /// Stops receiving, fails every exchange, cancels timers. Idempotent.
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         scheduler.stop()
@@ -122,16 +122,16 @@ public actor TransportNode {
     }
 
     /// The bound port.
-    public nonisolated var port: UInt16 { transport.port }
+    package nonisolated var port: UInt16 { transport.port }
 
     /// The serial queue the node runs on; its ``scheduler`` fires here.
-    public nonisolated var queue: DispatchQueue { transport.queue }
+    package nonisolated var queue: DispatchQueue { transport.queue }
 
     var now: UInt64 { clock.nowMilliseconds() }
 
     /// What runs on this node is handed instead of the node: its scheduler, clock, queue, sessions and
     /// exchanges (made on first use, not in `init`, since it refers back to the node).
-    public var context: NodeContext {
+    package var context: NodeContext {
         if let nodeContext { return nodeContext }
         let made = NodeContext(node: self)
         nodeContext = made
@@ -140,12 +140,12 @@ public actor TransportNode {
 
     /// Registers the handler for exchanges peers initiate with `protocolID`; the node owns it from
     /// then on (it is handed over, not shared).
-    public func setUnsolicitedHandler(_ handler: any UnsolicitedMessageHandler, for protocolID: ProtocolID) {
+    package func setUnsolicitedHandler(_ handler: any UnsolicitedMessageHandler, for protocolID: ProtocolID) {
         handlers[protocolID] = handler
     }
 
     /// Called (on the node's queue) whenever a secure session goes away.
-    public func onSessionClosed(_ observer: @escaping @Sendable (isolated TransportNode, SessionID) -> Void) {
+    package func onSessionClosed(_ observer: @escaping @Sendable (isolated TransportNode, SessionID) -> Void) {
         sessionClosedObservers.append(observer)
     }
 
@@ -153,7 +153,7 @@ public actor TransportNode {
 
     /// Opens the unsecured session towards `peer` for a handshake this node initiates: a fresh
     /// random ephemeral node ID identifies it.
-    public func openUnsecuredSession(to peer: UDPAddress, peerMRP: MRPParameters = .default) -> SessionID {
+    package func openUnsecuredSession(to peer: UDPAddress, peerMRP: MRPParameters = .default) -> SessionID {
         let ephemeral = NodeID(random.next() & 0xFFFF_FFEF_FFFF_FFFF | 1)
         let id = SessionID.unsecured(peer: peer, ephemeralNodeID: ephemeral)
         insertUnsecured(id, UnsecuredPeer(mrp: peerMRP, lastActivity: now))
@@ -161,7 +161,7 @@ public actor TransportNode {
     }
 
     /// Sets the MRP intervals a peer advertised during a handshake.
-    public func setPeerMRP(_ mrp: MRPParameters, for session: SessionID) {
+    package func setPeerMRP(_ mrp: MRPParameters, for session: SessionID) {
         switch session {
         case .unsecured: unsecuredPeers[session]?.mrp = mrp
         case .secure(let id): secureSessions[id]?.parameters.peerMRP = mrp
@@ -169,7 +169,7 @@ public actor TransportNode {
     }
 
     /// Forgets an unsecured session (handshake finished or abandoned).
-    public func removeUnsecuredSession(_ session: SessionID) {
+    package func removeUnsecuredSession(_ session: SessionID) {
         guard case .unsecured = session else { return }
         unsecuredPeers[session] = nil
         closeExchanges(of: session, error: .sessionNotFound(session))
@@ -177,7 +177,7 @@ public actor TransportNode {
 
     /// Reserves a session ID that no secure session or handshake in flight of this node uses (never
     /// 0). `addSecureSession` takes the reservation over; `releaseSessionID` gives it back.
-    public func allocateSessionID() -> UInt16 {
+    package func allocateSessionID() -> UInt16 {
         while true {
             let candidate = UInt16(truncatingIfNeeded: random.next())
             if candidate != 0, secureSessions[candidate] == nil, !reservedSessionIDs.contains(candidate) {
@@ -188,12 +188,12 @@ public actor TransportNode {
     }
 
     /// Gives back a reserved session ID whose handshake failed.
-    public func releaseSessionID(_ id: UInt16) { reservedSessionIDs.remove(id) }
+    package func releaseSessionID(_ id: UInt16) { reservedSessionIDs.remove(id) }
 
     /// Installs a secure session whose keys a handshake derived. Evicts the least recently active
     /// session when full.
     @discardableResult
-    public func addSecureSession(_ parameters: SecureSessionParameters) -> SessionID {
+    package func addSecureSession(_ parameters: SecureSessionParameters) -> SessionID {
         if secureSessions.count >= configuration.secureSessionCapacity,
             let oldest = secureSessions.values.min(by: { $0.lastActivity < $1.lastActivity })
         {
@@ -208,7 +208,7 @@ public actor TransportNode {
     }
 
     /// Removes a secure session; its exchanges fail and observers are told.
-    public func removeSecureSession(_ session: SessionID) {
+    package func removeSecureSession(_ session: SessionID) {
         guard case .secure(let id) = session, secureSessions.removeValue(forKey: id) != nil else { return }
         publishedSessionIDs.withLock { _ = $0.remove(id) }
         closeExchanges(of: session, error: .sessionNotFound(session))
@@ -217,25 +217,25 @@ public actor TransportNode {
 
     /// True when the secure session exists. Answers from any thread without waiting for the node's
     /// queue, so that a caller about to use a cached session does not pay two executor hops.
-    public nonisolated func hasSecureSession(_ session: SessionID) -> Bool {
+    package nonisolated func hasSecureSession(_ session: SessionID) -> Bool {
         guard case .secure(let id) = session else { return false }
         return publishedSessionIDs.withLock { $0.contains(id) }
     }
 
     /// The parameters of a secure session, if it exists.
-    public func secureSession(_ session: SessionID) -> SecureSessionParameters? {
+    package func secureSession(_ session: SessionID) -> SecureSessionParameters? {
         guard case .secure(let id) = session else { return nil }
         return secureSessions[id]?.parameters
     }
 
     /// Every secure session's parameters.
-    public var secureSessionList: [SecureSessionParameters] { secureSessions.values.map(\.parameters) }
+    package var secureSessionList: [SecureSessionParameters] { secureSessions.values.map(\.parameters) }
 
     /// Unsecured sessions (handshakes in flight or abandoned) the node keeps.
-    public var unsecuredSessionCount: Int { unsecuredPeers.count }
+    package var unsecuredSessionCount: Int { unsecuredPeers.count }
 
     /// Session IDs reserved by handshakes in flight.
-    public var reservedSessionIDCount: Int { reservedSessionIDs.count }
+    package var reservedSessionIDCount: Int { reservedSessionIDs.count }
 
     func insertUnsecured(_ id: SessionID, _ peer: UnsecuredPeer) {
         if unsecuredPeers[id] == nil, unsecuredPeers.count >= configuration.unsecuredSessionCapacity,
@@ -276,7 +276,7 @@ public actor TransportNode {
     // MARK: Exchanges
 
     /// Opens an exchange this node initiates on `session`.
-    public func openExchange(on session: SessionID, protocolID: ProtocolID) throws(TransportError) -> Exchange {
+    package func openExchange(on session: SessionID, protocolID: ProtocolID) throws(TransportError) -> Exchange {
         guard sessionExists(session) else { throw .sessionNotFound(session) }
         var key: ExchangeKey
         repeat {
@@ -356,11 +356,11 @@ public actor TransportNode {
     // MARK: Occupancy
 
     /// Exchanges open now (either role).
-    public var openExchangeCount: Int { exchanges.count }
+    package var openExchangeCount: Int { exchanges.count }
 
     /// Closed exchanges whose last reliable message still awaits its acknowledgement.
-    public var closingExchangeCount: Int { closingExchanges.count }
+    package var closingExchangeCount: Int { closingExchanges.count }
 
     /// Reliable messages awaiting an acknowledgement (open and closing exchanges).
-    public var pendingRetransmissionCount: Int { retransmissions.entries.count }
+    package var pendingRetransmissionCount: Int { retransmissions.entries.count }
 }

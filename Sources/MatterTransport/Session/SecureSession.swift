@@ -1,7 +1,7 @@
-public import MatterCore
+package import MatterCore
 
 /// What kind of secure session, and the identities it binds.
-public enum SecureSessionKind: Equatable, Sendable {
+package enum SecureSessionKind: Equatable, Sendable {
     /// Established with the setup passcode; nodes have no operational IDs (nonce node ID 0).
     case pase
     /// Established with operational certificates.
@@ -9,19 +9,19 @@ public enum SecureSessionKind: Equatable, Sendable {
 }
 
 /// Everything needed to open a secure session once a handshake derived its keys.
-public struct SecureSessionParameters: Sendable {
-    public var kind: SecureSessionKind
+package struct SecureSessionParameters: Sendable {
+    package var kind: SecureSessionKind
     /// The session ID this node chose (peers put it in messages they send us).
-    public var localSessionID: UInt16
+    package var localSessionID: UInt16
     /// The session ID the peer chose (we put it in messages we send).
-    public var peerSessionID: UInt16
-    public var keys: SessionKeys
-    public var peerAddress: UDPAddress
-    public var peerMRP: MRPParameters
+    package var peerSessionID: UInt16
+    package var keys: SessionKeys
+    package var peerAddress: UDPAddress
+    package var peerMRP: MRPParameters
     /// True when this node initiated the handshake.
-    public var isInitiator: Bool
+    package var isInitiator: Bool
 
-    public init(
+    package init(
         kind: SecureSessionKind, localSessionID: UInt16, peerSessionID: UInt16, keys: SessionKeys,
         peerAddress: UDPAddress, peerMRP: MRPParameters, isInitiator: Bool
     ) {

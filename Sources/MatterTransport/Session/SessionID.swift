@@ -1,7 +1,7 @@
-public import MatterCore
+package import MatterCore
 
 /// Identifies a session within one node.
-public enum SessionID: Hashable, Sendable, CustomStringConvertible {
+package enum SessionID: Hashable, Sendable, CustomStringConvertible {
     /// The unsecured session with a peer, keyed by its address and the handshake initiator's
     /// ephemeral node ID.
     case unsecured(peer: UDPAddress, ephemeralNodeID: NodeID)
@@ -9,12 +9,12 @@ public enum SessionID: Hashable, Sendable, CustomStringConvertible {
     case secure(localSessionID: UInt16)
 
     /// True for the unsecured session of a handshake.
-    public var isUnsecured: Bool {
+    package var isUnsecured: Bool {
         if case .unsecured = self { return true }
         return false
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsecured(let peer, let node): "unsecured(\(peer), \(node))"
         case .secure(let id): "secure(\(id))"

@@ -17,7 +17,7 @@ public protocol DatagramTransport: AnyObject, Sendable {
 
 extension DatagramTransport {
     /// No reports (in-memory transports).
-    public func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {}
+    package func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {}
 }
 
 extension UDPEndpoint: DatagramTransport {}

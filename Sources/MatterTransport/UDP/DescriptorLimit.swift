@@ -6,13 +6,13 @@
 /// can bind: each device's UDP endpoint is one descriptor. Many systems start processes with a soft
 /// limit of 1024 under a much higher hard limit; an unprivileged process may raise its soft limit
 /// up to the hard one.
-public struct DescriptorLimit: Equatable, Sendable {
+package struct DescriptorLimit: Equatable, Sendable {
     /// The limit the kernel enforces now.
-    public var soft: UInt64
+    package var soft: UInt64
     /// The ceiling the soft limit may be raised to without privileges (`UInt64.max`: unlimited).
-    public var hard: UInt64
+    package var hard: UInt64
 
-    public init(soft: UInt64, hard: UInt64) {
+    package init(soft: UInt64, hard: UInt64) {
         self.soft = soft
         self.hard = hard
     }
@@ -21,7 +21,7 @@ public struct DescriptorLimit: Equatable, Sendable {
     /// the hard one, otherwise the soft limit raised to the hard limit (or, under an unlimited hard
     /// limit, to `needed` when the soft one is lower). Throws
     /// ``DescriptorLimitError/hardLimitTooLow(needed:hardLimit:)`` when `needed` exceeds the hard limit.
-    public func raised(toHold needed: UInt64) throws(DescriptorLimitError) -> DescriptorLimit {
+    package func raised(toHold needed: UInt64) throws(DescriptorLimitError) -> DescriptorLimit {
         guard needed <= hard else { throw .hardLimitTooLow(needed: needed, hardLimit: hard) }
         // Linux refuses an unlimited soft RLIMIT_NOFILE (it is capped by fs.nr_open), so an
         // unlimited hard limit raises the soft one only as far as asked.
@@ -30,7 +30,7 @@ public struct DescriptorLimit: Equatable, Sendable {
     }
 
     /// The process's limit now.
-    public static func current() throws(DescriptorLimitError) -> DescriptorLimit {
+    package static func current() throws(DescriptorLimitError) -> DescriptorLimit {
         var limit = rlimit()
         guard getrlimit(rlimitNoFile, &limit) == 0 else { throw .system(call: "getrlimit", errno: errno) }
         return DescriptorLimit(soft: UInt64(limit.rlim_cur), hard: UInt64(limit.rlim_max))
@@ -40,7 +40,7 @@ public struct DescriptorLimit: Equatable, Sendable {
     /// the hard one (see ``raised(toHold:)``), or throws without changing anything when the hard
     /// limit is too low. Returns the limit in force afterwards.
     @discardableResult
-    public static func ensure(room needed: Int) throws(DescriptorLimitError) -> DescriptorLimit {
+    package static func ensure(room needed: Int) throws(DescriptorLimitError) -> DescriptorLimit {
         let now = try current()
         let wanted = try now.raised(toHold: UInt64(max(0, needed)))
         guard wanted != now else { return now }

@@ -1,4 +1,4 @@
-public import Dispatch
+package import Dispatch
 import MatterCore
 import Synchronization
 
@@ -36,33 +36,33 @@ public struct FaultInjection: Sendable, Equatable {
 }
 
 /// Wraps a transport and applies `FaultInjection` to what it sends and receives.
-public final class FaultInjectingTransport: DatagramTransport {
+package final class FaultInjectingTransport: DatagramTransport {
     let inner: any DatagramTransport
     let faults: FaultInjection
     private let random: Mutex<SeededRandom>
     private let drops = Atomic<Int>(0)
 
     /// Datagrams dropped on purpose so far, both directions.
-    public var injectedDrops: Int { drops.load(ordering: .relaxed) }
+    package var injectedDrops: Int { drops.load(ordering: .relaxed) }
 
-    public init(_ inner: any DatagramTransport, faults: FaultInjection) {
+    package init(_ inner: any DatagramTransport, faults: FaultInjection) {
         self.inner = inner
         self.faults = faults
         random = Mutex(SeededRandom(seed: faults.seed))
     }
 
-    public var queue: DispatchQueue { inner.queue }
-    public var port: UInt16 { inner.port }
+    package var queue: DispatchQueue { inner.queue }
+    package var port: UInt16 { inner.port }
 
     private func fate() -> FaultInjection.Fate {
         random.withLock { FaultInjection.fate(faults, &$0) }
     }
 
-    public func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {
+    package func onPortUnreachable(_ handler: @escaping @Sendable (UDPAddress) -> Void) {
         inner.onPortUnreachable(handler)
     }
 
-    public func start(_ handler: @escaping @Sendable (Datagram) -> Void) {
+    package func start(_ handler: @escaping @Sendable (Datagram) -> Void) {
         inner.start { [self] datagram in
             switch fate() {
             case .deliver: handler(datagram)
@@ -76,7 +76,7 @@ public final class FaultInjectingTransport: DatagramTransport {
         }
     }
 
-    public func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError) {
+    package func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError) {
         switch fate() {
         case .deliver: try inner.send(bytes, to: destination)
         case .drop: drops.add(1, ordering: .relaxed)
@@ -91,5 +91,5 @@ public final class FaultInjectingTransport: DatagramTransport {
         }
     }
 
-    public func close() { inner.close() }
+    package func close() { inner.close() }
 }

@@ -1,17 +1,17 @@
-public import Dispatch
-public import MatterCore
+package import Dispatch
+package import MatterCore
 import Synchronization
 
 /// A deterministic datagram network inside one process, for protocol tests without sockets. Each
 /// endpoint has a port on a pretend `127.0.0.1`; a datagram is delivered on the receiver's queue.
 /// Optional seeded faults drop, duplicate or reorder (hold back behind the next datagram).
-public final class InMemoryNetwork: Sendable {
+package final class InMemoryNetwork: Sendable {
     /// One datagram that was sent, with the clock time it was sent at.
-    public struct Record: Sendable {
-        public let time: UInt64
-        public let from: UInt16
-        public let to: UInt16
-        public let bytes: [UInt8]
+    package struct Record: Sendable {
+        package let time: UInt64
+        package let from: UInt16
+        package let to: UInt16
+        package let bytes: [UInt8]
     }
 
     struct State {
@@ -31,30 +31,30 @@ public final class InMemoryNetwork: Sendable {
     let clock: any MatterClock
 
     /// `faults.delayProbability` is used as the reorder probability.
-    public init(faults: FaultInjection = FaultInjection(), clock: any MatterClock = SystemClock()) {
+    package init(faults: FaultInjection = FaultInjection(), clock: any MatterClock = SystemClock()) {
         state = Mutex(State(random: SeededRandom(seed: faults.seed), faults: faults))
         self.clock = clock
     }
 
     /// Changes the faults for datagrams sent from now on.
-    public func setFaults(_ faults: FaultInjection) { state.withLock { $0.faults = faults } }
+    package func setFaults(_ faults: FaultInjection) { state.withLock { $0.faults = faults } }
 
     /// Lets a test see each datagram (by its index in the log) before delivery and replace it
     /// (return new bytes) or drop it (return nil). A man in the middle for negative tests.
-    public func setInterceptor(_ interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?) {
+    package func setInterceptor(_ interceptor: (@Sendable (Int, [UInt8]) -> [UInt8]?)?) {
         state.withLock { $0.interceptor = interceptor }
     }
 
     /// Holds the datagrams for `port` whose log index is `fromIndex` or later, until
     /// ``releaseDeliveries(to:)`` hands them over in one turn of the receiver's queue: what a socket
     /// read loop does with datagrams that queued up while its process was busy.
-    public func holdDeliveries(to port: UInt16, fromIndex: Int) {
+    package func holdDeliveries(to port: UInt16, fromIndex: Int) {
         state.withLock { $0.holds[port] = (fromIndex, []) }
     }
 
     /// Delivers what ``holdDeliveries(to:fromIndex:)`` held, in order and in one turn; later
     /// datagrams go through as usual.
-    public func releaseDeliveries(to port: UInt16) {
+    package func releaseDeliveries(to port: UInt16) {
         let (endpoint, held) = state.withLock { state in
             (state.endpoints[port], state.holds.removeValue(forKey: port)?.datagrams ?? [])
         }
@@ -62,10 +62,10 @@ public final class InMemoryNetwork: Sendable {
     }
 
     /// Every datagram sent so far (before faults), in order.
-    public var log: [Record] { state.withLock { $0.log } }
+    package var log: [Record] { state.withLock { $0.log } }
 
     /// A new endpoint whose handlers run on `queue`.
-    public func makeEndpoint(queue: DispatchQueue) -> InMemoryEndpoint {
+    package func makeEndpoint(queue: DispatchQueue) -> InMemoryEndpoint {
         state.withLock { state in
             let port = state.nextPort
             state.nextPort += 1
@@ -115,10 +115,10 @@ public final class InMemoryNetwork: Sendable {
 }
 
 /// An endpoint of an `InMemoryNetwork`.
-public final class InMemoryEndpoint: DatagramTransport, @unchecked Sendable {
+package final class InMemoryEndpoint: DatagramTransport, @unchecked Sendable {
     // @unchecked: `handler` is written once by `start` before any delivery and read on `queue`.
-    public let queue: DispatchQueue
-    public let port: UInt16
+    package let queue: DispatchQueue
+    package let port: UInt16
     private let network: InMemoryNetwork
     private let handler = Mutex<(@Sendable (Datagram) -> Void)?>(nil)
 
@@ -129,15 +129,15 @@ public final class InMemoryEndpoint: DatagramTransport, @unchecked Sendable {
     }
 
     /// This endpoint's address on the network.
-    public var address: UDPAddress { UDPAddress(ip: [127, 0, 0, 1], port: port) }
+    package var address: UDPAddress { UDPAddress(ip: [127, 0, 0, 1], port: port) }
 
-    public func start(_ handler: @escaping @Sendable (Datagram) -> Void) { self.handler.withLock { $0 = handler } }
+    package func start(_ handler: @escaping @Sendable (Datagram) -> Void) { self.handler.withLock { $0 = handler } }
 
-    public func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError) {
+    package func send(_ bytes: [UInt8], to destination: UDPAddress) throws(SocketError) {
         network.send(bytes, from: port, to: destination)
     }
 
-    public func close() {
+    package func close() {
         handler.withLock { $0 = nil }
         network.remove(port)
     }

@@ -6,14 +6,14 @@
 /// interface (scope id) to use, carried from receive or from discovery into every send.
 public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 16 address bytes in network order.
-    public let ip: [UInt8]
-    public let port: UInt16
+    package let ip: [UInt8]
+    package let port: UInt16
     /// Interface index; required for `fe80::/10` destinations on a host with several links.
-    public let scopeID: UInt32
+    package let scopeID: UInt32
 
     /// Parses a numeric IPv6 (optionally `%interface` or `%index`) or IPv4 address. Nil when `host`
     /// is not a numeric address or names an unknown interface.
-    public init?(host: String, port: UInt16) {
+    package init?(host: String, port: UInt16) {
         var text = host
         var scope: UInt32 = 0
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
@@ -40,7 +40,7 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT`, `[IPv6]:PORT` or `[fe80::1%eth0]:PORT`.
-    public init?(endpoint: String) {
+    package init?(endpoint: String) {
         guard let colon = endpoint.lastIndex(of: ":"), let port = UInt16(endpoint[endpoint.index(after: colon)...])
         else { return nil }
         let host = String(endpoint[..<colon])
@@ -49,7 +49,7 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
-    public init(ip: [UInt8], port: UInt16, scopeID: UInt32 = 0) {
+    package init(ip: [UInt8], port: UInt16, scopeID: UInt32 = 0) {
         self.ip = ip.count == 4 ? UDPAddress.v4MappedPrefix + ip : ip
         self.port = port
         self.scopeID = scopeID
@@ -64,10 +64,10 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
     static let v4MappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
 
     /// True for `::ffff:a.b.c.d`.
-    public var isIPv4: Bool { ip.count == 16 && Array(ip.prefix(12)) == UDPAddress.v4MappedPrefix }
+    package var isIPv4: Bool { ip.count == 16 && Array(ip.prefix(12)) == UDPAddress.v4MappedPrefix }
 
     /// True for `fe80::/10`.
-    public var isLinkLocal: Bool { ip.count == 16 && ip[0] == 0xFE && ip[1] & 0xC0 == 0x80 }
+    package var isLinkLocal: Bool { ip.count == 16 && ip[0] == 0xFE && ip[1] & 0xC0 == 0x80 }
 
     var sockaddr: sockaddr_in6 {
         var sa = sockaddr_in6()
@@ -79,7 +79,7 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address without port, as text (`192.0.2.1`, `fe80::1%2`).
-    public var hostText: String {
+    package var hostText: String {
         if isIPv4 { return ip[12...].map { String($0) }.joined(separator: ".") }
         var a6 = in6_addr()
         withUnsafeMutableBytes(of: &a6) { $0.copyBytes(from: ip.prefix(16)) }
