@@ -18,6 +18,7 @@ extension VirtualDevice {
             switch op {
             case "event": return try await emitEvent(request)
             case "invoke": return try await invokeCommand(request)
+            case "send": return try await sendAction(request)
             case "script": return try await scriptAction(request)
             case "scripts": return await scriptList()
             case "bridge-add": return try await bridgeAdd(request)

@@ -173,9 +173,12 @@ extension VirtualDevice {
                 }
                 // The node owns the secure-channel responder from here on.
                 SecureChannelResponder(pase: root.pase, case: root.caseResponder).install(on: node)
+                // Answers to the commands the device sends (a switch's) come on their exchanges: no handler.
+                let client = InteractionClient.install(on: node, registersHandler: false)
                 return .success(
                     Parts(
-                        dataModel: NodeBound(dataModel, on: node), root: NodeBound(root, on: node), server: server))
+                        dataModel: NodeBound(dataModel, on: node), root: NodeBound(root, on: node), server: server,
+                        client: client))
             } catch let error as DeviceError {
                 return .failure(error)
             } catch {
@@ -185,15 +188,19 @@ extension VirtualDevice {
         let parts = try built.get()
 
         var advertiser: DeviceAdvertiser?
+        // What finds the nodes a client-side device's bindings name: the DNS-SD it advertises on.
+        var resolver: (any MatterNodeBrowser)?
         if configuration.advertise {
             if let dnssd {
                 advertiser = DeviceAdvertiser(advertiser: dnssd)
+                resolver = dnssd as? any MatterNodeBrowser
             } else {
                 do {
                     let publishing = configuration.dnssdPublishing
                     let dnssd = try await configuration.mdns.start(
                         label: "matter-emu.device", publishing: publishing, interface: configuration.interface)
                     advertiser = DeviceAdvertiser(advertiser: dnssd)
+                    resolver = dnssd
                 } catch {
                     Logger(label: "device").warning("\(error); the device is reachable by direct address only")
                 }
@@ -202,7 +209,7 @@ extension VirtualDevice {
         let device = VirtualDevice(
             configuration: configuration, ownership: ownership, node: node,
             dataModel: parts.dataModel, root: parts.root,
-            server: parts.server, advertiser: advertiser, gate: gate,
+            server: parts.server, client: parts.client, advertiser: advertiser, resolver: resolver, gate: gate,
             deviceTypeID: twin?.primaryDeviceType.id ?? preset.deviceType.id, vendorID: vendorID,
             productID: productID)
         await device.wire()
@@ -282,6 +289,8 @@ private struct Parts: Sendable {
     let dataModel: NodeBound<DeviceDataModel>
     let root: NodeBound<RootNode>
     let server: InteractionServer
+    /// The client a client-side device commands the nodes of its bindings with.
+    let client: InteractionClient
 }
 
 extension VirtualDevice {

@@ -22,7 +22,13 @@ public final class VirtualDevice: Sendable {
     let dataModel: NodeBound<DeviceDataModel>
     let root: NodeBound<RootNode>
     let server: InteractionServer
+    /// Sends the commands of a client-side device (a switch) to the nodes its bindings name.
+    let bindingClient: InteractionClient
     let advertiser: DeviceAdvertiser?
+    /// Finds the nodes a client-side device's bindings name (nil: no DNS-SD).
+    let resolver: (any MatterNodeBrowser)?
+    /// The CASE sessions a client-side device keeps with the nodes it commanded.
+    let bindingSessions = Mutex<[BindingKey: SessionID]>([:])
     /// Drops every datagram while the device is `offline` (control plane).
     let gate: OfflineGate
     let vendorID: VendorID
@@ -34,8 +40,9 @@ public final class VirtualDevice: Sendable {
     init(
         configuration: VirtualDeviceConfiguration, ownership: StoreOwnership, node: TransportNode,
         dataModel: NodeBound<DeviceDataModel>, root: NodeBound<RootNode>,
-        server: InteractionServer, advertiser: DeviceAdvertiser?,
-        gate: OfflineGate, deviceTypeID: DeviceTypeID, vendorID: VendorID, productID: ProductID
+        server: InteractionServer, client: InteractionClient, advertiser: DeviceAdvertiser?,
+        resolver: (any MatterNodeBrowser)?, gate: OfflineGate, deviceTypeID: DeviceTypeID, vendorID: VendorID,
+        productID: ProductID
     ) {
         self.configuration = configuration
         self.ownership = ownership
@@ -43,7 +50,9 @@ public final class VirtualDevice: Sendable {
         self.dataModel = dataModel
         self.root = root
         self.server = server
+        self.bindingClient = client
         self.advertiser = advertiser
+        self.resolver = resolver
         self.gate = gate
         self.vendorID = vendorID
         self.productID = productID

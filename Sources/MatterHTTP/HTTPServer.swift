@@ -86,6 +86,8 @@ package final class HTTPServer: Sendable {
         let limits: Limits
         let hub: HTTPEventHub
         let handler: @Sendable (HTTPRequest) async -> HTTPResponse
+        /// Runs the handlers (not on the shared concurrency pool).
+        let executor = DispatchTaskExecutor(label: "matter-emu.http.handlers")
         private let bucket: Mutex<(tokens: Double, at: DispatchTime)>
 
         init(
@@ -118,7 +120,7 @@ package final class HTTPServer: Sendable {
             let done = DispatchSemaphore(value: 0)
             let handler = self.handler
             let shared = ResponseBox()
-            Task {
+            Task(executorPreference: executor) {
                 let response = await handler(request)
                 shared.value.withLock { $0 = response }
                 done.signal()

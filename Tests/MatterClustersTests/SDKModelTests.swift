@@ -189,9 +189,9 @@ struct SDKModelTests {
     @Test(
         "every difference from the SDK's cluster objects is documented with its reason",
         .enabled(if: FileManager.default.isExecutableFile(atPath: python), "the SDK's venv (scripts/setup.sh)"))
-    func sameAsTheSDK() throws {
+    func sameAsTheSDK() async throws {
         let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/interop/sdk_model.py").path
-        let result = try ProcessRunner.run([Self.python, script], limit: .seconds(300))
+        let result = try await ProcessRunner.run([Self.python, script], limit: .seconds(300))
         try #require(result.exitCode == 0, "sdk_model.py: \(result.stderr)")
         let sdk = try JSONDecoder().decode(SDKModel.self, from: Data(result.stdout.utf8))
         #expect(sdk.clusters.count > 100)

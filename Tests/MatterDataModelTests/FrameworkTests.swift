@@ -149,13 +149,17 @@ struct FrameworkTests {
             sensor.deviceType == DeviceType(DeviceTypeID(0x0302), revision: DeviceTypeSchema.temperatureSensor.revision)
         )
         #expect(try DevicePreset(cliName: "mounted-on-off-control").productName == "Mounted On/Off Control")
-        // Client-side and composed types are named with the reason they are not served.
+        // Controllers and composed types are named with the reason they are not served.
         #expect(throws: DataModelError.self) { try DevicePreset(cliName: "door-lock-controller") }
         do {
             _ = try DevicePreset(cliName: "door-lock-controller")
         } catch {
-            #expect(error.description.contains("client-side"))
+            #expect(error.description.contains("a controller device type (it commands DoorLock of other devices)"))
         }
+        // A switch commands lights through Binding: served, with its client clusters and a Binding server.
+        let dimmer = try Bench(DevicePreset(cliName: "dimmer-switch"))
+        #expect(Set(dimmer.model.clusters(endpoint: EndpointID(1))).isSuperset(of: [.identify, .binding]))
+        #expect(dimmer.model.endpoint(EndpointID(1))?.clientClusters.contains(.levelControl) == true)
     }
 
     @Test func compositionMistakesThrow() throws {

@@ -8,6 +8,19 @@ extension DevicePreset {
         .identify, .groups, .scenesManagement, .onOff, .levelControl, .colorControl, .doorLock,
     ]
 
+    /// The client clusters a device sends commands of to the nodes its Binding cluster names (a light switch,
+    /// a dimmer switch): a device type whose mandatory clients are all among them is served, with a Binding
+    /// server beside its own. A type that commands other clusters (a door lock controller, a video remote)
+    /// is a controller, not served.
+    static let bindingClients: Set<ClusterID> = [
+        .onOff, .levelControl, .colorControl, .identify, .groups, .scenesManagement,
+    ]
+
+    /// The mandatory client clusters of `schema`, in the model's order.
+    static func mandatoryClients(_ schema: DeviceTypeSchema) -> [ClusterID] {
+        schema.clusters.filter { $0.side == .client && $0.conformance == .mandatory }.map(\.cluster)
+    }
+
     /// Why `schema` is not in the catalogue, or nil when a device can be it.
     package static func notServed(_ schema: DeviceTypeSchema) -> String? {
         guard schema.classification == "simple" else {
@@ -16,8 +29,11 @@ extension DevicePreset {
         if schema.clusters.contains(where: { $0.cluster == .threadNetworkDiagnostics && $0.side == .server }) {
             return "Thread network infrastructure: this project emulates devices over IP only"
         }
-        if schema.clusters.contains(where: { $0.side == .client && $0.conformance == .mandatory }) {
-            return "a client-side device type (it commands other devices through Binding): not served yet"
+        let commanded = mandatoryClients(schema).filter { !bindingClients.contains($0) }
+        if !commanded.isEmpty {
+            let names = commanded.map { ClusterRegistry.standard.cluster($0)?.name ?? "\($0)" }
+            return
+                "a controller device type (it commands \(names.joined(separator: ", ")) of other devices): not served"
         }
         let requirements = mandatoryServers(schema)
         // A bridge: its Aggregator endpoint has no server but the Descriptor; its devices are endpoints of their own.
@@ -76,9 +92,17 @@ extension DevicePreset {
         case DeviceTypeSchema.doorLock.id:
             return [IdentifyServer(identifyType: .audibleBeep), DoorLockServer()]
         default:
-            // The catalogue holds only types whose servers compose (`notServed`).
-            return Self.mandatoryServers(schema).compactMap { try? Self.server(for: $0).get() }
+            // The catalogue holds only types whose servers compose (`notServed`). A type that commands other
+            // devices has the Binding cluster that names them.
+            var servers = Self.mandatoryServers(schema).compactMap { try? Self.server(for: $0).get() }
+            if !Self.mandatoryClients(schema).isEmpty, let binding = Self.bindingServer() { servers.append(binding) }
+            return servers
         }
+    }
+
+    /// The Binding cluster's server: the targets a client-side device sends its commands to.
+    static func bindingServer() -> ClusterServer? {
+        ClusterRegistry.standard.cluster(.binding).flatMap { try? GenericClusterServer($0, features: []) }
     }
 
     /// Why a cluster could not be served.

@@ -101,7 +101,7 @@ package struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
 
     /// Endpoint `id` with the preset's device type and application servers (fresh instances).
     package func makeApplicationEndpoint(_ id: EndpointID = EndpointID(1)) -> Endpoint {
-        let endpoint = Endpoint(id, deviceTypes: [deviceType])
+        let endpoint = Endpoint(id, deviceTypes: [deviceType], clientClusters: Self.mandatoryClients(schema))
         for server in makeServers() { endpoint.insert(server) }
         return endpoint
     }
