@@ -8,7 +8,8 @@
 #
 # Last line: `dmv: N passed, N failed` (tests); exit status non-zero when anything failed.
 # Env: CHIP_VENV (default /opt/matter-emu/chipvenv), DMV_VENV (default /opt/matter-emu/dmvenv),
-# DMV_INFO_VERSION (default 1.5), DMV_KEEP (a directory: keep the logs there); MATTER_LAN_PREFIX and
+# DMV_INFO_VERSION (default 1.5), DMV_KEEP (a directory: keep the logs there), DMV_TYPES (a comma-separated
+# list: only these device types, for a developer's run); MATTER_LAN_PREFIX and
 # MATTER_LAN_STATE as for lan.sh (hosts PREFIX-h1..2, default me).
 set -uo pipefail
 export CHIP_VENV=${CHIP_VENV:-/opt/matter-emu/chipvenv} DMV_VENV=${DMV_VENV:-/opt/matter-emu/dmvenv}
