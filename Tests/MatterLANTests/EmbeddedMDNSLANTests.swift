@@ -7,7 +7,8 @@ import Testing
 /// stopped, is found by avahi-browse and by `matter-emu discover` through Avahi in host 2, by the embedded
 /// querier in host 3 beside that host's own avahi-daemon (port 5353 shared), and is commissioned from host 3
 /// with `--mdns embedded` (commissionable and operational records both through the embedded responder); once
-/// the device stops, its goodbyes clear it from Avahi's cache in host 2.
+/// the device stops, its goodbyes clear it from Avahi's cache in host 2. And a light switch with the embedded
+/// querier in host 2 finds a light published by host 1's avahi-daemon and commands it through its Binding.
 @Suite(.serialized, .enabled(if: LAN.isUp(for: "mdns"), "needs the LAN of scripts/test-mdns.sh"))
 struct EmbeddedMDNSLANTests {
     let lan: LAN
@@ -132,5 +133,51 @@ struct EmbeddedMDNSLANTests {
         _ = device.process.stop()
         let gone = try eventually(20) { try avahiResolved(in: h2).allSatisfy { !$0[9].contains("\"D=2345\"") } }
         #expect(gone, "the device's records stayed in \(h2)'s Avahi after it stopped")
+    }
+
+    @Test(
+        "a light switch (embedded querier) toggles a light found through Avahi, as itself, once the light's ACL grants it"
+    )
+    func switchCommandsLightAcrossHosts() throws {
+        let work = try WorkDirectory(prefix: "binding-lan")
+        let (h1, h2, h3) = (lan.host(1), lan.host(2), lan.host(3))
+        let light = try DeviceProcess(
+            "bound-light", on: h1, lan: lan, work: work,
+            ["--type", "on-off-light", "--interface", "lan0", "--discriminator", "2346"])
+        let socket = work.path("switch.sock")
+        let toggle = try DeviceProcess(
+            "switch", on: h2, lan: lan, work: work,
+            [
+                "--type", "on-off-light-switch", "--mdns", "embedded", "--interface", "lan0", "--discriminator",
+                "2347", "--control", socket,
+            ])
+        let controller = work.path("controller")
+        for (node, device) in [("1", light), ("2", toggle)] {
+            let paired = try lan.run(
+                h3, [BuiltBinaries.matterEmu, "pairing", "code", node, device.qrCode, "--state-dir", controller],
+                timeout: 90)
+            #expect(paired.exitCode == 0, "node \(node): \(paired.stderr)")
+        }
+        func cli(_ arguments: [String]) throws -> (exitCode: Int32, stdout: String, stderr: String) {
+            let result = try lan.run(h3, [BuiltBinaries.matterEmu] + arguments + ["--state-dir", controller])
+            return (result.exitCode, result.stdout, result.stderr)
+        }
+        let bound = try cli(["binding", "write", "binding", #"[{"node":1,"endpoint":1,"cluster":6}]"#, "2", "1"])
+        #expect(bound.exitCode == 0, "\(bound.stderr)")
+        let acl =
+            #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
+            + #"{"privilege":3,"authMode":2,"subjects":[2],"targets":null}]"#
+        let granted = try cli(["accesscontrol", "write", "acl", acl, "1", "0"])
+        #expect(granted.exitCode == 0, "\(granted.stderr)")
+
+        // The switch finds the light's operational record (published by host 1's avahi-daemon) with its
+        // embedded querier, opens CASE as node 2 and toggles it.
+        let mark = light.eventCount
+        let sent = try ProcessRunner.runMatterEmu(
+            ["ctl", socket, #"{"op":"send","endpoint":1,"cluster":"OnOff","command":"Toggle"}"#], limit: .seconds(60))
+        #expect(sent.exitCode == 0 && sent.stdout.contains(#""delivered":true"#), "\(sent.stdout) \(sent.stderr)")
+        #expect(light.reports(after: mark, timeout: 5, DeviceProcess.onOff(true)))
+        _ = light.process.stop()
+        _ = toggle.process.stop()
     }
 }
