@@ -92,7 +92,8 @@ struct BrowserDashboardTests {
         #expect(rows[2]?["label"] as? String == hostile)  // shown as text, never run
 
         // A click on the page changes the device (read back through the control plane).
-        _ = try await page.run(["op": "click", "device": 1, "control": "toggle"])
+        let clicked1 = try await page.run(["op": "click", "device": 1, "control": "toggle"])
+        #expect(clicked1["ok"] as? Bool == true, "\(clicked1)")
         let toggled = try await page.run(["op": "wait", "device": 1, "attribute": "OnOff.OnOff", "text": "true"])
         #expect(toggled["ok"] as? Bool == true, "\(toggled)")
         let state = try await fleet.ctl(#"{"op":"get","device":1,"endpoint":1,"cluster":"OnOff","attribute":"OnOff"}"#)
@@ -124,7 +125,8 @@ struct BrowserDashboardTests {
         ])
         #expect(measured["ok"] as? Bool == true, "\(measured)")
         #expect(try await fleet.value(4, "TemperatureMeasurement", "MeasuredValue") as? Int == 2150)
-        _ = try await page.run(["op": "click", "device": 5, "control": "press"])
+        let clicked2 = try await page.run(["op": "click", "device": 5, "control": "press"])
+        #expect(clicked2["ok"] as? Bool == true, "\(clicked2)")
         let pressed = try await page.run(["op": "waitLog", "device": 5, "text": "Switch.ShortRelease"])
         #expect(pressed["ok"] as? Bool == true, "\(pressed)")
         _ = try await page.run(["op": "screenshot", "path": shots + "/2-changed.png"])
@@ -144,7 +146,8 @@ struct BrowserDashboardTests {
                 + ["--state-dir", controller])
         defer { subscription.stop() }
         #expect(await eventually(within: .seconds(30)) { subscription.jsonLines.count >= 1 }, "\(subscription.stderr)")
-        _ = try await page.run(["op": "click", "device": 0, "control": "toggle"])
+        let clicked3 = try await page.run(["op": "click", "device": 0, "control": "toggle"])
+        #expect(clicked3["ok"] as? Bool == true, "\(clicked3)")
         #expect(
             await eventually(within: .seconds(30)) {
                 subscription.jsonLines.contains { $0["value"] as? Bool == true }
@@ -162,7 +165,8 @@ struct BrowserDashboardTests {
 
         // An enhanced window opened from the page: its codes and QR code are shown and parse.
         #expect(try await fleet.request("POST", "/api/devices/3/actions/close-window").status == 200)
-        _ = try await page.run(["op": "click", "device": 3, "control": "open-window"])
+        let clicked4 = try await page.run(["op": "click", "device": 3, "control": "open-window"])
+        #expect(clicked4["ok"] as? Bool == true, "\(clicked4)")
         let window = try await page.run(["op": "waitManualCode", "device": 3])
         #expect(window["ok"] as? Bool == true, "\(window)")
         let shown = window["row"] as? [String: Any] ?? [:]

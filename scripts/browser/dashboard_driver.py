@@ -92,8 +92,13 @@ def handle(driver, command):
     if op == "rows":
         return {"ok": True, "rows": [read_row(e) for e in driver.find_elements(By.CSS_SELECTOR, "#devices tr")]}
     if op == "click":
-        row(driver, command["device"]).find_element(By.CSS_SELECTOR, "button." + command["control"]).click()
-        return {"ok": True}
+        # The page redraws a row on every change it hears of: a button found just before a redraw is gone
+        # when clicked (stale). Find it again and click that one, as a person's next try would.
+        def press():
+            row(driver, command["device"]).find_element(By.CSS_SELECTOR, "button." + command["control"]).click()
+            return True, None
+        clicked, _ = until(command.get("seconds", 10), press)
+        return {"ok": clicked, "error": None if clicked else "the button stayed stale or absent"}
     if op == "input":
         field = row(driver, command["device"]).find_element(By.CSS_SELECTOR, "." + command["control"])
         driver.execute_script(
