@@ -180,15 +180,7 @@ extension VirtualDevice {
 
     /// `send`: the device sends a command to the targets its Binding cluster names (a light switch's press).
     func sendAction(_ request: [String: Any]) async throws(ControlFailure) -> String {
-        let endpoint = try Self.endpoint(request)
-        let cluster = try Self.cluster(request)
-        guard let commandName = ControlTarget.name(request["command"]) else {
-            throw ControlFailure("\"command\" must be a command name or ID")
-        }
-        guard let schema = cluster.command(named: commandName) else {
-            throw ControlFailure("\(cluster.name) defines no command \(commandName)")
-        }
-        let fields = try Self.fields(request, schema.name, schema.fields)
+        let (endpoint, cluster, schema, fields) = try Self.command(request)
         let deliveries: [BindingDelivery]
         do {
             deliveries = try await sendToBindings(

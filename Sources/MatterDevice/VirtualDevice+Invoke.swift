@@ -14,15 +14,7 @@ extension VirtualDevice {
     /// for an invoke from a controller; a status other than SUCCESS is an error and changes nothing more
     /// than the handler does for that status.
     func invokeCommand(_ request: [String: Any]) async throws(ControlFailure) -> String {
-        let endpoint = try Self.endpoint(request)
-        let cluster = try Self.cluster(request)
-        guard let commandName = ControlTarget.name(request["command"]) else {
-            throw ControlFailure("\"command\" must be a command name or ID")
-        }
-        guard let schema = cluster.command(named: commandName) else {
-            throw ControlFailure("\(cluster.name) defines no command \(commandName)")
-        }
-        let fields = try Self.fields(request, schema.name, schema.fields)
+        let (endpoint, cluster, schema, fields) = try Self.command(request)
         let boundDataModel = self.dataModel
         let result: Result<CommandResponse?, ControlFailure> = await node.run { node in
             let dataModel = boundDataModel.value(in: node)
@@ -48,5 +40,20 @@ extension VirtualDevice {
         let text = responseSchema.format(response.fields)
         let formatted = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) ?? text
         return Self.answer(["response": ["command": responseSchema.name, "fields": formatted]])
+    }
+
+    /// The endpoint, cluster, command and fields a control-plane request names (`invoke`, `send`).
+    static func command(_ request: [String: Any]) throws(ControlFailure)
+        -> (EndpointID, ClusterSchema, CommandSchema, TLVValue)
+    {
+        let endpoint = try Self.endpoint(request)
+        let cluster = try Self.cluster(request)
+        guard let commandName = ControlTarget.name(request["command"]) else {
+            throw ControlFailure("\"command\" must be a command name or ID")
+        }
+        guard let schema = cluster.command(named: commandName) else {
+            throw ControlFailure("\(cluster.name) defines no command \(commandName)")
+        }
+        return (endpoint, cluster, schema, try Self.fields(request, schema.name, schema.fields))
     }
 }

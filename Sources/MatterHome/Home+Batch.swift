@@ -29,6 +29,14 @@ enum CommandBatch {
         let member: PartMember
         let path: ConcreteCommandPath
         let fields: [TLVElement]
+
+        var clusterPath: ClusterPath { ClusterPath(endpoint: path.endpoint, cluster: path.cluster) }
+    }
+
+    /// One cluster of one endpoint (whose DataVersion tells whether it changed).
+    struct ClusterPath: Hashable {
+        let endpoint: EndpointID
+        let cluster: ClusterID
     }
 
     static func send(_ entries: [CommandBatcher.Entry], controller: Controller) async {
@@ -103,13 +111,11 @@ enum CommandBatch {
         var results: [(Int, Result<InvokeResult, HomeError>)] = []
         // The clusters the commands succeeded on, with their DataVersion before the batch was sent: the first
         // report of a cluster since then carries what the commands changed.
-        var before: [ConcreteCommandPath: UInt32?] = [:]
-        for item in items {
-            let key = ConcreteCommandPath(
-                endpoint: item.path.endpoint, cluster: item.path.cluster, command: CommandID(0))
-            if before[key] == nil { before[key] = .some(live.dataVersion(item.path.endpoint, item.path.cluster)) }
+        var before: [ClusterPath: UInt32?] = [:]
+        for item in items where before[item.clusterPath] == nil {
+            before[item.clusterPath] = .some(live.dataVersion(item.path.endpoint, item.path.cluster))
         }
-        var changed: [ConcreteCommandPath: UInt32?] = [:]
+        var changed: [ClusterPath: UInt32?] = [:]
         for chunk in chunks {
             let timed = chunk.contains { item in
                 ClusterRegistry.standard.cluster(item.path.cluster)?.command(item.path.command)?.requiresTimedInvoke
@@ -126,9 +132,7 @@ enum CommandBatch {
                             (item.entry, .failure(HomeError(ControllerError.status(status, context: context)))))
                     } else {
                         results.append((item.entry, .success(answer)))
-                        let key = ConcreteCommandPath(
-                            endpoint: item.path.endpoint, cluster: item.path.cluster, command: CommandID(0))
-                        changed[key] = before[key] ?? nil
+                        changed[item.clusterPath] = before[item.clusterPath] ?? nil
                     }
                 }
             } catch {

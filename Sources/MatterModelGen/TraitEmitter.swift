@@ -95,18 +95,12 @@ struct TraitEmitter {
         }
     }
 
-    /// The fields of a command as the typed layer declares them (the same order and de-duplication).
+    /// The fields of a command as the typed layer declares them (its initializer's parameters).
     func fields(of command: ModelElement, scope: TypeResolver.Scope) throws -> [Field] {
-        var used: Set<String> = []
-        var out: [Field] = []
         let fields = command.children("field").filter { $0.id != nil && $0.type != nil }
-        for field in fields.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {
-            let member = SwiftNames.lowerCamel(field.name)
-            guard used.insert(member).inserted, let tag = field.id else { continue }
-            let optional = tag == 0xFE || (field.conformance ?? "M") != "M"
-            out.append(Field(member: member, type: try typed.type(of: field, in: scope), optional: optional))
+        return try TypedEmitter.members(of: fields, typed: typed, in: scope).map {
+            Field(member: $0.name, type: $0.type, optional: $0.optional)
         }
-        return out
     }
 
     func traitFile(_ cluster: ModelElement, scope: TypeResolver.Scope) throws -> String {

@@ -216,24 +216,7 @@ struct TypedEmitter {
         name: String, specName: String, fields: [ModelElement], scope: TypeResolver.Scope, conformance: String,
         statics: [String], indent: String = "        "
     ) throws -> String {
-        struct Member {
-            var name: String
-            var tag: Int64
-            var type: SwiftType
-            var optional: Bool
-            var spec: String
-        }
-        var members: [Member] = []
-        var used: Set<String> = []
-        for field in fields.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {
-            let member = SwiftNames.lowerCamel(field.name)
-            guard used.insert(member).inserted, let tag = field.id else { continue }
-            let optional = tag == 0xFE || (field.conformance ?? "M") != "M"
-            members.append(
-                Member(
-                    name: member, tag: tag, type: try typed.type(of: field, in: scope), optional: optional,
-                    spec: field.name))
-        }
+        let members = try Self.members(of: fields, typed: typed, in: scope)
         let i = indent
         var out = "\n\(i)/// \(specName).\n\(i)public struct \(name): \(conformance) {\n"
         for line in statics { out += "\(i)    \(line)\n" }
@@ -273,6 +256,34 @@ struct TypedEmitter {
         }
         out += "\(i)    }\n\(i)}\n"
         return out
+    }
+
+    /// A field of a struct, a command's payload or an event's, as the typed layer declares it.
+    struct Member {
+        var name: String
+        var tag: Int64
+        var type: SwiftType
+        var optional: Bool
+        var spec: String
+    }
+
+    /// The members of a struct of `fields`: in tag order, a name taken twice kept once, optional when the
+    /// conformance is not `M` (and the fabric index). The Home API's traits call the initializers these make.
+    static func members(of fields: [ModelElement], typed: TypedResolver, in scope: TypeResolver.Scope) throws
+        -> [Member]
+    {
+        var members: [Member] = []
+        var used: Set<String> = []
+        for field in fields.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {
+            let member = SwiftNames.lowerCamel(field.name)
+            guard used.insert(member).inserted, let tag = field.id else { continue }
+            let optional = tag == 0xFE || (field.conformance ?? "M") != "M"
+            members.append(
+                Member(
+                    name: member, tag: tag, type: try typed.type(of: field, in: scope), optional: optional,
+                    spec: field.name))
+        }
+        return members
     }
 
     // MARK: - Attributes, commands, events

@@ -3,6 +3,7 @@ import MatterCore
 import MatterDevice
 import MatterInteraction
 import MatterTestSupport
+import Synchronization
 import Testing
 
 @testable import MatterHome
@@ -147,18 +148,12 @@ struct BatchedCommandTests {
         #expect(onOff.attributes.onOff == true && level.attributes.currentLevel == 100)
         #expect(otherOnOff.attributes.onOff == true)
 
-        let late = CommandBatcherBox()
-        _ = await home.sendBatchedCommands { batcher in late.batcher = batcher }
-        let after = try #require(late.batcher).add(onOff.offBatchable())
+        let late = Mutex<CommandBatcher?>(nil)
+        _ = await home.sendBatchedCommands { batcher in late.withLock { $0 = batcher } }
+        let after = try #require(late.withLock { $0 }).add(onOff.offBatchable())
         #expect(!after.isSuccessful)
         await home.close()
         await wide.stop()
         await narrow.stop()
     }
-}
-
-/// Keeps a batcher past its batch (to show it refuses late commands).
-final class CommandBatcherBox: @unchecked Sendable {
-    // @unchecked: written in the batch's closure, read after it returned, in one task.
-    var batcher: CommandBatcher?
 }
