@@ -150,6 +150,27 @@ public struct DeviceTypeSchema: Hashable, Sendable {
         }
     }
 
+    /// A device type this one is composed of (Matter Core 9.2, the device library's element requirements): a
+    /// Refrigerator's Temperature Controlled Cabinet, an EVSE's Power Source, with what the part must have beyond
+    /// its own device type (a Power Source with the BAT feature, a Descriptor with TAGLIST).
+    public struct PartRequirement: Hashable, Sendable {
+        /// The part's device-type ID.
+        public let deviceType: UInt32
+        /// The part's device-type name in PascalCase.
+        public let name: String
+        public let conformance: Conformance
+        /// What the part must serve beyond its own device type's requirements.
+        public let clusters: [ClusterRequirement]
+
+        public init(_ deviceType: UInt32, _ name: String, conformance: Conformance, clusters: [ClusterRequirement] = [])
+        {
+            self.deviceType = deviceType
+            self.name = name
+            self.conformance = conformance
+            self.clusters = clusters
+        }
+    }
+
     public let id: UInt32
     /// The specification's name in PascalCase: `DimmableLight`.
     public let name: String
@@ -157,15 +178,19 @@ public struct DeviceTypeSchema: Hashable, Sendable {
     /// `simple`, `utility`, `node`, `base`, ...
     public let classification: String
     public let clusters: [ClusterRequirement]
+    /// The device types it is composed of, in the specification's order (a type may appear more than once).
+    public let parts: [PartRequirement]
 
     public init(
-        _ id: UInt32, _ name: String, revision: UInt16, classification: String, clusters: [ClusterRequirement]
+        _ id: UInt32, _ name: String, revision: UInt16, classification: String, clusters: [ClusterRequirement],
+        parts: [PartRequirement] = []
     ) {
         self.id = id
         self.name = name
         self.revision = revision
         self.classification = classification
         self.clusters = clusters
+        self.parts = parts
     }
 
     /// The specification's name in kebab case, as `--type` takes it: `dimmable-light`.

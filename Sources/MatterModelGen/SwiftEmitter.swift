@@ -376,24 +376,32 @@ struct SwiftEmitter {
                 "revision: \(revision), classification: \(SwiftNames.literal(deviceType.classification ?? "simple")),\n"
             out += "        clusters: [\n"
             for requirement in requirements where requirement.id != nil {
-                let side = requirement.element == "clientCluster" ? ".client" : ".server"
-                func mandatory(_ element: String) -> [String] {
-                    requirement.children.filter { $0.element == element && $0.conformance == "M" }
-                        .map { SwiftNames.literal($0.name) }
-                }
-                let features = mandatory("feature")
-                let attributes = mandatory("attribute")
-                let commands = mandatory("command")
-                out += "            .init(\n"
-                out += "                ClusterID(\(SwiftNames.hex(requirement.id ?? 0))), "
-                out += "\(SwiftNames.literal(requirement.name)), \(side), "
-                out += "conformance: \(try conformance(requirement.conformance))"
-                if !features.isEmpty { out += ", features: [\(features.joined(separator: ", "))]" }
-                if !attributes.isEmpty { out += ", attributes: [\(attributes.joined(separator: ", "))]" }
-                if !commands.isEmpty { out += ", commands: [\(commands.joined(separator: ", "))]" }
-                out += "),\n"
+                out += try clusterRequirement(requirement, indent: "            ")
             }
-            out += "        ])\n"
+            out += "        ]"
+            let parts = deviceType.children("requirement").filter { $0.element == "deviceType" && $0.id != nil }
+            if !parts.isEmpty {
+                out += ",\n        parts: [\n"
+                for part in parts {
+                    out += "            .init(\n"
+                    out += "                \(SwiftNames.hex(part.id ?? 0)), \(SwiftNames.literal(part.name)), "
+                    out += "conformance: \(try conformance(part.conformance))"
+                    let clusters = part.children("requirement").filter {
+                        ($0.element == "serverCluster" || $0.element == "clientCluster") && $0.id != nil
+                    }
+                    if clusters.isEmpty {
+                        out += "),\n"
+                        continue
+                    }
+                    out += ",\n                clusters: [\n"
+                    for requirement in clusters {
+                        out += try clusterRequirement(requirement, indent: "                    ")
+                    }
+                    out += "                ]),\n"
+                }
+                out += "        ]"
+            }
+            out += ")\n"
         }
         out += "\n    /// Every device type of Matter \(model.specification), in ID order.\n"
         out += "    public static let all: [DeviceTypeSchema] = [\n"
@@ -401,5 +409,26 @@ struct SwiftEmitter {
             out += "        .\(SwiftNames.lowerCamel(deviceType.name)),\n"
         }
         return out + "    ]\n}\n"
+    }
+
+    /// One cluster a device type (or a part of one) requires: its side, conformance, and the features, attributes
+    /// and commands it makes mandatory.
+    func clusterRequirement(_ requirement: ModelElement, indent: String) throws -> String {
+        let side = requirement.element == "clientCluster" ? ".client" : ".server"
+        func mandatory(_ element: String) -> [String] {
+            requirement.children.filter { $0.element == element && $0.conformance == "M" }
+                .map { SwiftNames.literal($0.name) }
+        }
+        let features = mandatory("feature")
+        let attributes = mandatory("attribute")
+        let commands = mandatory("command")
+        var out = indent + ".init(\n"
+        out += indent + "    ClusterID(\(SwiftNames.hex(requirement.id ?? 0))), "
+        out += "\(SwiftNames.literal(requirement.name)), \(side), "
+        out += "conformance: \(try conformance(requirement.conformance))"
+        if !features.isEmpty { out += ", features: [\(features.joined(separator: ", "))]" }
+        if !attributes.isEmpty { out += ", attributes: [\(attributes.joined(separator: ", "))]" }
+        if !commands.isEmpty { out += ", commands: [\(commands.joined(separator: ", "))]" }
+        return out + "),\n"
     }
 }

@@ -55,7 +55,7 @@ struct BasicInformationTests {
         let bench = try Bench(.dimmableLight)
         #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(1))
         #expect(bench.value(0, .basicInformation, .clusterRevision) == .unsigned(5))
-        try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoint(EndpointID(2)))
+        try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoints(from: EndpointID(2))[0])
         #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(2))
         _ = bench.model.endpoint(EndpointID(2))?.remove(.identify)
         #expect(bench.value(0, .basicInformation, A.configurationVersion) == .unsigned(3))

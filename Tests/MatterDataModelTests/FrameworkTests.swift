@@ -149,7 +149,7 @@ struct FrameworkTests {
             sensor.deviceType == DeviceType(DeviceTypeID(0x0302), revision: DeviceTypeSchema.temperatureSensor.revision)
         )
         #expect(try DevicePreset(cliName: "mounted-on-off-control").productName == "Mounted On/Off Control")
-        // Controllers and composed types are named with the reason they are not served.
+        // Controllers are named with the reason they are not served.
         #expect(throws: DataModelError.self) { try DevicePreset(cliName: "door-lock-controller") }
         do {
             _ = try DevicePreset(cliName: "door-lock-controller")
@@ -162,9 +162,76 @@ struct FrameworkTests {
         #expect(dimmer.model.endpoint(EndpointID(1))?.clientClusters.contains(.levelControl) == true)
     }
 
+    @Test func composedDeviceTypesHaveTheirPartsOnEndpointsOfTheirOwnOrBesideThem() throws {
+        func types(_ bench: Bench, _ endpoint: UInt16) -> [UInt64] {
+            guard case .array(let list)? = bench.value(endpoint, .descriptor, .Descriptor.deviceTypeList) else {
+                return []
+            }
+            return list.compactMap { entry in
+                guard case .structure(let fields) = entry.value, case .unsigned(let id)? = fields.first?.value else {
+                    return nil
+                }
+                return id
+            }
+        }
+        func numbers(_ value: TLVValue?) -> [UInt64] {
+            guard case .array(let list)? = value else { return [] }
+            return list.compactMap { if case .unsigned(let n) = $0.value { n } else { nil } }
+        }
+        // A refrigerator: its cabinet is endpoint 2, listed in endpoint 1's PartsList and on endpoint 0's.
+        let fridge = try Bench(DevicePreset(cliName: "refrigerator"))
+        #expect(types(fridge, 1) == [0x0070])
+        #expect(types(fridge, 2) == [0x0071])
+        #expect(numbers(fridge.value(1, .descriptor, .Descriptor.partsList)) == [2])
+        #expect(numbers(fridge.value(0, .descriptor, .Descriptor.partsList)) == [1, 2])
+        #expect(numbers(fridge.value(2, .descriptor, .Descriptor.partsList)) == [])
+        #expect(Set(fridge.model.clusters(endpoint: EndpointID(2))).isSuperset(of: [.temperatureControl]))
+        // An EVSE: its utility parts (Power Source, Device Energy Management, Electrical Sensor) share its endpoint,
+        // with the features the EVSE asks of them (DEM's power forecast reporting).
+        let evse = try Bench(DevicePreset(cliName: "energy-evse"))
+        #expect(types(evse, 1) == [0x050C, 0x0011, 0x050D, 0x0510])
+        #expect(
+            Set(evse.model.clusters(endpoint: EndpointID(1))).isSuperset(of: [
+                .powerSource, .deviceEnergyManagement, .electricalPowerMeasurement, .electricalEnergyMeasurement,
+                .powerTopology,
+            ]))
+        let forecast = try #require(ClusterSchema.deviceEnergyManagement.feature(named: "PowerForecastReporting"))
+        #expect(
+            evse.model.cluster(.deviceEnergyManagement, on: EndpointID(1)).map { $0.featureMap & forecast.mask } != 0)
+        #expect(evse.model.endpoints == [.root, EndpointID(1)])
+        // A battery storage: two Power Sources and two Electrical Sensors, told apart by semantic tags (the battery's
+        // Power Source with BAT, REPLC for its BatCapacity and RECHG for its charging attributes).
+        let battery = try Bench(DevicePreset(cliName: "battery-storage"))
+        #expect(types(battery, 1) == [0x0018, 0x050D])
+        #expect(numbers(battery.value(1, .descriptor, .Descriptor.partsList)) == [2, 3, 4, 5])
+        #expect(types(battery, 5) == [0x0011])
+        #expect(battery.value(5, .descriptor, .featureMap) == .unsigned(1))
+        #expect(
+            battery.value(5, .descriptor, .Descriptor.tagList)
+                == .array([TLVElement(SemanticTag.battery.tlv)]))
+        #expect(battery.value(5, .powerSource, .PowerSource.batCapacity) != nil)
+        #expect(battery.value(1, .descriptor, .featureMap) == .unsigned(0))
+        #expect(battery.value(1, .descriptor, .Descriptor.tagList) == nil)
+        // A video doorbell: a camera and a doorbell, each an endpoint of its own; the camera's WebRTC requestor and
+        // the doorbell's chime in their ClientLists.
+        let doorbell = try Bench(DevicePreset(cliName: "video-doorbell"))
+        #expect(types(doorbell, 2) == [0x0142])
+        #expect(types(doorbell, 3) == [0x0148])
+        #expect(doorbell.model.endpoint(EndpointID(2))?.clientClusters == [.webRtcTransportRequestor])
+        #expect(doorbell.model.endpoint(EndpointID(3))?.clientClusters == [.chime])
+        // A part cannot be bridged alone when it is made of several endpoints.
+        #expect(throws: DataModelError.self) {
+            try DevicePreset(cliName: "refrigerator").makeBridgedEndpoint(EndpointID(2), label: "Fridge", uniqueID: "1")
+        }
+        let bridgedEVSE = try DevicePreset(cliName: "energy-evse").makeBridgedEndpoint(
+            EndpointID(2), label: "Charger", uniqueID: "2")
+        #expect(bridgedEVSE.isBridgedNode)
+        #expect(bridgedEVSE.cluster(.powerSource) != nil)
+    }
+
     @Test func compositionMistakesThrow() throws {
-        let first = DevicePreset.onOffLight.makeApplicationEndpoint()
-        let second = DevicePreset.onOffPlug.makeApplicationEndpoint()
+        let first = try #require(DevicePreset.onOffLight.makeApplicationEndpoints().first)
+        let second = try #require(DevicePreset.onOffPlug.makeApplicationEndpoints().first)
         #expect(throws: DataModelError.duplicateEndpoint(EndpointID(1))) {
             try DeviceDataModel(endpoints: [first, second])
         }
@@ -228,12 +295,12 @@ struct FrameworkTests {
 
     @Test func endpointsAddedLaterAppearInThePartsList() throws {
         let bench = try Bench(.onOffLight)
-        try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoint(EndpointID(2)))
+        try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoints(from: EndpointID(2))[0])
         #expect(numbers(bench.value(0, .descriptor, .Descriptor.partsList)) == [1, 2])
         #expect(bench.observer.count(.descriptor, .Descriptor.partsList) == 1)
         #expect(bench.model.endpoints == [EndpointID(0), EndpointID(1), EndpointID(2)])
         #expect(throws: DataModelError.duplicateEndpoint(EndpointID(2))) {
-            try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoint(EndpointID(2)))
+            try bench.model.add(DevicePreset.onOffPlug.makeApplicationEndpoints(from: EndpointID(2))[0])
         }
     }
 

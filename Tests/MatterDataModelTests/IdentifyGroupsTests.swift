@@ -129,7 +129,7 @@ struct IdentifyGroupsTests {
 
     @Test func groupsOnTwoEndpointsShareTheTable() throws {
         let bench = try Bench(.onOffLight)
-        try bench.model.add(DevicePreset.onOffLight.makeApplicationEndpoint(EndpointID(2)))
+        try bench.model.add(DevicePreset.onOffLight.makeApplicationEndpoints(from: EndpointID(2))[0])
         try bench.invoke(1, .groups, G.addGroup, [0: .unsigned(4), 1: .utf8("All")])
         try bench.invoke(2, .groups, G.addGroup, [0: .unsigned(4), 1: .utf8("All")])
         #expect(

@@ -95,6 +95,10 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0750), "EcosystemInformation", .server,
                 conformance: .otherwise([.mandatoryIf(.name("FabricSynchronizedNode")), .optional])),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .optional)
         ])
     /// OtaProvider (0x0014), revision 1.
     public static let otaProvider = DeviceTypeSchema(
@@ -181,6 +185,10 @@ extension DeviceTypeSchema {
             .init(
                 ClusterID(0x0802), "TlsClientManagement", .server,
                 conformance: .otherwise([.mandatoryIf(.name("TLSClientCond")), .optional])),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .otherwise([.mandatoryIf(.name("PowerSourceCond")), .optional]))
         ])
     /// SolarPower (0x0017), revision 1.
     public static let solarPower = DeviceTypeSchema(
@@ -190,6 +198,41 @@ extension DeviceTypeSchema {
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x002F), "PowerSource", .server, conformance: .mandatory, features: ["WIRED"]),
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"]),
+                ]),
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional,
+                clusters: [
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"])
+                ]),
+            .init(
+                0x050D, "DeviceEnergyManagement", conformance: .described,
+                clusters: [
+                    .init(
+                        ClusterID(0x0098), "DeviceEnergyManagement", .server, conformance: .mandatory,
+                        features: ["POWERADJUSTMENT"])
+                ]),
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0041), "UserLabel", .server, conformance: .described),
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory,
+                        attributes: ["Voltage", "ActiveCurrent"]),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory,
+                        features: ["EXPORTEDENERGY"]),
+                ]),
         ])
     /// BatteryStorage (0x0018), revision 2.
     public static let batteryStorage = DeviceTypeSchema(
@@ -199,6 +242,67 @@ extension DeviceTypeSchema {
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory,
+                        features: ["ALTERNATINGCURRENT"], attributes: ["Voltage", "ActiveCurrent"]),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory,
+                        features: ["EXPORTEDENERGY"]),
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"]),
+                ]),
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory,
+                        features: ["DIRECTCURRENT"], attributes: ["Voltage", "ActiveCurrent"]),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory,
+                        features: ["EXPORTEDENERGY"]),
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"]),
+                ]),
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"]),
+                    .init(
+                        ClusterID(0x002F), "PowerSource", .server, conformance: .mandatory, features: ["WIRED"]),
+                ]),
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"]),
+                    .init(
+                        ClusterID(0x002F), "PowerSource", .server, conformance: .mandatory, features: ["BATTERY"],
+                        attributes: [
+                            "BatVoltage", "BatPercentRemaining", "BatTimeRemaining", "ActiveBatFaults", "BatCapacity",
+                            "BatTimeToFullCharge", "BatChargingCurrent", "ActiveBatChargeFaults",
+                        ]),
+                ]),
+            .init(
+                0x0017, "SolarPower", conformance: .optional),
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional,
+                clusters: [
+                    .init(
+                        ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory, features: ["TAGLIST"])
+                ]),
+            .init(
+                0x050D, "DeviceEnergyManagement", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0098), "DeviceEnergyManagement", .server, conformance: .mandatory,
+                        features: ["POWERADJUSTMENT"])
+                ]),
         ])
     /// SecondaryNetworkInterface (0x0019), revision 1.
     public static let secondaryNetworkInterface = DeviceTypeSchema(
@@ -415,6 +519,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0006), "OnOff", .server, conformance: .optional),
             .init(
                 ClusterID(0x0202), "FanControl", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x0301, "Thermostat", conformance: .optional)
         ])
     /// AirQualitySensor (0x002C), revision 1.
     public static let airQualitySensor = DeviceTypeSchema(
@@ -470,6 +578,16 @@ extension DeviceTypeSchema {
                 ClusterID(0x0072), "ActivatedCarbonFilterMonitoring", .server, conformance: .optional),
             .init(
                 ClusterID(0x0202), "FanControl", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x002C, "AirQualitySensor", conformance: .optional),
+            .init(
+                0x0301, "Thermostat", conformance: .optional),
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional),
+            .init(
+                0x0307, "HumiditySensor", conformance: .optional),
         ])
     /// IrrigationSystem (0x0040), revision 1.
     public static let irrigationSystem = DeviceTypeSchema(
@@ -485,6 +603,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0404), "FlowMeasurement", .server, conformance: .optional),
             .init(
                 ClusterID(0x0404), "FlowMeasurement", .client, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0042, "WaterValve", conformance: .mandatory)
         ])
     /// WaterFreezeDetector (0x0041), revision 1.
     public static let waterFreezeDetector = DeviceTypeSchema(
@@ -565,6 +687,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0052), "RefrigeratorAndTemperatureControlledCabinetMode", .server, conformance: .optional),
             .init(
                 ClusterID(0x0057), "RefrigeratorAlarm", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0071, "TemperatureControlledCabinet", conformance: .mandatory)
         ])
     /// TemperatureControlledCabinet (0x0071), revision 5.
     public static let temperatureControlledCabinet = DeviceTypeSchema(
@@ -613,6 +739,12 @@ extension DeviceTypeSchema {
                 ClusterID(0x0402), "TemperatureMeasurement", .server, conformance: .optional),
             .init(
                 ClusterID(0x0405), "RelativeHumidityMeasurement", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional),
+            .init(
+                0x0307, "HumiditySensor", conformance: .optional),
         ])
     /// LaundryWasher (0x0073), revision 2.
     public static let laundryWasher = DeviceTypeSchema(
@@ -687,6 +819,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0402), "TemperatureMeasurement", .server, conformance: .optional),
             .init(
                 ClusterID(0x040C), "CarbonMonoxideConcentrationMeasurement", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory)
         ])
     /// CookSurface (0x0077), revision 2.
     public static let cookSurface = DeviceTypeSchema(
@@ -712,6 +848,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
             .init(
                 ClusterID(0x0006), "OnOff", .server, conformance: .mandatory, features: ["OFFONLY"]),
+        ],
+        parts: [
+            .init(
+                0x0077, "CookSurface", conformance: .optional)
         ])
     /// MicrowaveOven (0x0079), revision 2.
     public static let microwaveOven = DeviceTypeSchema(
@@ -729,6 +869,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x005E), "MicrowaveOvenMode", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x005F), "MicrowaveOvenControl", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x0100, "OnOffLight", conformance: .optional)
         ])
     /// ExtractorHood (0x007A), revision 1.
     public static let extractorHood = DeviceTypeSchema(
@@ -744,6 +888,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0072), "ActivatedCarbonFilterMonitoring", .server, conformance: .optional),
             .init(
                 ClusterID(0x0202), "FanControl", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x0100, "OnOffLight", conformance: .optional)
         ])
     /// Oven (0x007B), revision 2.
     public static let oven = DeviceTypeSchema(
@@ -753,6 +901,12 @@ extension DeviceTypeSchema {
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0071, "TemperatureControlledCabinet", conformance: .mandatory),
+            .init(
+                0x0078, "Cooktop", conformance: .optional),
         ])
     /// LaundryDryer (0x007C), revision 2.
     public static let laundryDryer = DeviceTypeSchema(
@@ -800,6 +954,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0452), "ThreadBorderRouterManagement", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0453), "ThreadNetworkDirectory", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0019, "SecondaryNetworkInterface", conformance: .optional)
         ])
     /// OnOffLight (0x0100), revision 3.
     public static let onOffLight = DeviceTypeSchema(
@@ -1073,6 +1231,14 @@ extension DeviceTypeSchema {
                 ClusterID(0x0554), "WebRtcTransportRequestor", .client, conformance: .mandatory),
             .init(
                 ClusterID(0x0556), "Chime", .client, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x000F, "GenericSwitch", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x003B), "Switch", .server, conformance: .mandatory, features: ["MOMENTARYSWITCH"])
+                ])
         ])
     /// AudioDoorbell (0x0141), revision 1.
     public static let audioDoorbell = DeviceTypeSchema(
@@ -1127,6 +1293,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0406), "OccupancySensing", .server, conformance: .optional),
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0107, "OccupancySensor", conformance: .optional)
         ])
     /// VideoDoorbell (0x0143), revision 1.
     public static let videoDoorbell = DeviceTypeSchema(
@@ -1134,6 +1304,12 @@ extension DeviceTypeSchema {
         clusters: [
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory)
+        ],
+        parts: [
+            .init(
+                0x0142, "Camera", conformance: .mandatory),
+            .init(
+                0x0148, "Doorbell", conformance: .mandatory),
         ])
     /// FloodlightCamera (0x0144), revision 1.
     public static let floodlightCamera = DeviceTypeSchema(
@@ -1141,6 +1317,12 @@ extension DeviceTypeSchema {
         clusters: [
             .init(
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory)
+        ],
+        parts: [
+            .init(
+                0x0100, "OnOffLight", conformance: .mandatory),
+            .init(
+                0x0142, "Camera", conformance: .mandatory),
         ])
     /// SnapshotCamera (0x0145), revision 1.
     public static let snapshotCamera = DeviceTypeSchema(
@@ -1159,6 +1341,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0551), "CameraAvStreamManagement", .server, conformance: .mandatory, features: ["SNAPSHOT"]),
             .init(
                 ClusterID(0x0552), "CameraAvSettingsUserLevelManagement", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0107, "OccupancySensor", conformance: .optional)
         ])
     /// Chime (0x0146), revision 1.
     public static let chime = DeviceTypeSchema(
@@ -1261,6 +1447,14 @@ extension DeviceTypeSchema {
                 ClusterID(0x0104), "ClosureControl", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0105), "ClosureDimension", .server, conformance: .disallowed),
+        ],
+        parts: [
+            .init(
+                0x000A, "DoorLock", conformance: .optional),
+            .init(
+                0x0100, "OnOffLight", conformance: .optional),
+            .init(
+                0x0231, "ClosurePanel", conformance: .optional),
         ])
     /// ClosurePanel (0x0231), revision 1.
     public static let closurePanel = DeviceTypeSchema(
@@ -1431,6 +1625,30 @@ extension DeviceTypeSchema {
                 ClusterID(0x0003), "Identify", .server, conformance: .optional),
             .init(
                 ClusterID(0x0201), "Thermostat", .client, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory),
+            .init(
+                0x0301, "Thermostat", conformance: .optional,
+                clusters: [
+                    .init(
+                        ClusterID(0x0041), "UserLabel", .server, conformance: .mandatory)
+                ]),
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional),
+            .init(
+                0x050D, "DeviceEnergyManagement", conformance: .mandatory),
+            .init(
+                0x050F, "WaterHeater", conformance: .optional),
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory),
+                ]),
         ])
     /// ThermostatController (0x030A), revision 1.
     public static let thermostatController = DeviceTypeSchema(
@@ -1461,6 +1679,25 @@ extension DeviceTypeSchema {
                 ClusterID(0x009D), "EnergyEvseMode", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0402), "TemperatureMeasurement", .server, conformance: .optional),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .mandatory),
+            .init(
+                0x050D, "DeviceEnergyManagement", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0098), "DeviceEnergyManagement", .server, conformance: .mandatory,
+                        features: ["POWERFORECASTREPORTING"])
+                ]),
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory,
+                clusters: [
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory),
+                ]),
         ])
     /// DeviceEnergyManagement (0x050D), revision 3.
     public static let deviceEnergyManagement = DeviceTypeSchema(
@@ -1490,6 +1727,27 @@ extension DeviceTypeSchema {
                 ClusterID(0x009E), "WaterHeaterMode", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0201), "Thermostat", .server, conformance: .mandatory, features: ["HEATING"]),
+        ],
+        parts: [
+            .init(
+                0x0011, "PowerSource", conformance: .optional),
+            .init(
+                0x0302, "TemperatureSensor", conformance: .optional),
+            .init(
+                0x050D, "DeviceEnergyManagement", conformance: .optional,
+                clusters: [
+                    .init(
+                        ClusterID(0x0098), "DeviceEnergyManagement", .server, conformance: .mandatory,
+                        features: ["POWERFORECASTREPORTING"])
+                ]),
+            .init(
+                0x0510, "ElectricalSensor", conformance: .described,
+                clusters: [
+                    .init(
+                        ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory),
+                    .init(
+                        ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory),
+                ]),
         ])
     /// ElectricalSensor (0x0510), revision 1.
     public static let electricalSensor = DeviceTypeSchema(
@@ -1521,6 +1779,17 @@ extension DeviceTypeSchema {
                 ClusterID(0x001D), "Descriptor", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0003), "Identify", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x0513, "ElectricalEnergyTariff", conformance: .choice(.optionalIf(.name("ElectricalEnergy")), "a+"),
+                clusters: [
+                    .init(
+                        ClusterID(0x0700), "CommodityTariff", .server, conformance: .mandatory,
+                        attributes: ["TariffUnit"])
+                ]),
+            .init(
+                0x0514, "ElectricalMeter", conformance: .choice(.optionalIf(.name("ElectricalEnergy")), "a+")),
         ])
     /// ElectricalEnergyTariff (0x0513), revision 1.
     public static let electricalEnergyTariff = DeviceTypeSchema(
@@ -1548,6 +1817,10 @@ extension DeviceTypeSchema {
                 ClusterID(0x0090), "ElectricalPowerMeasurement", .server, conformance: .mandatory),
             .init(
                 ClusterID(0x0091), "ElectricalEnergyMeasurement", .server, conformance: .mandatory),
+        ],
+        parts: [
+            .init(
+                0x0510, "ElectricalSensor", conformance: .mandatory)
         ])
     /// ControlBridge (0x0840), revision 3.
     public static let controlBridge = DeviceTypeSchema(

@@ -28,6 +28,8 @@ struct ClusterBehaviour: Sendable {
         .rvcRunMode: .rvcRunMode,
         .rvcOperationalState: .rvcOperationalState,
         .energyEvse: .energyEvse,
+        .cameraAvStreamManagement: .cameraAvStreamManagement,
+        .webRtcTransportProvider: .webRtcTransportProvider,
     ]
 }
 

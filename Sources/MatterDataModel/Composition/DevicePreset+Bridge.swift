@@ -18,8 +18,12 @@ extension DevicePreset {
         }
         let bridgedNode = DeviceType(
             DeviceTypeID(DeviceTypeSchema.bridgedNode.id), revision: DeviceTypeSchema.bridgedNode.revision)
-        let endpoint = Endpoint(id, deviceTypes: [deviceType, bridgedNode])
-        for server in makeServers() { endpoint.insert(server) }
+        let endpoints = makeApplicationEndpoints(from: id)
+        guard endpoints.count == 1, let endpoint = endpoints.first else {
+            throw .unservedDeviceType(
+                cliName, reason: "a device made of several endpoints cannot be bridged (it is a node of its own)")
+        }
+        endpoint.addDeviceType(bridgedNode)
         let requirement = DeviceTypeSchema.ClusterRequirement(
             .bridgedDeviceBasicInformation, "BridgedDeviceBasicInformation", .server, conformance: .mandatory)
         guard case .success(let made) = Self.server(for: requirement), let information = made as? GenericClusterServer

@@ -9,12 +9,17 @@ extension DevicePreset {
     ]
 
     /// The client clusters a device sends commands of to the nodes its Binding cluster names (a light switch,
-    /// a dimmer switch): a device type whose mandatory clients are all among them is served, with a Binding
-    /// server beside its own. A type that commands other clusters (a door lock controller, a video remote)
-    /// is a controller, not served.
+    /// a dimmer switch, a doorbell ringing a chime): a device type whose mandatory clients are all among these or
+    /// ``sessionClients`` is served, with a Binding server beside its own. A type that commands other clusters (a
+    /// video remote) or whose name says it is a controller (a door lock controller) is not served.
     static let bindingClients: Set<ClusterID> = [
-        .onOff, .levelControl, .colorControl, .identify, .groups, .scenesManagement,
+        .onOff, .levelControl, .colorControl, .identify, .groups, .scenesManagement, .chime,
     ]
+
+    /// Client clusters a device uses towards the peer of a session its own server set up (a camera answering the
+    /// WebRTC requestor that asked it for a stream, an intercom calling another): listed in the ClientList, and never
+    /// sent, since no media stream is emulated.
+    static let sessionClients: Set<ClusterID> = [.webRtcTransportRequestor, .webRtcTransportProvider]
 
     /// The mandatory client clusters of `schema`, in the model's order.
     static func mandatoryClients(_ schema: DeviceTypeSchema) -> [ClusterID] {
@@ -29,20 +34,30 @@ extension DevicePreset {
         if schema.clusters.contains(where: { $0.cluster == .threadNetworkDiagnostics && $0.side == .server }) {
             return "Thread network infrastructure: this project emulates devices over IP only"
         }
-        let commanded = mandatoryClients(schema).filter { !bindingClients.contains($0) }
-        if !commanded.isEmpty {
-            let names = commanded.map { ClusterRegistry.standard.cluster($0)?.name ?? "\($0)" }
+        let clients = mandatoryClients(schema)
+        let commanded = clients.filter { !bindingClients.contains($0) && !sessionClients.contains($0) }
+        if !commanded.isEmpty || (schema.name.hasSuffix("Controller") && !clients.isEmpty) {
+            let names = (commanded.isEmpty ? clients : commanded).map {
+                ClusterRegistry.standard.cluster($0)?.name ?? "\($0)"
+            }
             return
                 "a controller device type (it commands \(names.joined(separator: ", ")) of other devices): not served"
         }
-        let requirements = mandatoryServers(schema)
         // A bridge: its Aggregator endpoint has no server but the Descriptor; its devices are endpoints of their own.
         if schema.id == DeviceTypeSchema.aggregator.id { return nil }
-        guard !requirements.isEmpty else {
-            return "made of other device types on further endpoints: not served yet"
+        let plans: [EndpointPlan]
+        switch composition(schema) {
+        case .success(let made): plans = made
+        case .failure(let failure): return failure.reason
         }
-        for requirement in requirements {
-            if case .failure(let failure) = server(for: requirement) { return failure.reason }
+        guard plans.count > 1 || !requirements(of: plans[0]).isEmpty || !clients.isEmpty else {
+            return "it requires no server cluster and no part: nothing to serve"
+        }
+        for plan in plans {
+            for requirement in requirements(of: plan) {
+                if case .failure(let failure) = server(for: requirement) { return failure.reason }
+            }
+            if case .failure(let failure) = servers(of: plan) { return failure.reason }
         }
         return nil
     }
@@ -128,6 +143,17 @@ extension DevicePreset {
                 return .failure(Unservable(reason: "\(cluster.name) has no feature \(name)"))
             }
             features.insert(feature.code)
+        }
+        // An element the device type requires may need a feature of its own (a battery's BatCapacity: REPLC).
+        let required =
+            requirement.attributes.compactMap { cluster.attribute(named: $0)?.conformance }
+            + requirement.commands.compactMap { cluster.command(named: $0)?.conformance }
+        for conformance in required where conformance.presence(features: features) == .disallowed {
+            let enabling = cluster.features.first { feature in
+                !features.contains(feature.code) && feature.conformance.presence(features: features) != .disallowed
+                    && conformance.presence(features: features.union([feature.code])) != .disallowed
+            }
+            if let enabling { features.insert(enabling.code) }
         }
         for feature in cluster.features where feature.conformance.presence(features: features) == .mandatory {
             features.insert(feature.code)

@@ -10,9 +10,10 @@ package import MatterCore
 /// mandatory server clusters of its device type with the features the device type requires (and the first
 /// feature of every choice group the cluster needs one of): the project's behaviour-rich servers where they
 /// exist (OnOff, LevelControl, ColorControl, DoorLock, Identify, Groups, ScenesManagement), else
-/// ``GenericClusterServer`` over the cluster's schema. Not served: the client-side types (switches and
-/// controllers, whose mandatory clusters are clients) and the types made of other device types on further
-/// endpoints (``notServed`` says why for each).
+/// ``GenericClusterServer`` over the cluster's schema. A type made of other device types has its parts too
+/// (``composition(_:)``: on endpoints of their own, or beside it for utility parts). Not served: controllers
+/// (whose mandatory clusters are clients of clusters no Binding or session of theirs sends), Thread
+/// infrastructure and the utility types (``notServed`` says why for each).
 ///
 /// The six first presets keep their product IDs 0x8001...0x8006 and their committed test DACs; every other
 /// type's product ID is 0x8000 + its device-type ID (`temperature-sensor`: 0x8302).
@@ -99,16 +100,10 @@ package struct DevicePreset: Hashable, Sendable, CustomStringConvertible {
         BasicInformationServer.Configuration(productName: productName, productID: productID)
     }
 
-    /// Endpoint `id` with the preset's device type and application servers (fresh instances).
-    package func makeApplicationEndpoint(_ id: EndpointID = EndpointID(1)) -> Endpoint {
-        let endpoint = Endpoint(id, deviceTypes: [deviceType], clientClusters: Self.mandatoryClients(schema))
-        for server in makeServers() { endpoint.insert(server) }
-        return endpoint
-    }
-
-    /// Endpoint 0 (skeleton with `information`) and endpoint 1.
+    /// Endpoint 0 (skeleton with `information`) and the application endpoints from 1: the device's own and the
+    /// parts it is composed of (``makeApplicationEndpoints(from:)``).
     package func makeEndpoints(information: BasicInformationServer.Configuration? = nil) -> [Endpoint] {
-        [Endpoint.rootNode(information: information ?? defaultInformation), makeApplicationEndpoint()]
+        [Endpoint.rootNode(information: information ?? defaultInformation)] + makeApplicationEndpoints()
     }
 
     /// `TemperatureSensor` → `Temperature Sensor`, `OnOffSensor` → `On/Off Sensor`.

@@ -14,6 +14,12 @@ package final class Endpoint {
     package private(set) var deviceTypes: [DeviceType]
     /// Client clusters, as the Descriptor's ClientList reports them.
     package var clientClusters: [ClusterID]
+    /// The endpoints this one is composed of (a Refrigerator's cabinet), as its Descriptor's PartsList reports them
+    /// (tree pattern, Matter Core 9.2.1). Endpoint 0 and an Aggregator list theirs from the data model instead.
+    package var parts: [EndpointID] = []
+    /// Semantic tags telling this endpoint apart from its siblings (the Descriptor's TagList, with the TAGLIST
+    /// feature when not empty).
+    package var tags: [SemanticTag] = []
     /// Server clusters, by ascending cluster ID.
     package private(set) var clusters: [ClusterServer] = []
     /// The data model the endpoint belongs to.

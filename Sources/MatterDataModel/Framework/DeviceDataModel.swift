@@ -120,7 +120,7 @@ package final class DeviceDataModel: DataModel {
     private func attach(_ endpoint: Endpoint) {
         endpoint.dataModel = self
         if endpoint.cluster(.descriptor) == nil {
-            endpoint.insert(DescriptorServer())
+            endpoint.insert(DescriptorServer(tagList: !endpoint.tags.isEmpty))
         }
         for server in endpoint.clusters { server.dataVersion = UInt32(truncatingIfNeeded: random.next()) }
     }

@@ -79,7 +79,9 @@ struct DeviceCommand: CLICommand {
         a ramp, a random walk, steps or a CSV series) and --time-scale runs simulated processes faster
         (docs/SCRIPTS.md). --http [ADDR:]PORT serves a dashboard, a JSON
         API over the same control plane, an event stream and /metrics (docs/HTTP.md); off loopback it asks for
-        a Bearer token (--http-token, or one made and printed).
+        a Bearer token (--http-token, or one made and printed). Types made of other device types have their
+        parts on further endpoints (a refrigerator's cabinet on endpoint 2). Cameras, doorbells and intercoms
+        allocate streams and keep WebRTC sessions, but emulate no audio or video stream.
         """
 
     /// `--bridged on-off-light:20,temperature-sensor:10` as (type, count) pairs, every type a device type that
