@@ -192,16 +192,19 @@ extension VirtualDevice {
             throw ControlFailure(
                 "no binding on endpoint \(endpoint.rawValue) names \(cluster.name): write the Binding list first")
         }
-        return Self.answer([
-            "sent": deliveries.map { delivery -> [String: Any] in
-                var entry: [String: Any] = [
-                    "fabric": Int(delivery.fabricIndex), "delivered": delivery.delivered, "outcome": delivery.outcome,
-                ]
-                if let node = delivery.node { entry["node"] = NSNumber(value: node.rawValue) }
-                if let group = delivery.group { entry["group"] = Int(group) }
-                if let endpoint = delivery.endpoint { entry["endpoint"] = Int(endpoint.rawValue) }
-                return entry
-            }
-        ])
+        return Self.answer(["sent": Self.deliveries(deliveries)])
+    }
+
+    /// Each delivery as the control plane answers it.
+    static func deliveries(_ deliveries: [BindingDelivery]) -> [[String: Any]] {
+        deliveries.map { delivery -> [String: Any] in
+            var entry: [String: Any] = [
+                "fabric": Int(delivery.fabricIndex), "delivered": delivery.delivered, "outcome": delivery.outcome,
+            ]
+            if let node = delivery.node { entry["node"] = NSNumber(value: node.rawValue) }
+            if let group = delivery.group { entry["group"] = Int(group) }
+            if let endpoint = delivery.endpoint { entry["endpoint"] = Int(endpoint.rawValue) }
+            return entry
+        }
     }
 }

@@ -55,6 +55,7 @@ extension VirtualDevice {
             steps.append((.latch(position: position), 0))
         }
         var numbers: [UInt64] = []
+        var ringing: Task<[BindingDelivery], Never>?
         for (step, pause) in steps {
             numbers += try await switchServer(endpoint) { server throws(ControlFailure) in
                 do {
@@ -63,9 +64,29 @@ extension VirtualDevice {
                     throw ControlFailure("\(error)")
                 }
             }
+            if case .press(pressesSoFar: 1) = step, ringing == nil, await ringsChimes(endpoint) {
+                // A doorbell's button rings the chimes its Binding names as it goes down.
+                ringing = Task {
+                    (try? await sendToBindings(
+                        endpoint: endpoint, cluster: .chime, command: .Chime.playChimeSound, fields: [])) ?? []
+                }
+            }
             if pause > 0 { try? await Task.sleep(for: .milliseconds(Int64(pause))) }
         }
-        return Self.answer(["eventNumbers": numbers])
+        guard let deliveries = await ringing?.value, !deliveries.isEmpty else {
+            return Self.answer(["eventNumbers": numbers])
+        }
+        return Self.answer(["eventNumbers": numbers, "sent": Self.deliveries(deliveries)])
+    }
+
+    /// True when the button on `endpoint` rings chimes: its device is a client of Chime with a Binding cluster.
+    private func ringsChimes(_ endpoint: EndpointID) async -> Bool {
+        let boundDataModel = self.dataModel
+        return await node.run { node in
+            let model = boundDataModel.value(in: node)
+            return model.cluster(.binding, on: endpoint) != nil
+                && model.endpoint(endpoint)?.clientClusters.contains(.chime) == true
+        }
     }
 
     /// Runs `body` on the node's queue with the Switch server of `endpoint`.

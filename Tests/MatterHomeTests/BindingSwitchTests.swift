@@ -79,4 +79,49 @@ struct BindingSwitchTests {
         await light.stop()
         await toggle.stop()
     }
+
+    @Test(
+        "a doorbell's press rings the chime its Binding names; the chime plays only installed sounds and selects only them"
+    )
+    func doorbellRingsChime() async throws {
+        let chime = try await bed.device("chime", name: "chime", discriminator: 673)
+        let doorbell = try await bed.device("doorbell", name: "doorbell", discriminator: 674)
+        let home = try await bed.openHome()
+        let structure = try #require(try await home.structures().list().first)
+        let ids = try await commission([chime, doorbell], in: structure)
+        let devices = try await home.devices().byID()
+        let chimeDevice = try #require(devices.first { $0.id == ids[0] })
+        let doorbellDevice = try #require(devices.first { $0.id == ids[1] })
+        let chimeNode = try #require(UInt64(chimeDevice.id))
+        let doorbellNode = try #require(UInt64(doorbellDevice.id))
+
+        let chimeType = try #require(await chimeDevice.types.get(ChimeDeviceType.self))
+        let sounds = try #require(chimeType.matterTraits.chimeTrait)
+        #expect(sounds.attributes.installedChimeSounds?.map(\.name) == ["Ding Dong", "Westminster"])
+        await #expect(throws: HomeError.self) { try await sounds.update { $0.setSelectedChime(7) } }
+        try await sounds.update { $0.setSelectedChime(1) }
+        #expect(sounds.attributes.selectedChime == 1)
+
+        // Unbound, a press is only the Switch's events.
+        let alone = try await control(doorbell, #"{"op":"press"}"#)
+        #expect(alone["sent"] == nil && (alone["eventNumbers"] as? [Any])?.isEmpty == false, "\(alone)")
+
+        let doorbellType = try #require(await doorbellDevice.types.get(DoorbellDeviceType.self))
+        let binding = try #require(doorbellType.matterTraits.bindingTrait)
+        try await binding.update { $0.setBinding([.init(node: chimeNode, endpoint: 1, cluster: 0x0556)]) }
+        let chimeRoot = try #require(await chimeDevice.types.get(RootNodeDeviceType.self))
+        let accessControl = try #require(chimeRoot.matterTraits.accessControlTrait)
+        let entries = try #require(accessControl.attributes.acl)
+        let grant = Clusters.AccessControl.AccessControlEntryStruct(
+            privilege: .operate, authMode: .case, subjects: .value([doorbellNode]), targets: .null)
+        try await accessControl.update { $0.setAcl(entries + [grant]) }
+
+        let rung = try await control(doorbell, #"{"op":"press"}"#)
+        let sent = try #require(rung["sent"] as? [[String: Any]], "\(rung)")
+        #expect(sent.count == 1 && sent.first?["delivered"] as? Bool == true, "\(rung)")
+        #expect(sent.first?["node"] as? UInt64 == chimeNode, "\(rung)")
+        await home.close()
+        await chime.stop()
+        await doorbell.stop()
+    }
 }

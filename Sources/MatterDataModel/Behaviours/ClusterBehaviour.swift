@@ -30,6 +30,7 @@ struct ClusterBehaviour: Sendable {
         .energyEvse: .energyEvse,
         .cameraAvStreamManagement: .cameraAvStreamManagement,
         .webRtcTransportProvider: .webRtcTransportProvider,
+        .chime: .chime,
     ]
 }
 
