@@ -31,6 +31,7 @@ struct ClusterBehaviour: Sendable {
         .cameraAvStreamManagement: .cameraAvStreamManagement,
         .webRtcTransportProvider: .webRtcTransportProvider,
         .chime: .chime,
+        .valveConfigurationAndControl: .valveConfigurationAndControl,
     ]
 }
 

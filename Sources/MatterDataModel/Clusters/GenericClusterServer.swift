@@ -173,6 +173,9 @@ package final class GenericClusterServer: ClusterServer {
         return AttributeSchema(id, "Attribute0x" + String(id.rawValue, radix: 16, uppercase: true), type)
     }
 
+    /// True when `command` has a behaviour (TMP).
+    package func hasBehaviour(_ command: CommandID) -> Bool { behaviours[command] != nil }
+
     /// Makes `command` do `behaviour` (it must be one of the accepted commands).
     package func handle(_ command: CommandID, _ behaviour: @escaping Behaviour) {
         behaviours[command] = behaviour

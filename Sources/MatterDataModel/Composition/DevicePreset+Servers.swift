@@ -133,7 +133,7 @@ extension DevicePreset {
         guard let cluster = ClusterRegistry.standard.cluster(requirement.cluster) else {
             return .failure(Unservable(reason: "its cluster \(requirement.name) is not in the data model"))
         }
-        if let server = handWrittenServer(requirement.cluster), covers(server, requirement, cluster) {
+        if let server = handWrittenServer(requirement), covers(server, requirement, cluster) {
             return .success(server)
         }
         let behaviour = ClusterBehaviour.registry[cluster.id]
@@ -195,16 +195,19 @@ extension DevicePreset {
         }
     }
 
-    /// The module's own server of `cluster` for a device that is not a light, if it has one.
-    static func handWrittenServer(_ cluster: ClusterID) -> ClusterServer? {
-        switch cluster {
-        case .identify: IdentifyServer(identifyType: .visibleIndicator)
-        case .groups: GroupsServer()
-        case .scenesManagement: ScenesManagementServer()
-        case .onOff: OnOffServer(lighting: false)
-        case .levelControl: LevelControlServer(configuration: LevelControlServer.Configuration(lighting: false))
-        case .doorLock: DoorLockServer()
-        default: nil
+    /// The module's own server of the required cluster, if it has one: OnOff and LevelControl with the Lighting
+    /// feature when the device type asks for it (a dimmable plug-in unit, a mounted load control), else without.
+    static func handWrittenServer(_ requirement: DeviceTypeSchema.ClusterRequirement) -> ClusterServer? {
+        let lighting = requirement.features.contains { ["LIGHTING", "LT"].contains($0.uppercased()) }
+        switch requirement.cluster {
+        case .identify: return IdentifyServer(identifyType: .visibleIndicator)
+        case .groups: return GroupsServer()
+        case .scenesManagement: return ScenesManagementServer()
+        case .onOff: return OnOffServer(lighting: lighting)
+        case .levelControl:
+            return LevelControlServer(configuration: LevelControlServer.Configuration(lighting: lighting))
+        case .doorLock: return DoorLockServer()
+        default: return nil
         }
     }
 
