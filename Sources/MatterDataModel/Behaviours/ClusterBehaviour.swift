@@ -32,6 +32,7 @@ struct ClusterBehaviour: Sendable {
         .webRtcTransportProvider: .webRtcTransportProvider,
         .chime: .chime,
         .valveConfigurationAndControl: .valveConfigurationAndControl,
+        .modeSelect: .modeSelect,
     ]
 }
 

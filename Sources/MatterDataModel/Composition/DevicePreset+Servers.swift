@@ -136,7 +136,7 @@ extension DevicePreset {
         if let server = handWrittenServer(requirement), covers(server, requirement, cluster) {
             return .success(server)
         }
-        let behaviour = ClusterBehaviour.registry[cluster.id]
+        let behaviour = ClusterBehaviour.of(cluster)
         var features = Set(behaviour?.features ?? [])
         for name in requirement.features {
             guard let feature = cluster.feature(named: name) else {

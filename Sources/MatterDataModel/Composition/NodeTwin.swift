@@ -130,7 +130,7 @@ public struct NodeTwin: Sendable {
             recorded: schema, revision: number(.clusterRevision).flatMap(UInt16.init(exactly:)) ?? schema.revision,
             featureMap: number(.featureMap).flatMap(UInt32.init(exactly:)) ?? 0, attributes: attributes,
             accepted: commands(.acceptedCommandList), generated: commands(.generatedCommandList))
-        if let behaviour = ClusterBehaviour.registry[cluster], fits(behaviour, server, schema) {
+        if let behaviour = ClusterBehaviour.of(schema), fits(behaviour, server, schema) {
             behaviour.attach(server)
             // What the behaviour set up for a fresh device (a thermostat in Heat, an appliance stopped) gives
             // way to the recording.
