@@ -33,6 +33,10 @@ struct ClusterBehaviour: Sendable {
         .chime: .chime,
         .valveConfigurationAndControl: .valveConfigurationAndControl,
         .modeSelect: .modeSelect,
+        .mediaPlayback: .mediaPlayback,
+        .keypadInput: .keypadInput,
+        .contentLauncher: .contentLauncher,
+        .applicationLauncher: .applicationLauncher,
     ]
 }
 
