@@ -229,6 +229,23 @@ struct FrameworkTests {
         #expect(bridgedEVSE.cluster(.powerSource) != nil)
     }
 
+    @Test func everyCommandACatalogueDeviceAcceptsHasABehaviour() throws {
+        var missing: [String] = []
+        for preset in DevicePreset.all {
+            let bench = try Bench(preset)
+            for endpoint in bench.model.endpoints where endpoint != .root {
+                for id in bench.model.clusters(endpoint: endpoint) {
+                    guard let server = bench.model.cluster(id, on: endpoint) as? GenericClusterServer else { continue }
+                    for command in server.acceptedCommands where !server.hasBehaviour(command.id) {
+                        let name = server.schema.command(command.id)?.name ?? "\(command.id)"
+                        missing.append("\(preset.cliName) endpoint \(endpoint.rawValue) \(server.schema.name).\(name)")
+                    }
+                }
+            }
+        }
+        #expect(missing.isEmpty, "answered UNSUPPORTED_COMMAND: \(missing.joined(separator: ", "))")
+    }
+
     @Test func compositionMistakesThrow() throws {
         let first = try #require(DevicePreset.onOffLight.makeApplicationEndpoints().first)
         let second = try #require(DevicePreset.onOffPlug.makeApplicationEndpoints().first)

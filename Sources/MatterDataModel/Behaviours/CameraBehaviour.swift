@@ -11,6 +11,86 @@ extension ClusterBehaviour {
     /// Allocated…Streams list with an ID of its own, answered by its …AllocateResponse; an unknown ID is NOT_FOUND).
     /// No media is encoded: nothing flows on an allocated stream.
     static let cameraAvStreamManagement = ClusterBehaviour { server in
+        // A 1080p camera at 30 frames per second: H.264 video, Opus audio at 48 kHz, JPEG snapshots.
+        let fullHD = AV.VideoResolutionStruct(width: 1920, height: 1080)
+        let defaults: [(AttributeID, TLVValue?)] = [
+            (.CameraAvStreamManagement.maxConcurrentEncoders, try? encoded(UInt8(1))),
+            (.CameraAvStreamManagement.maxEncodedPixelRate, try? encoded(UInt32(1920 * 1080 * 30))),
+            (
+                .CameraAvStreamManagement.videoSensorParams,
+                try? encoded(AV.VideoSensorParamsStruct(sensorWidth: 1920, sensorHeight: 1080, maxFps: 30))
+            ),
+            (
+                .CameraAvStreamManagement.minViewportResolution,
+                try? encoded(AV.VideoResolutionStruct(width: 640, height: 360))
+            ),
+            (
+                .CameraAvStreamManagement.rateDistortionTradeOffPoints,
+                try? encoded(list: [
+                    AV.RateDistortionTradeOffPointsStruct(codec: .h264, resolution: fullHD, minBitRate: 1_000_000)
+                ])
+            ),
+            (.CameraAvStreamManagement.maxContentBufferSize, try? encoded(UInt32(4_000_000))),
+            (
+                .CameraAvStreamManagement.microphoneCapabilities,
+                try? encoded(
+                    AV.AudioCapabilitiesStruct(
+                        maxNumberOfChannels: 1, supportedCodecs: [.opus], supportedSampleRates: [48_000],
+                        supportedBitDepths: [16]))
+            ),
+            (
+                .CameraAvStreamManagement.snapshotCapabilities,
+                try? encoded(list: [
+                    AV.SnapshotCapabilitiesStruct(
+                        resolution: fullHD, maxFrameRate: 1, imageCodec: .jpeg, requiresEncodedPixels: false)
+                ])
+            ),
+            (.CameraAvStreamManagement.maxNetworkBandwidth, try? encoded(UInt32(20_000_000))),
+            (.CameraAvStreamManagement.currentFrameRate, try? encoded(UInt16(30))),
+            (
+                .CameraAvStreamManagement.supportedStreamUsages,
+                try? encoded(list: [Clusters.Global.StreamUsageEnum.recording, .liveView])
+            ),
+            (
+                .CameraAvStreamManagement.streamUsagePriorities,
+                try? encoded(list: [Clusters.Global.StreamUsageEnum.liveView, .recording])
+            ),
+            (
+                .CameraAvStreamManagement.viewport,
+                try? encoded(Clusters.Global.ViewportStruct(x1: 0, y1: 0, x2: 1920, y2: 1080))
+            ),
+            (.CameraAvStreamManagement.microphoneMaxLevel, try? encoded(UInt8(254))),
+            (.CameraAvStreamManagement.microphoneMinLevel, try? encoded(UInt8(0))),
+            (.CameraAvStreamManagement.microphoneVolumeLevel, try? encoded(UInt8(128))),
+        ]
+        for (attribute, value) in defaults {
+            if let value { server.update(attribute, value) }
+        }
+        server.handle(.CameraAvStreamManagement.setStreamPriorities) {
+            (server, fields, _) throws(StatusIB) -> CommandResponse? in
+            let request = try decode(AV.Commands.SetStreamPriorities.self, fields)
+            let supported = try list(
+                Clusters.Global.StreamUsageEnum.self, server, .CameraAvStreamManagement.supportedStreamUsages)
+            guard Set(request.streamPriorities).count == request.streamPriorities.count,
+                request.streamPriorities.allSatisfy(supported.contains)
+            else { throw StatusIB(.constraintError) }
+            try store(request.streamPriorities, server, .CameraAvStreamManagement.streamUsagePriorities)
+            return nil
+        }
+        server.handle(.CameraAvStreamManagement.captureSnapshot) {
+            (server, fields, _) throws(StatusIB) -> CommandResponse? in
+            let request = try decode(AV.Commands.CaptureSnapshot.self, fields)
+            let streams = try list(
+                AV.SnapshotStreamStruct.self, server, .CameraAvStreamManagement.allocatedSnapshotStreams)
+            let stream =
+                request.snapshotStreamID.optional.flatMap { id in
+                    streams.first { $0.snapshotStreamID == id }
+                } ?? (request.snapshotStreamID.optional == nil ? streams.first : nil)
+            guard stream != nil else { throw StatusIB(.notFound) }
+            return try respond(
+                AV.Commands.CaptureSnapshotResponse(
+                    data: GrayJPEG.bytes, imageCodec: .jpeg, resolution: AV.VideoResolutionStruct(width: 8, height: 8)))
+        }
         server.handle(.CameraAvStreamManagement.videoStreamAllocate) {
             (server, fields, _) throws(StatusIB) -> CommandResponse? in
             let request = try decode(AV.Commands.VideoStreamAllocate.self, fields)
@@ -154,6 +234,29 @@ extension ClusterBehaviour {
             try store(
                 current.filter { $0.id != request.webRtcSessionID }, server, .WebRtcTransportProvider.currentSessions)
             return nil
+        }
+    }
+}
+
+extension ClusterBehaviour {
+    /// WebRTC Transport Requestor (an intercom, which asks other intercoms for their stream): an Offer, Answer, ICE
+    /// candidates or End concern a session the requestor opened with that peer (its CurrentSessions), else they are
+    /// NOT_FOUND; End forgets the session. No media is sent, and the emulated requestor opens no session itself.
+    static let webRtcTransportRequestor = ClusterBehaviour { server in
+        let commands: [CommandID] = [
+            .WebRtcTransportRequestor.offer, .WebRtcTransportRequestor.answer,
+            .WebRtcTransportRequestor.iceCandidates, .WebRtcTransportRequestor.end,
+        ]
+        for command in commands {
+            server.handle(command) { (server, fields, context) throws(StatusIB) -> CommandResponse? in
+                let id = try fields.unsigned(0, UInt16.self)
+                let current = try list(Session.self, server, .WebRtcTransportRequestor.currentSessions)
+                guard current.contains(where: { $0.id == id && owns($0, context) }) else { throw StatusIB(.notFound) }
+                if command == .WebRtcTransportRequestor.end {
+                    try store(current.filter { $0.id != id }, server, .WebRtcTransportRequestor.currentSessions)
+                }
+                return nil
+            }
         }
     }
 }

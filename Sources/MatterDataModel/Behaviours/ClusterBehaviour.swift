@@ -37,6 +37,13 @@ struct ClusterBehaviour: Sendable {
         .keypadInput: .keypadInput,
         .contentLauncher: .contentLauncher,
         .applicationLauncher: .applicationLauncher,
+        .temperatureControl: .temperatureControl,
+        .webRtcTransportRequestor: .webRtcTransportRequestor,
+        .waterHeaterManagement: .waterHeaterManagement,
+        .microwaveOvenControl: .microwaveOvenControl,
+        .deviceEnergyManagement: .deviceEnergyManagement,
+        .closureControl: .closureControl,
+        .closureDimension: .closureDimension,
     ]
 }
 

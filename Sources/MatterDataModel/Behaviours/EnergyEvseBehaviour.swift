@@ -24,6 +24,7 @@ extension ClusterBehaviour {
             .EnergyEvse.energyTransferStopped,
         ]
     ) { server in
+        chargingTargets(server)
         let notPluggedIn: UInt64 = 0
         let demand: UInt64 = 2
         let charging: UInt64 = 3

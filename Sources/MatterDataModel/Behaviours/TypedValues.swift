@@ -35,9 +35,7 @@ func list<T: TLVDecodable>(_ type: T.Type, _ server: GenericClusterServer, _ att
 func store<T: TLVEncodable>(_ entries: [T], _ server: GenericClusterServer, _ attribute: AttributeID)
     throws(StatusIB)
 {
-    var values: [TLVElement] = []
-    for entry in entries { values.append(TLVElement(try encoded(entry))) }
-    try server.set(attribute, .array(values))
+    try server.set(attribute, try encoded(list: entries))
 }
 
 /// A response command's fields.
@@ -53,4 +51,11 @@ func encoded<T: TLVEncodable>(_ value: T) throws(StatusIB) -> TLVValue {
     } catch {
         throw StatusIB(.failure)
     }
+}
+
+/// Typed entries as a list value.
+func encoded<T: TLVEncodable>(list entries: [T]) throws(StatusIB) -> TLVValue {
+    var values: [TLVElement] = []
+    for entry in entries { values.append(TLVElement(try encoded(entry))) }
+    return .array(values)
 }

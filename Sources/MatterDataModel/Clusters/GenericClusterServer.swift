@@ -173,7 +173,7 @@ package final class GenericClusterServer: ClusterServer {
         return AttributeSchema(id, "Attribute0x" + String(id.rawValue, radix: 16, uppercase: true), type)
     }
 
-    /// True when `command` has a behaviour (TMP).
+    /// True when `command` has a behaviour (else the server answers it UNSUPPORTED_COMMAND, or as recorded).
     package func hasBehaviour(_ command: CommandID) -> Bool { behaviours[command] != nil }
 
     /// Makes `command` do `behaviour` (it must be one of the accepted commands).

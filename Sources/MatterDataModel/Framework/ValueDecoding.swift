@@ -103,6 +103,14 @@ public struct CommandFields: Sendable {
         return try ValueDecoding.unsigned(member.value, type, typeError: .invalidCommand, rangeError: .invalidCommand)
     }
 
+    /// An optional signed integer: nil when absent.
+    package func optionalSigned<T: FixedWidthInteger & SignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
+        throws(StatusIB) -> T?
+    {
+        guard let member = self[tag] else { return nil }
+        return try ValueDecoding.signed(member.value, type, typeError: .invalidCommand, rangeError: .invalidCommand)
+    }
+
     /// A mandatory nullable unsigned integer: nil for `null`.
     package func nullableUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ tag: UInt8, _ type: T.Type = T.self)
         throws(StatusIB) -> T?
