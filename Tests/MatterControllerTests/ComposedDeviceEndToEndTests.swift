@@ -177,4 +177,67 @@ struct ComposedDeviceEndToEndTests {
         await controller.stop()
         await device.stop()
     }
+
+    @Test(
+        "a water valve (time scale 10) opened for 3 s by our controller: its subscription sees it open and close by itself, with ValveStateChanged events"
+    )
+    func waterValve() async throws {
+        let bed = try TestBed()
+        let device = try await bed.device("water-valve", timeScale: 10)
+        let controller = try await bed.controller()
+        let node = NodeID(44)
+        _ = try await controller.commission(device.request(nodeID: node))
+        let state = ConcreteAttributePath(
+            endpoint: EndpointID(1), cluster: .valveConfigurationAndControl,
+            attribute: .ValveConfigurationAndControl.currentState)
+        let reported = try await ReportedIntegers.subscribe(controller, node, [state])
+        try await controller.invoke(
+            node, endpoint: EndpointID(1), cluster: .valveConfigurationAndControl,
+            command: .ValveConfigurationAndControl.open, fields: [TLVElement(tag: .context(0), .unsigned(3))])
+        // Transitioning (2), open (1), transitioning, closed (0): the last value reported is closed.
+        #expect(await eventually(within: .seconds(20)) { reported[state].contains(1) && reported[state].last == 0 })
+        let events = try await controller.readEvents(
+            node,
+            paths: [
+                EventPathIB(
+                    endpoint: EndpointID(1), cluster: .valveConfigurationAndControl,
+                    event: .ValveConfigurationAndControl.valveStateChanged)
+            ]
+        ).events
+        let states = events.compactMap { $0.fields.first { $0.name == "ValveState" }?.value }
+        #expect(states == [.unsigned(1), .unsigned(0)], "\(events)")
+        try await controller.cancel(reported.subscription)
+        await controller.stop()
+        await device.stop()
+    }
+
+    @Test(
+        "a basic video player: Play and FastForward from our controller answer Success; CurrentState and speed follow")
+    func videoPlayer() async throws {
+        let bed = try TestBed()
+        let device = try await bed.device("basic-video-player")
+        let controller = try await bed.controller()
+        let node = NodeID(45)
+        _ = try await controller.commission(device.request(nodeID: node))
+        for command in [CommandID.MediaPlayback.play, .MediaPlayback.fastForward] {
+            let result = try await controller.invoke(
+                node, endpoint: EndpointID(1), cluster: .mediaPlayback, command: command)
+            guard case .response(let response, .structure(let fields)) = result else {
+                Issue.record("no response: \(result)")
+                return
+            }
+            #expect(response == .MediaPlayback.playbackResponse)
+            #expect(fields.first?.value == .unsigned(0))
+        }
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(1), cluster: .mediaPlayback, attribute: .MediaPlayback.currentState)
+                == .value(.unsigned(0)))
+        #expect(
+            try await controller.readAttribute(
+                node, endpoint: EndpointID(1), cluster: .mediaPlayback, attribute: .MediaPlayback.playbackSpeed)
+                == .value(.float(2)))
+        await controller.stop()
+        await device.stop()
+    }
 }

@@ -78,7 +78,14 @@ extension ClusterBehaviour {
             server.update(.MediaPlayback.availableTextTracks, .array([TLVElement(texts)]))
             server.update(.MediaPlayback.activeTextTrack, .null)
         }
-        server.onStart { server in sample(server, at: 0) }
+        server.onStart { server in
+            // A position already sampled (a twin's recording, a restart) is kept as it is.
+            guard case .structure(let fields)? = server.value(.MediaPlayback.sampledPosition),
+                case .unsigned(let sampled)? = fields.first(where: { $0.tag == .context(1) })?.value
+            else { return sample(server, at: 0) }
+            position = sampled
+            sampledAt = server.now
+        }
         server.handle(.MediaPlayback.play) { server, _, _ throws(StatusIB) -> CommandResponse? in
             change(server, to: playing, speed: 1)
             return try answer(.success)
