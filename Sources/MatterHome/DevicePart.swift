@@ -128,10 +128,13 @@ public struct DevicePart: Sendable {
             "no member of group \"\(group)\" accepts \(Self.commandName(cluster, command))", code: .unimplemented)
     }
 
+    /// The statuses a device answers for an endpoint, cluster or command it does not have.
+    static let lackingStatuses: Set<IMStatus> = [.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand]
+
     /// True when the device answered that it has no such endpoint, cluster or command.
     static func lacksCommand(_ error: ControllerError) -> Bool {
         guard case .status(let status, _) = error.underlying else { return false }
-        return [.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand].contains(status.status)
+        return lackingStatuses.contains(status.status)
     }
 
     /// How long a command or a write waits for the device's report of its effect (the home subscribes with

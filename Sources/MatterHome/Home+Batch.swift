@@ -152,7 +152,8 @@ enum CommandBatch {
     /// True for a member's answer that it has no such endpoint, cluster or command.
     static func lacksCommand(_ result: Result<InvokeResult, HomeError>) -> Bool {
         guard case .failure(let error) = result else { return false }
-        let lacking = [IMStatus.unsupportedEndpoint, .unsupportedCluster, .unsupportedCommand].map { Int($0.rawValue) }
-        return error.subcodes.first.map { lacking.contains($0) } ?? false
+        return error.subcodes.first.map { code in
+            DevicePart.lackingStatuses.contains { Int($0.rawValue) == code }
+        } ?? false
     }
 }

@@ -207,4 +207,23 @@ struct ApplianceBehaviourTests {
                 1, .webRtcTransportRequestor, .WebRtcTransportRequestor.answer, [0: .unsigned(7), 1: .utf8("v=0")])
                 == .notFound)
     }
+
+    @Test("a tilt blind: its slats tilt at 50 % a second while the lift stays; OperationalStatus says which moves")
+    func windowCoveringTilt() throws {
+        let bench = try Bench(try DevicePreset(cliName: "window-covering"))
+        #expect(bench.value(1, .windowCovering, .WindowCovering.type) == .unsigned(0x08))
+        try bench.invoke(1, .windowCovering, .WindowCovering.goToTiltPercentage, [0: .unsigned(5000)])
+        bench.advance(500)
+        // Closing (2): globally and for the tilt (bits 4-5), not the lift (bits 2-3).
+        #expect(bench.value(1, .windowCovering, .WindowCovering.operationalStatus) == .unsigned(2 | 2 << 4))
+        // A step at once, five more in 500 ms.
+        #expect(bench.value(1, .windowCovering, .WindowCovering.currentPositionTiltPercent100ths) == .unsigned(3000))
+        bench.advance(600)
+        #expect(bench.value(1, .windowCovering, .WindowCovering.currentPositionTiltPercentage) == .unsigned(50))
+        #expect(bench.value(1, .windowCovering, .WindowCovering.currentPositionLiftPercent100ths) == .unsigned(0))
+        #expect(bench.value(1, .windowCovering, .WindowCovering.operationalStatus) == .unsigned(0))
+        try bench.invoke(1, .windowCovering, .WindowCovering.upOrOpen)
+        bench.advance(2000)
+        #expect(bench.value(1, .windowCovering, .WindowCovering.currentPositionTiltPercent100ths) == .unsigned(0))
+    }
 }
