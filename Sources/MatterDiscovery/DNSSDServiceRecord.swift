@@ -24,11 +24,18 @@ public struct DNSSDServiceRecord: Sendable, Hashable {
     package var txt: DNSSDTXTRecord
     /// How to rename on a name collision.
     package var renaming: CollisionRenaming
+    /// Whether the embedded responder probes the name before announcing it (RFC 6762 §8.1). False for a name
+    /// that is an identity assigned elsewhere, which a conflict would not be settled by renaming: a node's
+    /// operational instance (its compressed fabric ID and node ID, given by the fabric's administrator), which
+    /// a commissioner resolves right after AddNOC. Such a name is announced at once, as the connectedhomeip
+    /// SDK's own responder does; a conflict seen afterwards still renames it.
+    package var probes: Bool
 
     package init(
         serviceType: String, instanceName: String, port: UInt16, subtypes: [String] = [],
-        txt: DNSSDTXTRecord = DNSSDTXTRecord(), renaming: CollisionRenaming? = nil
+        txt: DNSSDTXTRecord = DNSSDTXTRecord(), renaming: CollisionRenaming? = nil, probes: Bool = true
     ) {
+        self.probes = probes
         self.serviceType = serviceType
         self.instanceName = instanceName
         self.port = port

@@ -45,7 +45,7 @@ package struct OperationalAdvertisement: Sendable, Hashable {
     package func serviceRecord() throws(DiscoveryError) -> DNSSDServiceRecord {
         let record = DNSSDServiceRecord(
             serviceType: MatterDNSSD.operationalServiceType, instanceName: instanceName, port: port,
-            subtypes: subtypes, txt: try txtRecord(), renaming: .numbered)
+            subtypes: subtypes, txt: try txtRecord(), renaming: .numbered, probes: false)
         try record.validate()
         return record
     }

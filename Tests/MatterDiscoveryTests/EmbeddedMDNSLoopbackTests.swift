@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MatterCore
 import MatterTestSupport
 import MatterTransport
 import Synchronization
@@ -204,6 +205,18 @@ struct EmbeddedMDNSLoopbackTests {
         #expect(response.answers.map(\.type) == [.srv])
         #expect((response.answers + response.additionals).allSatisfy { $0.ttl <= 10 && !$0.cacheFlush })
         #expect(response.additionals.map(\.data) == [.a([127, 0, 0, 1])])
+    }
+    @Test func anOperationalRecordIsAnnouncedAtOnceWhileACommissionableOneIsProbedFirst() async throws {
+        let port = Self.freshPort()
+        let device = try await Self.start(port: port, label: "device-host")
+        defer { Task { await device.stop() } }
+        let operational = try await device.publish(
+            OperationalAdvertisement(compressedFabricID: 0x87E1_B004_E235_A130, nodeID: NodeID(0x1234), port: 5540)
+                .serviceRecord())
+        let commissionable = try await device.publish(Self.commissionable("A19F62D0BA2CFE69"))
+        // No probing for the node's fabric-assigned name (RFC 6762 §8.1 probing takes about 0.8 s).
+        #expect(await !device.isProbing(operational))
+        #expect(await device.isProbing(commissionable))
     }
 }
 

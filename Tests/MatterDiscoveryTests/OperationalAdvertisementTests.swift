@@ -15,6 +15,7 @@ struct OperationalAdvertisementTests {
         #expect(record.subtypes == ["_I87E1B004E235A130"])
         #expect(record.port == 5540)
         #expect(record.renaming == .numbered)
+        #expect(!record.probes)  // the fabric's administrator assigned the name: announced at once
         #expect(record.txt.description == "SII=500 SAI=300 SAT=4000")
     }
 

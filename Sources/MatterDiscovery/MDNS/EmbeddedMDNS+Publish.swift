@@ -115,6 +115,13 @@ extension EmbeddedMDNS {
 
     func startProbing(_ id: UInt64, after delay: Duration) {
         guard var publication = publications[id] else { return }
+        guard publication.record.probes else {
+            // An identity assigned elsewhere (an operational instance): announced at once (`probes`).
+            publication.generation += 1
+            publications[id] = publication
+            establish(id)
+            return
+        }
         publication.generation += 1
         publication.probing = true
         publication.probesSent = 0
