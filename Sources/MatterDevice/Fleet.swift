@@ -152,13 +152,7 @@ public final class Fleet: Sendable {
         let identities = try shardIdentities(configuration)
         var members: [Member] = []
         for group in configuration.groups {
-            let preset: DevicePreset
-            do {
-                // A twin's preset is not used: its endpoints and attestation are the recording's.
-                preset = group.twin == nil ? try DevicePreset(cliName: group.type) : .dimmableLight
-            } catch {
-                throw .invalidConfiguration("\(error)")
-            }
+            let source = try DeviceSource(type: group.type, twin: group.twin)
             for member in 0..<group.count {
                 let index = members.count
                 var device = VirtualDeviceConfiguration(
@@ -184,16 +178,16 @@ public final class Fleet: Sendable {
                     device.serialNumber = identity.serialNumber
                     device.uniqueID = identity.uniqueID
                 }
-                members.append(Member(configuration: device, preset: preset, identity: identity))
+                members.append(Member(configuration: device, source: source, identity: identity))
             }
         }
         return Fleet(hosts: try await startAll(members, authority: authority, cdKey: cdKey, dnssd: shared))
     }
 
-    /// One device to start: its configuration, type and (in a sharded fleet) derived identity.
+    /// One device to start: its configuration, what it is made of and (in a sharded fleet) derived identity.
     private struct Member: Sendable {
         let configuration: VirtualDeviceConfiguration
-        let preset: DevicePreset
+        let source: DeviceSource
         let identity: FleetIdentity?
     }
 
@@ -262,11 +256,12 @@ public final class Fleet: Sendable {
     ) async -> Result<DeviceHost, DeviceError> {
         var device = member.configuration
         do throws(DeviceError) {
-            if let twin = device.twin {
+            switch member.source {
+            case .twin(let twin):
                 device.attestation = try VirtualDevice.twinAttestation(for: twin, pkiDirectory: device.pkiDirectory)
-            } else {
+            case .preset(let preset):
                 device.attestation = try issue(
-                    index, member.preset, identity: member.identity, authority: authority, cdKey: cdKey)
+                    index, preset, identity: member.identity, authority: authority, cdKey: cdKey)
             }
             return .success(try await DeviceHost.start(device, dnssd: dnssd))
         } catch {

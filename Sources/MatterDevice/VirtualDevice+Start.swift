@@ -25,13 +25,8 @@ extension VirtualDevice {
             throw .invalidConfiguration("MaxPathsPerInvoke must be at least 1")
         }
         let twin = configuration.twin
-        let preset: DevicePreset
-        do {
-            // A twin's endpoints, identity and attestation are its recording's; its `deviceType` names nothing.
-            preset = twin == nil ? try DevicePreset(cliName: configuration.deviceType) : .dimmableLight
-        } catch {
-            throw .invalidConfiguration("\(error)")
-        }
+        // A twin's endpoints, identity and attestation are its recording's; its `deviceType` names nothing.
+        let source = try DeviceSource(configuration)
         if twin != nil, !configuration.bridged.isEmpty {
             throw .invalidConfiguration(
                 "a twin of a recorded device has the recording's endpoints; --bridged is refused")
@@ -39,13 +34,16 @@ extension VirtualDevice {
         let attestation: DeviceAttestationCredentials
         if let given = configuration.attestation {
             attestation = given
-        } else if let twin {
-            attestation = try twinAttestation(for: twin, pkiDirectory: configuration.pkiDirectory)
         } else {
-            attestation = try testAttestation(for: preset, pkiDirectory: configuration.pkiDirectory)
+            switch source {
+            case .twin(let twin):
+                attestation = try twinAttestation(for: twin, pkiDirectory: configuration.pkiDirectory)
+            case .preset(let preset):
+                attestation = try testAttestation(for: preset, pkiDirectory: configuration.pkiDirectory)
+            }
         }
         let vendorID = configuration.vendorID ?? twin?.vendorID ?? VendorID.testVendor1
-        let productID = configuration.productID ?? twin?.productID ?? preset.productID
+        let productID = configuration.productID ?? source.productID
 
         // Storage: the device keeps its PASE verifier and salt, never the passcode.
         let persistence: DevicePersistence
@@ -101,7 +99,11 @@ extension VirtualDevice {
         var nodeConfiguration = TransportNode.Configuration()
         nodeConfiguration.localMRP = configuration.mrp
         let node = TransportNode(transport: gate, clock: clock, configuration: nodeConfiguration)
-        var information = preset.defaultInformation
+        // BasicInformation of a catalogue device (a twin's is its recording's, and this goes unused).
+        var information =
+            if case .preset(let preset) = source { preset.defaultInformation } else {
+                BasicInformationServer.Configuration(productName: "", productID: productID)
+            }
         information.vendorID = vendorID
         information.productID = productID
         information.nodeLabel = configuration.name ?? ""
@@ -129,14 +131,15 @@ extension VirtualDevice {
                 root.caseResponder.maxPathsPerInvoke = configuration.maxPathsPerInvoke
                 root.checkpoint = configuration.checkpoint
                 var endpoints: [Endpoint]
-                if let twin {
+                switch source {
+                case .twin(let twin):
                     // The recording's endpoints; the root node's own servers where the recording has none
                     // (the live ones are never taken from it: NodeTwin.liveClusters).
                     endpoints = twin.makeEndpoints(nodeLabel: configuration.name)
                     for server in root.makeClusterServers() where endpoints[0].cluster(server.id) == nil {
                         try endpoints[0].add(server)
                     }
-                } else {
+                case .preset(let preset):
                     endpoints = preset.makeEndpoints(information: basicInformation)
                     endpoints += try Self.bridgedEndpoints(configuration, preset: preset, uniqueID: identity.uniqueID)
                     for server in root.makeClusterServers() { try endpoints[0].add(server) }
@@ -210,7 +213,7 @@ extension VirtualDevice {
             configuration: configuration, ownership: ownership, node: node,
             dataModel: parts.dataModel, root: parts.root,
             server: parts.server, client: parts.client, advertiser: advertiser, resolver: resolver, gate: gate,
-            deviceTypeID: twin?.primaryDeviceType.id ?? preset.deviceType.id, vendorID: vendorID,
+            deviceTypeID: source.deviceTypeID, vendorID: vendorID,
             productID: productID)
         await device.wire()
         await node.start()
