@@ -58,6 +58,12 @@ lan_suite() {
             exit 1
         fi
     fi
+    # A LAN of this prefix that is already up belongs to another run: refused, and left as it is.
+    if ip netns list 2>/dev/null | awk '{print $1}' | grep -qE "^$prefix-(lan|h[0-9]+)\$"; then
+        echo "$name: a LAN with prefix $prefix is already up (another run?); choose another MATTER_LAN_PREFIX" >&2
+        SUITE_STATUS=1
+        exit 1
+    fi
     SUITE_LAN_UP=1
     if ! ./scripts/lan.sh up "$hosts" >&2; then
         echo "$name: lan.sh up $hosts failed" >&2
