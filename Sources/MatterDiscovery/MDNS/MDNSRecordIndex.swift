@@ -22,7 +22,9 @@ package struct MDNSRecordIndex: Sendable {
     private var entries: [Key: [DNSRecordData: Entry]] = [:]
     /// The types present under each name, for ANY questions.
     private var typesByName: [DNSName: Set<DNSRecordType>] = [:]
-    private var keysByOwner: [Owner: Set<Key>] = [:]
+    /// What each owner holds, record by record: a fleet's instances share the service-type and subtype PTR
+    /// names, so an owner's records are found (and removed) without walking every instance under those names.
+    private var heldByOwner: [Owner: [Key: Set<DNSRecordData>]] = [:]
 
     package init() {}
 
@@ -40,18 +42,19 @@ package struct MDNSRecordIndex: Sendable {
         entry.owners.insert(owner)
         entries[key, default: [:]][record.data] = entry
         typesByName[record.name, default: []].insert(record.type)
-        keysByOwner[owner, default: []].insert(key)
+        heldByOwner[owner, default: [:]][key, default: []].insert(record.data)
     }
 
     /// Removes everything `owner` holds and returns the records that left the index (no other owner), for
     /// goodbyes.
     @discardableResult
     package mutating func remove(owner: Owner) -> [Entry] {
-        guard let keys = keysByOwner.removeValue(forKey: owner) else { return [] }
+        guard let held = heldByOwner.removeValue(forKey: owner) else { return [] }
         var gone: [Entry] = []
-        for key in keys {
+        for (key, datas) in held {
             guard var byData = entries[key] else { continue }
-            for (data, var entry) in byData where entry.owners.contains(owner) {
+            for data in datas {
+                guard var entry = byData[data], entry.owners.contains(owner) else { continue }
                 entry.owners.remove(owner)
                 if entry.owners.isEmpty {
                     byData[data] = nil
@@ -90,8 +93,6 @@ package struct MDNSRecordIndex: Sendable {
 
     /// Every record `owner` holds.
     package func records(of owner: Owner) -> [Entry] {
-        (keysByOwner[owner] ?? []).flatMap { key in
-            (entries[key] ?? [:]).values.filter { $0.owners.contains(owner) }
-        }
+        (heldByOwner[owner] ?? [:]).flatMap { key, datas in datas.compactMap { entries[key]?[$0] } }
     }
 }
