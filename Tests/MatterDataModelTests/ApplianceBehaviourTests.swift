@@ -226,4 +226,23 @@ struct ApplianceBehaviourTests {
         bench.advance(2000)
         #expect(bench.value(1, .windowCovering, .WindowCovering.currentPositionTiltPercent100ths) == .unsigned(0))
     }
+
+    @Test("a mode cluster has a mode per mode tag of its own; ChangeToMode takes one of them, UnsupportedMode else")
+    func modes() throws {
+        let bench = try Bench(try DevicePreset(cliName: "energy-evse"))
+        guard case .array(let modes)? = bench.value(1, .energyEvseMode, .EnergyEvseMode.supportedModes) else {
+            Issue.record("no SupportedModes")
+            return
+        }
+        #expect(
+            modes.map { member($0.value, 0) } == [
+                .utf8("Manual"), .utf8("Time Of Use"), .utf8("Solar Charging"), .utf8("V2x"),
+            ])
+        let changed = try bench.invoke(1, .energyEvseMode, .EnergyEvseMode.changeToMode, [0: .unsigned(2)])
+        #expect(member(changed?.fields, 0) == .unsigned(0))
+        #expect(bench.value(1, .energyEvseMode, .EnergyEvseMode.currentMode) == .unsigned(2))
+        let refused = try bench.invoke(1, .energyEvseMode, .EnergyEvseMode.changeToMode, [0: .unsigned(9)])
+        #expect(member(refused?.fields, 0) == .unsigned(1))  // UnsupportedMode
+        #expect(bench.value(1, .energyEvseMode, .EnergyEvseMode.currentMode) == .unsigned(2))
+    }
 }

@@ -29,20 +29,7 @@ extension ClusterBehaviour {
         let supportedModes = AttributeID(0x0000)
         let currentMode = AttributeID(0x0001)
         return ClusterBehaviour { server in
-            server.update(
-                supportedModes,
-                .array(
-                    modes.map { mode in
-                        TLVElement(
-                            .structure([
-                                TLVElement(tag: .context(0), .utf8(mode.label)),
-                                TLVElement(tag: .context(1), .unsigned(mode.mode)),
-                                TLVElement(
-                                    tag: .context(2),
-                                    .array([TLVElement(.structure([TLVElement(tag: .context(1), .unsigned(mode.tag))]))]
-                                    )),
-                            ]))
-                    }))
+            server.update(supportedModes, modeOptions(modes))
             server.update(currentMode, .unsigned(0))
             server.handle(changeToMode.id) { server, fields, _ throws(StatusIB) -> CommandResponse? in
                 let mode = try fields.unsigned(0, UInt8.self)
@@ -61,6 +48,21 @@ extension ClusterBehaviour {
                     command: responseID, fields: .structure([TLVElement(tag: .context(0), .unsigned(0))]))
             }
         }
+    }
+
+    /// A Mode Base SupportedModes list: each mode's label, number and one mode tag (ModeOptionStruct).
+    static func modeOptions(_ modes: [(mode: UInt64, label: String, tag: UInt64)]) -> TLVValue {
+        .array(
+            modes.map { mode in
+                TLVElement(
+                    .structure([
+                        TLVElement(tag: .context(0), .utf8(mode.label)),
+                        TLVElement(tag: .context(1), .unsigned(mode.mode)),
+                        TLVElement(
+                            tag: .context(2),
+                            .array([TLVElement(.structure([TLVElement(tag: .context(1), .unsigned(mode.tag))]))])),
+                    ]))
+            })
     }
 
     /// Mode Select: a device's three modes (0 Low, 1 Medium, 2 High) described as "Mode", no standard namespace,

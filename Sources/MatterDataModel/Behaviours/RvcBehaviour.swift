@@ -15,19 +15,7 @@ extension ClusterBehaviour {
     /// RVC Run Mode: Idle, Cleaning and Mapping; ChangeToMode answers Success, or UnsupportedMode for a mode
     /// the robot does not have. The robot's operational state follows the mode (``rvcOperationalState``).
     static let rvcRunMode = ClusterBehaviour { server in
-        server.update(
-            .RvcRunMode.supportedModes,
-            .array(
-                rvcModes.map { mode in
-                    TLVElement(
-                        .structure([
-                            TLVElement(tag: .context(0), .utf8(mode.label)),
-                            TLVElement(tag: .context(1), .unsigned(mode.mode)),
-                            TLVElement(
-                                tag: .context(2),
-                                .array([TLVElement(.structure([TLVElement(tag: .context(1), .unsigned(mode.tag))]))])),
-                        ]))
-                }))
+        server.update(.RvcRunMode.supportedModes, modeOptions(rvcModes))
         server.update(.RvcRunMode.currentMode, .unsigned(0))
         server.handle(.RvcRunMode.changeToMode) { server, fields, _ throws(StatusIB) in
             let mode = try fields.unsigned(0, UInt8.self)
