@@ -54,9 +54,7 @@ extension DevicePreset {
             return "it requires no server cluster and no part: nothing to serve"
         }
         for plan in plans {
-            for requirement in requirements(of: plan) {
-                if case .failure(let failure) = server(for: requirement) { return failure.reason }
-            }
+            // Every requirement its own servers do not cover is served on its own, or fails here.
             if case .failure(let failure) = servers(of: plan) { return failure.reason }
         }
         return nil
