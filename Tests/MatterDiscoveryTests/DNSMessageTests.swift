@@ -206,4 +206,27 @@ struct DNSMessageTests {
         // A response is never merged into a query.
         #expect(merged.last == announcement)
     }
+
+    @Test func coalescedAnnouncementsCarryARecordTheyShareOnce() throws {
+        let host = try DNSName("h.local")
+        let type = try DNSName("_matterc._udp.local")
+        let address = DNSResourceRecord(name: host, data: .a([10, 0, 0, 1]), ttl: 120, cacheFlush: true)
+        let announcements = try (0..<40).map { index in
+            DNSMessage.response(answers: [
+                DNSResourceRecord(
+                    name: type, data: .ptr(try DNSName("instance-\(index)._matterc._udp.local")), ttl: 4500),
+                address,
+            ])
+        }
+        let merged = DNSMessage.coalesce(announcements, maxBytes: 512)
+        for packet in merged {
+            #expect(packet.serialize().count <= 512)
+            #expect(packet.answers.filter { $0 == address }.count == 1)
+        }
+        // Every instance's PTR, in order; fewer packets than with the address repeated.
+        #expect(merged.flatMap(\.answers).filter { $0 != address } == announcements.map { $0.answers[0] })
+        var repeated = 0
+        for message in announcements { repeated += message.serialize().count - DNSMessage.headerBytes }
+        #expect(merged.count < (repeated + 511) / 500)
+    }
 }

@@ -65,6 +65,33 @@ struct EmbeddedMDNSLoopbackTests {
         #expect(none.isEmpty)
     }
 
+    /// A fleet's worth of instances on one host, each found and resolved by the other querier (the querier
+    /// re-reads only the instances each packet bears on; the responder's announcements share the host's address
+    /// records between instances).
+    @Test func aFleetOfInstancesIsFoundWhole() async throws {
+        let port = Self.freshPort()
+        let device = try await Self.start(port: port, label: "fleet-host")
+        let controller = try await Self.start(port: port, label: "controller-host")
+        defer {
+            Task {
+                await device.stop()
+                await controller.stop()
+            }
+        }
+        let names = (0..<300).map { String(format: "%016X", 0xF1EE_0000 + $0) }
+        for (offset, name) in names.enumerated() {
+            _ = try await device.publish(Self.commissionable(name, port: UInt16(6000 + offset)))
+        }
+        let found = try await controller.browse(
+            DNSSDQuery(serviceType: "_matterc._udp"), timeout: .seconds(20), limit: names.count)
+        #expect(Set(found.map(\.instanceName)) == Set(names))
+        for service in found {
+            let offset = try #require(names.firstIndex(of: service.instanceName))
+            #expect(service.port == UInt16(6000 + offset))
+            #expect(service.addresses.map(\.address) == ["127.0.0.1"])
+        }
+    }
+
     @Test func twoPublishersOfOneNameEndWithDistinctNames() async throws {
         let port = Self.freshPort()
         let trace = Trace()
@@ -217,6 +244,64 @@ struct EmbeddedMDNSLoopbackTests {
         // No probing for the node's fabric-assigned name (RFC 6762 §8.1 probing takes about 0.8 s).
         #expect(await !device.isProbing(operational))
         #expect(await device.isProbing(commissionable))
+    }
+}
+
+/// A scripted peer that answers the browse with the instance's PTR, SRV and TXT but not its host's address, and
+/// the address only when asked for it: the querier must resolve the instance when the address comes alone.
+@Suite("Embedded mDNS querier and late addresses", .serialized)
+struct EmbeddedMDNSLateAddressTests {
+    final class Peer: @unchecked Sendable {
+        // @unchecked: `socket` and the counter are used only on `queue`.
+        let queue = DispatchQueue(label: "scripted-address-peer")
+        var socket: MDNSSocket?
+        var addressQuestions = 0
+    }
+
+    @Test func anAddressArrivingAloneResolvesTheInstancesOnItsHost() async throws {
+        let port = EmbeddedMDNSLoopbackTests.freshPort()
+        let loopback = try #require(MDNSInterface.all().first { $0.isLoopback && !$0.ipv4.isEmpty })
+        let type = try MDNSServiceRecords.serviceName("_matterc._udp")
+        let instances = try ["1111222233334444", "5555666677778888"].map {
+            try MDNSServiceRecords.instanceName($0, serviceType: "_matterc._udp")
+        }
+        let host = try DNSName("late-address.local")
+        let peer = Peer()
+        let socket = try MDNSSocket(family: .ipv4, port: port, interfaces: [loopback], queue: peer.queue)
+        peer.socket = socket
+        socket.start { [peer] datagram in
+            guard let query = try? DNSMessage(bytes: datagram.bytes), !query.isResponse else { return }
+            if query.questions.contains(where: { $0.name == type && $0.type == .ptr }) {
+                var answers: [DNSResourceRecord] = []
+                for (offset, instance) in instances.enumerated() {
+                    answers += [
+                        DNSResourceRecord(name: type, data: .ptr(instance), ttl: 4500),
+                        DNSResourceRecord(
+                            name: instance,
+                            data: .srv(priority: 0, weight: 0, port: UInt16(5540 + offset), target: host),
+                            ttl: 120, cacheFlush: true),
+                        DNSResourceRecord(
+                            name: instance, data: .txt([Array("D=84\(offset)".utf8)]), ttl: 4500, cacheFlush: true),
+                    ]
+                }
+                peer.socket?.sendMulticast(DNSMessage.response(answers: answers).serialize())
+            }
+            if query.questions.contains(where: { $0.name == host && $0.type == .a }) {
+                peer.addressQuestions += 1
+                peer.socket?.sendMulticast(
+                    DNSMessage.response(answers: [
+                        DNSResourceRecord(name: host, data: .a([127, 0, 0, 1]), ttl: 120, cacheFlush: true)
+                    ]).serialize())
+            }
+        }
+        defer { peer.queue.sync { socket.close() } }
+        let browser = try await EmbeddedMDNSLoopbackTests.start(port: port)
+        let found = try await browser.browse(DNSSDQuery(serviceType: "_matterc._udp"), timeout: .seconds(5), limit: 2)
+        await browser.stop()
+        #expect(found.map(\.instanceName).sorted() == ["1111222233334444", "5555666677778888"])
+        #expect(found.map(\.port).sorted() == [5540, 5541])
+        #expect(found.allSatisfy { $0.addresses.map(\.address) == ["127.0.0.1"] })
+        #expect(peer.queue.sync { peer.addressQuestions } >= 1)
     }
 }
 

@@ -193,24 +193,36 @@ package struct DNSMessage: Hashable, Sendable {
     /// one: a probe's question stays with its authority records (the §8.2 tie-break reads them together), an
     /// announcement's records stay together. Each merged message's size is bounded by the sum of its parts'
     /// (compression only shrinks it). A message larger than `maxBytes` alone is passed on as it is.
+    /// An answer already in the merged message is not repeated: a fleet's announcements each carry the host's
+    /// address records and the service enumeration PTR, which would otherwise fill a quarter of every packet.
     package static func coalesce(_ messages: [DNSMessage], maxBytes: Int) -> [DNSMessage] {
         var out: [DNSMessage] = []
         var current: DNSMessage?
+        var answered = Set<DNSResourceRecord>()
         var size = headerBytes
         for message in messages {
-            let bytes = message.serialize().count - headerBytes
-            if var merged = current, merged.flags == message.flags, size + bytes <= maxBytes {
-                merged.questions += message.questions
-                merged.answers += message.answers
-                merged.authorities += message.authorities
-                merged.additionals += message.additionals
-                current = merged
-                size += bytes
-            } else {
-                if let merged = current { out.append(merged) }
-                current = message
-                size = headerBytes + bytes
+            if var merged = current, merged.flags == message.flags {
+                var part = message
+                part.answers.removeAll { answered.contains($0) }
+                if part.questions.isEmpty, part.answers.isEmpty, part.authorities.isEmpty, part.additionals.isEmpty {
+                    continue
+                }
+                let bytes = part.serialize().count - headerBytes
+                if size + bytes <= maxBytes {
+                    merged.questions += part.questions
+                    merged.answers += part.answers
+                    merged.authorities += part.authorities
+                    merged.additionals += part.additionals
+                    answered.formUnion(part.answers)
+                    current = merged
+                    size += bytes
+                    continue
+                }
             }
+            if let merged = current { out.append(merged) }
+            current = message
+            answered = Set(message.answers)
+            size = message.serialize().count
         }
         if let merged = current { out.append(merged) }
         return out

@@ -17,6 +17,13 @@ extension EmbeddedMDNS {
         var verdicts: [DNSName: (service: DNSSDResolvedService, accepted: Bool)] = [:]
         /// A re-evaluation is scheduled (to ask again for what is missing).
         var retryScheduled = false
+        /// Instances resolved and accepted now. Kept up to date record by record (`reread`), so that a received
+        /// packet costs what it brings, not a pass over every instance of a fleet.
+        var accepted: Set<DNSName> = []
+        /// What each instance not yet resolved still lacks.
+        var missing: [DNSName: MDNSCache.Missing] = [:]
+        /// SRV target → the instances on it: an address record re-reads them.
+        var instancesByTarget: [DNSName: Set<DNSName>] = [:]
     }
 
     static let maxQueryInterval: Duration = .seconds(60)
@@ -58,27 +65,97 @@ extension EmbeddedMDNS {
         let interval = browse.interval
         browse.interval = min(interval * 2, EmbeddedMDNS.maxQueryInterval)
         browses[token] = browse
-        schedule(after: interval) { $0.sendBrowseQuery(token) }
+        schedule(after: interval) { me in
+            me.sendBrowseQuery(token)
+            // A whole pass with each query: what expired since leaves the results.
+            me.evaluate(token)
+        }
     }
 
-    /// Re-reads every browse from the cache (after new records arrived).
-    func evaluateBrowses() {
-        for token in Array(browses.keys) { evaluate(token) }
+    /// Re-reads, in every browse, the instances `records` (just cached) bear on: a PTR of the browsed name
+    /// brings its instance, an SRV or TXT its own instance, an address record the instances on that host.
+    /// A goodbye among them is read again once the record has gone (a second later, RFC 6762 §10.1).
+    func evaluateBrowses(changed records: [DNSResourceRecord]) {
+        for (token, browse) in browses {
+            var instances = Set<DNSName>()
+            for record in records {
+                switch record.data {
+                case .ptr(let instance) where record.name == browse.browseName: instances.insert(instance)
+                case .srv, .txt: instances.insert(record.name)
+                case .a, .aaaa: instances.formUnion(browse.instancesByTarget[record.name] ?? [])
+                default: break
+                }
+            }
+            guard !instances.isEmpty else { continue }
+            evaluate(token, instances: instances)
+            if records.contains(where: { $0.ttl == 0 }) {
+                let gone = instances
+                schedule(after: .milliseconds(1100)) { $0.evaluate(token, instances: gone) }
+            }
+        }
     }
 
-    /// Resolves what the cache holds for a browse; finishes it once `limit` services are in, else asks for
-    /// what is missing (SRV and TXT of an instance, A and AAAA of a host).
-    func evaluate(_ token: UInt64) {
+    /// Brings `browse`'s state up to date for `instance`: resolved and accepted, missing something, or gone.
+    func reread(_ instance: DNSName, in browse: inout Browse, now: ContinuousClock.Instant) {
+        guard browse.query.accepts(instanceName: instance.firstLabel),
+            cache.record(named: browse.browseName, type: .ptr, data: .ptr(instance), now: now) != nil
+        else {
+            browse.accepted.remove(instance)
+            browse.missing[instance] = nil
+            return
+        }
+        if let target = cache.target(of: instance, now: now) {
+            browse.instancesByTarget[target, default: []].insert(instance)
+        }
+        switch cache.resolve(instance, serviceType: browse.query.serviceType, now: now) {
+        case .resolved(let service):
+            browse.missing[instance] = nil
+            if verdict(on: service, of: instance, in: &browse) {
+                browse.accepted.insert(instance)
+            } else {
+                browse.accepted.remove(instance)
+            }
+        case .missing(let item):
+            browse.accepted.remove(instance)
+            browse.missing[instance] = item
+        }
+    }
+
+    /// `accept`'s verdict on `service`, asked again only when the service changed.
+    func verdict(on service: DNSSDResolvedService, of instance: DNSName, in browse: inout Browse) -> Bool {
+        if let verdict = browse.verdicts[instance], verdict.service == service { return verdict.accepted }
+        let accepted = browse.accept(service)
+        browse.verdicts[instance] = (service, accepted)
+        return accepted
+    }
+
+    /// Re-reads `instances` of a browse from the cache (every instance it has when nil), finishes it once
+    /// `limit` services are in, else asks for what those instances still miss (SRV and TXT of an instance, A
+    /// and AAAA of a host), each at most once a second.
+    func evaluate(_ token: UInt64, instances: Set<DNSName>? = nil) {
         guard var browse = browses[token] else { return }
         let now = ContinuousClock.now
-        let (found, missing) = results(of: &browse, now: now)
-        if let limit = browse.limit, found.count >= limit {
+        let reread: [DNSName]
+        if let instances {
+            reread = Array(instances)
+        } else {
+            browse.accepted = []
+            browse.missing = [:]
+            browse.instancesByTarget = [:]
+            reread = cache.instances(of: browse.browseName, now: now)
+        }
+        for instance in reread { self.reread(instance, in: &browse, now: now) }
+        if let limit = browse.limit, browse.accepted.count >= limit {
             browses[token] = browse
             finishBrowse(token, nil)
             return
         }
         var questions: [DNSQuestion] = []
-        for item in missing where browse.asked[item].map({ $0.duration(to: now) >= .seconds(1) }) ?? true {
+        var asked = Set<MDNSCache.Missing>()
+        for instance in reread {
+            guard let item = browse.missing[instance], asked.insert(item).inserted,
+                browse.asked[item].map({ $0.duration(to: now) >= .seconds(1) }) ?? true
+            else { continue }
             browse.asked[item] = now
             switch item {
             case .service(let instance):
@@ -87,7 +164,7 @@ extension EmbeddedMDNS {
                 questions += [DNSQuestion(name: target, type: .a), DNSQuestion(name: target, type: .aaaa)]
             }
         }
-        let retry = !missing.isEmpty && !browse.retryScheduled
+        let retry = !browse.missing.isEmpty && !browse.retryScheduled
         if retry { browse.retryScheduled = true }
         browses[token] = browse
         if !questions.isEmpty { multicast(DNSMessage(questions: questions)) }
@@ -96,7 +173,8 @@ extension EmbeddedMDNS {
         if retry {
             schedule(after: .milliseconds(500)) { me in
                 me.browses[token]?.retryScheduled = false
-                me.evaluate(token)
+                guard let missing = me.browses[token]?.missing.keys else { return }
+                me.evaluate(token, instances: Set(missing))
             }
         }
     }
@@ -111,14 +189,7 @@ extension EmbeddedMDNS {
         where browse.query.accepts(instanceName: instance.firstLabel) {
             switch cache.resolve(instance, serviceType: browse.query.serviceType, now: now) {
             case .resolved(let service):
-                let accepted: Bool
-                if let verdict = browse.verdicts[instance], verdict.service == service {
-                    accepted = verdict.accepted
-                } else {
-                    accepted = browse.accept(service)
-                    browse.verdicts[instance] = (service, accepted)
-                }
-                if accepted { found.append(service) }
+                if verdict(on: service, of: instance, in: &browse) { found.append(service) }
             case .missing(let item): missing.append(item)
             }
         }

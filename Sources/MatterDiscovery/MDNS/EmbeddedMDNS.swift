@@ -244,9 +244,7 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     }
 
     /// Whether `record` (same name, type and data) is in the index now.
-    func isPublished(_ record: DNSResourceRecord) -> Bool {
-        index.records(named: record.name, type: record.type).contains { $0.record.data == record.data }
-    }
+    func isPublished(_ record: DNSResourceRecord) -> Bool { index.contains(record) }
 
     /// Whether `address` is one of this host's (read with getifaddrs at most every few seconds).
     func isLocalAddress(_ address: [UInt8], now: ContinuousClock.Instant) -> Bool {
@@ -286,11 +284,10 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
             checkConflict(id, message)
         }
         let now = ContinuousClock.now
-        var changed = false
-        for record in message.answers + message.additionals {
-            changed = cache.insert(record, interfaceIndex: interfaceIndex, now: now) || changed
+        let changed = (message.answers + message.additionals).filter { record in
+            cache.insert(record, interfaceIndex: interfaceIndex, now: now)
         }
-        if changed { evaluateBrowses() }
+        if !changed.isEmpty, !browses.isEmpty { evaluateBrowses(changed: changed) }
     }
 
     private func receiveQuery(_ message: DNSMessage, datagram: MDNSDatagram, family: MDNSSocket.Family) {

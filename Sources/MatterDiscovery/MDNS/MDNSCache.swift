@@ -31,8 +31,10 @@ package struct MDNSCache: Sendable {
     @discardableResult
     package mutating func insert(_ record: DNSResourceRecord, interfaceIndex: UInt32, now: Instant) -> Bool {
         let key = MDNSRecordIndex.Key(name: record.name, type: record.type)
-        var group = entries[key] ?? [:]
-        defer { entries[key] = group.isEmpty ? nil : group }
+        // Taken out and put back, so that it is changed in place: a browse's PTR name holds a whole fleet, which
+        // a copy per received record would make quadratic.
+        var group = entries.removeValue(forKey: key) ?? [:]
+        defer { if !group.isEmpty { entries[key] = group } }
         let oneSecond = now + .seconds(1)
         if record.ttl == 0 {
             guard var cached = group[record.data] else { return false }
@@ -69,6 +71,22 @@ package struct MDNSCache: Sendable {
     package func records(named name: DNSName, type: DNSRecordType, now: Instant) -> [Cached] {
         (entries[MDNSRecordIndex.Key(name: name, type: type)] ?? [:]).values.filter { $0.expires > now }
             .sorted { $0.received < $1.received }
+    }
+
+    /// The live record of one name, type and data, if cached.
+    package func record(named name: DNSName, type: DNSRecordType, data: DNSRecordData, now: Instant) -> Cached? {
+        guard let cached = entries[MDNSRecordIndex.Key(name: name, type: type)]?[data], cached.expires > now else {
+            return nil
+        }
+        return cached
+    }
+
+    /// The target of the newest live SRV record of `instance`.
+    package func target(of instance: DNSName, now: Instant) -> DNSName? {
+        guard case .srv(_, _, _, let target) = records(named: instance, type: .srv, now: now).last?.record.data else {
+            return nil
+        }
+        return target
     }
 
     /// Known answers to put in a query for `name`/`type` (§7.1): records with more than half their TTL left,

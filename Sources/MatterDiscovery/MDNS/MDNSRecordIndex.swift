@@ -88,6 +88,11 @@ package struct MDNSRecordIndex: Sendable {
         return records(named: question.name, type: question.type)
     }
 
+    /// True when a record of `record`'s name, type and data is held (whatever its TTL and flags).
+    package func contains(_ record: DNSResourceRecord) -> Bool {
+        entries[Key(name: record.name, type: record.type)]?[record.data] != nil
+    }
+
     /// True when some record is held under `name`.
     package func contains(name: DNSName) -> Bool { typesByName[name] != nil }
 
