@@ -337,7 +337,8 @@ func lanBrowse(_ options: Options) async throws {
         let controller = try await Controller.open(
             ControllerConfiguration(
                 store: try ControllerStore(path: directory + "/controller.sqlite"),
-                transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-lan-browse")), discovery: .avahi,
+                transport: try UDPEndpoint(queue: DispatchQueue(label: "bench-lan-browse")),
+                discovery: .mdns(browser),
                 trustStore: try DefaultPAATrustStore.load(directory: fixturesPKI() + "/paa-trust-store")))
         let clock = ContinuousClock()
         let begin = clock.now

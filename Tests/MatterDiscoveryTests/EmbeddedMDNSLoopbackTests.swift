@@ -256,6 +256,8 @@ struct EmbeddedMDNSLateAddressTests {
         let queue = DispatchQueue(label: "scripted-address-peer")
         var socket: MDNSSocket?
         var addressQuestions = 0
+        /// The QU bit of each PTR question of the browse, in order.
+        var browseQuestionsQU: [Bool] = []
     }
 
     @Test func anAddressArrivingAloneResolvesTheInstancesOnItsHost() async throws {
@@ -271,7 +273,8 @@ struct EmbeddedMDNSLateAddressTests {
         peer.socket = socket
         socket.start { [peer] datagram in
             guard let query = try? DNSMessage(bytes: datagram.bytes), !query.isResponse else { return }
-            if query.questions.contains(where: { $0.name == type && $0.type == .ptr }) {
+            if let question = query.questions.first(where: { $0.name == type && $0.type == .ptr }) {
+                peer.browseQuestionsQU.append(question.unicastResponse)
                 var answers: [DNSResourceRecord] = []
                 for (offset, instance) in instances.enumerated() {
                     answers += [
@@ -302,6 +305,8 @@ struct EmbeddedMDNSLateAddressTests {
         #expect(found.map(\.port).sorted() == [5540, 5541])
         #expect(found.allSatisfy { $0.addresses.map(\.address) == ["127.0.0.1"] })
         #expect(peer.queue.sync { peer.addressQuestions } >= 1)
+        // A browse's first query asks for unicast answers (RFC 6762 §5.4).
+        #expect(peer.queue.sync { peer.browseQuestionsQU.first } == true)
     }
 }
 

@@ -55,13 +55,19 @@ extension EmbeddedMDNS {
     }
 
     /// The browse's PTR question with the answers already cached (§7.1), then the next one at the doubled
-    /// interval.
+    /// interval. The first one asks for unicast answers (QU, §5.4): a responder that multicast its records
+    /// within the last second may not multicast them again (§6), so a querier that started just after (a
+    /// commissioner after the device's announcements) would otherwise hear nothing until its second query, a
+    /// second later; a responder that has not multicast them lately still answers by multicast.
     func sendBrowseQuery(_ token: UInt64) {
         guard var browse = browses[token] else { return }
         let now = ContinuousClock.now
         cache.expire(now: now)
         let known = cache.knownAnswers(named: browse.browseName, type: .ptr, now: now)
-        multicast(DNSMessage(questions: [DNSQuestion(name: browse.browseName, type: .ptr)], answers: known))
+        let first = browse.interval == .seconds(1)
+        multicast(
+            DNSMessage(
+                questions: [DNSQuestion(name: browse.browseName, type: .ptr, unicastResponse: first)], answers: known))
         let interval = browse.interval
         browse.interval = min(interval * 2, EmbeddedMDNS.maxQueryInterval)
         browses[token] = browse
