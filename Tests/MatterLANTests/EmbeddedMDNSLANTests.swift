@@ -135,6 +135,36 @@ struct EmbeddedMDNSLANTests {
         #expect(gone, "the device's records stayed in \(h2)'s Avahi after it stopped")
     }
 
+    @Test("a fleet of more than 100 without --mdns advertises through the embedded responder, without avahi-daemon")
+    func largeFleetChoosesTheEmbeddedResponder() throws {
+        let work = try WorkDirectory(prefix: "mdns-lan-fleet")
+        defer { work.remove() }
+        let (h1, h3) = (lan.host(1), lan.host(3))
+        try lan.control(["avahi-stop", h1])
+        defer { _ = try? lan.control(["avahi-start", h1]) }
+        let fleet = try lan.start(
+            h1,
+            [
+                BuiltBinaries.matterEmu, "fleet", "--count", "101", "--base-port", "0", "--base-discriminator", "1700",
+                "--state-dir", work.path("fleet"), "--json",
+            ],
+            name: "fleet", in: work)
+        defer { fleet.stop() }
+        let listing = fleet.jsonLine(within: .seconds(60)) { $0["devices"] != nil }
+        #expect(listing != nil, "the fleet did not start: \(fleet.stderr)")
+        #expect(fleet.stderr.contains("embedded mDNS responder"), "\(fleet.stderr)")
+        // The last device (discriminator 1700 + 256 × 4 + 6, device 100 = 16 × 6 + 4) found from host 3.
+        let found = try lan.run(
+            h3,
+            [
+                BuiltBinaries.matterEmu, "discover", "commissionable", "--discriminator", "2730", "--count", "1",
+                "--timeout", "10", "--mdns", "embedded", "--json",
+            ])
+        #expect(found.exitCode == 0, "\(found.stderr)")
+        let nodes = try found.json()["nodes"] as? [[String: Any]] ?? []
+        #expect(nodes.first?["discriminator"] as? Int == 2730, "\(found.stdout)")
+    }
+
     @Test(
         "a light switch (embedded querier) toggles a light found through Avahi, as itself, once the light's ACL grants it"
     )

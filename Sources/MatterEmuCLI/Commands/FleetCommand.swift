@@ -37,6 +37,10 @@ struct FleetCommand: CLICommand {
                 "app-pipe", "FIFO", "take the SDK example apps' JSON commands (with a \"device\") on this named pipe"),
         ] + SimulationOptions.options + WebOptions.options
     static let positionals: [PositionalSpec] = []
+    /// Without --mdns, a fleet of more devices than this publishes through the embedded responder: avahi-daemon
+    /// files every record of every service in lists it walks one by one, so a fleet costs it O(n^2) (a fleet of
+    /// 1,000 took it 27 s of CPU to advertise; docs/BENCHMARKS.md), while at 100 it is a fraction of a second.
+    static let embeddedMDNSAbove = 100
     static let discussion = """
         Each device gets its own port, discriminator, passcode, DAC (issued by the test PAI at start) and
         namespace in the shared state file. Prints one row per device (or one JSON document), then one
@@ -48,6 +52,9 @@ struct FleetCommand: CLICommand {
         then matches several devices, and commissioning tries each), while the long discriminators
         (QR codes) of the first 4096 devices all differ. With the default base 3840: 3840, 0, 256,
         512, ..., 3584, then 3841, 1, 257, ...
+
+        --mdns: without it, a fleet of up to \(embeddedMDNSAbove) devices publishes through the Avahi daemon and a
+        larger one through the embedded responder (Avahi's cost grows with the square of the services it holds).
 
         Each device's socket is an open file: the fleet first raises its soft RLIMIT_NOFILE limit to the
         hard one, and exits 1 before starting any device when the hard limit is below the count + 64.
@@ -77,6 +84,8 @@ struct FleetCommand: CLICommand {
     let web: WebOptions?
     /// How the user named the state file's place, for messages.
     let stateOption: String
+    /// Said on start when the fleet's size chose the embedded mDNS responder.
+    var sizeNote: String?
 
     init(arguments: ParsedArguments, context: CLIContext) throws {
         var groups: [Fleet.Group] = []
@@ -105,7 +114,14 @@ struct FleetCommand: CLICommand {
         configuration.passcodeSeed = try arguments.unsigned("seed") ?? 20_202_021
         configuration.advertise = !arguments.has("no-advertise")
         configuration.dnssdPublishing = arguments.has("probe") ? .probedServices : .rawRecords
-        configuration.mdns = try MDNSOption.parse(arguments, command: Self.pathString) ?? .avahi
+        if let backend = try MDNSOption.parse(arguments, command: Self.pathString) {
+            configuration.mdns = backend
+        } else if total > Self.embeddedMDNSAbove, configuration.advertise {
+            configuration.mdns = .embedded
+            sizeNote =
+                "a fleet of \(total) devices advertises through the embedded mDNS responder "
+                + "(more than \(Self.embeddedMDNSAbove); --mdns avahi for the Avahi daemon)"
+        }
         configuration.factoryReset = arguments.has("factory-reset")
         if let text = arguments.value("shard") {
             let shard = try FleetShardOption.parseShard(text, command: Self.pathString)
@@ -131,6 +147,7 @@ struct FleetCommand: CLICommand {
     func run() async throws -> ExitCode {
         let signals = SignalWaiter()
         try StateDirectory.create(holding: configuration.storagePath, option: stateOption)
+        if let sizeNote { context.output.progress(sizeNote) }
         for twin in configuration.groups.compactMap(\.twin) {
             for warning in twin.warnings { context.output.progress("warning: dump: \(warning)") }
             context.output.progress(TwinFile.testDeviceNote(twin))
