@@ -102,18 +102,20 @@ extension EmbeddedMDNS {
     }
 
     /// Brings `browse`'s state up to date for `instance`: resolved and accepted, missing something, or gone.
-    func reread(_ instance: DNSName, in browse: inout Browse, now: ContinuousClock.Instant) {
+    func reread(
+        _ instance: DNSName, in browse: inout Browse, from known: MDNSKnownRecords, now: ContinuousClock.Instant
+    ) {
         guard browse.query.accepts(instanceName: instance.firstLabel),
-            cache.record(named: browse.browseName, type: .ptr, data: .ptr(instance), now: now) != nil
+            known.record(named: browse.browseName, type: .ptr, data: .ptr(instance), now: now) != nil
         else {
             browse.accepted.remove(instance)
             browse.missing[instance] = nil
             return
         }
-        if let target = cache.target(of: instance, now: now) {
+        if let target = known.target(of: instance, now: now) {
             browse.instancesByTarget[target, default: []].insert(instance)
         }
-        switch cache.resolve(instance, serviceType: browse.query.serviceType, now: now) {
+        switch known.resolve(instance, serviceType: browse.query.serviceType, now: now) {
         case .resolved(let service):
             browse.missing[instance] = nil
             if verdict(on: service, of: instance, in: &browse) {
@@ -135,12 +137,13 @@ extension EmbeddedMDNS {
         return accepted
     }
 
-    /// Re-reads `instances` of a browse from the cache (every instance it has when nil), finishes it once
+    /// Re-reads `instances` of a browse from the cache and the index (every instance they have when nil), finishes it once
     /// `limit` services are in, else asks for what those instances still miss (SRV and TXT of an instance, A
     /// and AAAA of a host), each at most once a second.
     func evaluate(_ token: UInt64, instances: Set<DNSName>? = nil) {
         guard var browse = browses[token] else { return }
         let now = ContinuousClock.now
+        let known = self.known
         let reread: [DNSName]
         if let instances {
             reread = Array(instances)
@@ -148,9 +151,9 @@ extension EmbeddedMDNS {
             browse.accepted = []
             browse.missing = [:]
             browse.instancesByTarget = [:]
-            reread = cache.instances(of: browse.browseName, now: now)
+            reread = known.instances(of: browse.browseName, now: now)
         }
-        for instance in reread { self.reread(instance, in: &browse, now: now) }
+        for instance in reread { self.reread(instance, in: &browse, from: known, now: now) }
         if let limit = browse.limit, browse.accepted.count >= limit {
             browses[token] = browse
             finishBrowse(token, nil)
@@ -191,9 +194,10 @@ extension EmbeddedMDNS {
     ) {
         var found: [DNSSDResolvedService] = []
         var missing: [MDNSCache.Missing] = []
-        for instance in cache.instances(of: browse.browseName, now: now)
+        let known = self.known
+        for instance in known.instances(of: browse.browseName, now: now)
         where browse.query.accepts(instanceName: instance.firstLabel) {
-            switch cache.resolve(instance, serviceType: browse.query.serviceType, now: now) {
+            switch known.resolve(instance, serviceType: browse.query.serviceType, now: now) {
             case .resolved(let service):
                 if verdict(on: service, of: instance, in: &browse) { found.append(service) }
             case .missing(let item): missing.append(item)

@@ -54,6 +54,7 @@ extension EmbeddedMDNS {
             guard !old.probing else { return }
             let gone = index.remove(owner: id)
             for (record, unique) in updated.records { index.insert(record, unique: unique, owner: id) }
+            indexChanged(gone.map(\.record) + updated.records.map(\.record))
             sendGoodbyes(gone.map(\.record).filter { record in !updated.records.contains { $0.record == record } })
             announce(id, generation: updated.generation, round: 0)
         } else {
@@ -81,7 +82,9 @@ extension EmbeddedMDNS {
     func withdrawNow(_ id: UInt64, error: DiscoveryError?) {
         guard let publication = publications.removeValue(forKey: id) else { return }
         if publicationsByName[publication.name] == id { publicationsByName[publication.name] = nil }
-        sendGoodbyes(index.remove(owner: id).map(\.record))
+        let gone = index.remove(owner: id).map(\.record)
+        indexChanged(gone)
+        sendGoodbyes(gone)
         if let error { for waiter in publication.waiters.values { waiter.resume(returning: .failure(error)) } }
     }
 
@@ -154,6 +157,7 @@ extension EmbeddedMDNS {
         publication.waiters = [:]
         publications[id] = publication
         for (record, unique) in publication.records { index.insert(record, unique: unique, owner: id) }
+        indexChanged(publication.records.map(\.record))
         note("\(publication.name): established")
         announce(id, generation: publication.generation, round: 0)
         for waiter in waiters.values { waiter.resume(returning: .success(publication.currentName)) }
@@ -191,7 +195,9 @@ extension EmbeddedMDNS {
     func rename(_ id: UInt64) {
         guard let old = publications[id] else { return }
         if publicationsByName[old.name] == id { publicationsByName[old.name] = nil }
-        sendGoodbyes(index.remove(owner: id).map(\.record))
+        let gone = index.remove(owner: id).map(\.record)
+        indexChanged(gone)
+        sendGoodbyes(gone)
         var name = old.currentName
         var candidate: Publication?
         for _ in 0..<100 where candidate == nil {

@@ -14,7 +14,8 @@ package import MatterCore
 ///
 /// Browsing: continuous querying (1 s, then doubling up to 60 s) with known answers (§5.2, §7.1), a TTL cache
 /// (`MDNSCache`), and SRV/TXT/address questions for what is still missing; results are the
-/// `DNSSDResolvedService`s the Avahi backend returns.
+/// `DNSSDResolvedService`s the Avahi backend returns. The echoes of its own multicast are dropped unread
+/// (`MDNSSentPackets`); a browse reads its own publications from the index (`MDNSKnownRecords`).
 ///
 /// Concurrency: an actor whose executor is the serial queue its sockets read on and its timers fire on.
 /// Call `stop()` when done.
@@ -58,6 +59,10 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     var sockets: [MDNSSocket] = []
     var index = MDNSRecordIndex()
     var cache = MDNSCache()
+    /// What was multicast lately, to drop its echo (`MDNSSentPackets`).
+    var sent = MDNSSentPackets()
+    /// The interface index of each of this host's addresses in the index (`MDNSKnownRecords`).
+    var ownInterfaces: [[UInt8]: UInt32] = [:]
     var publications: [UInt64: Publication] = [:]
     var publicationsByName: [DNSName: UInt64] = [:]
     var browses: [UInt64: Browse] = [:]
@@ -82,6 +87,10 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     static let localAddressesLifetime: Duration = .seconds(5)
     /// Datagrams that did not decode (counted, never answered).
     package private(set) var malformedDatagrams = 0
+    /// Echoes of our own multicast, dropped unread.
+    package private(set) var echoesDropped = 0
+    /// Records in the querier's cache (received from others).
+    package var cachedRecords: Int { cache.count }
     /// Diagnostics: when set, every datagram sent and received and every decision (floor, conflict, rename,
     /// establishment) is described to it, on the actor. Tests attach it to a failure.
     package private(set) var trace: (@Sendable (String) -> Void)?
@@ -143,6 +152,11 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         guard !sockets.isEmpty else {
             throw .network(failures.isEmpty ? "no interface has an address to use" : failures.joined(separator: "; "))
         }
+        for interface in configuration.interfaces {
+            for address in interface.ipv4 + interface.ipv6 where ownInterfaces[address] == nil {
+                ownInterfaces[address] = interface.index
+            }
+        }
         let addresses = configuration.interfaces.flatMap { interface in
             (configuration.ipv4 ? interface.ipv4 : []) + (configuration.ipv6 ? interface.ipv6 : [])
         }.compactMap { DNSSDAddress(bytes: $0) }
@@ -187,6 +201,7 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         for record in message.answers where record.ttl > 0 { lastMulticast[Self.identity(record)] = now }
         for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {
             let bytes = packet.serialize()
+            sent.insert(bytes, now: now)
             for socket in sockets {
                 let failures = socket.sendMulticast(bytes)
                 note("-> multicast \(packet.summary)\(failures.isEmpty ? "" : " FAILED \(failures)")")
@@ -243,6 +258,16 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         return key
     }
 
+    /// What a browse reads: the cache and this responder's own records.
+    var known: MDNSKnownRecords { MDNSKnownRecords(received: cache, own: index, ownInterfaces: ownInterfaces) }
+
+    /// Re-reads the browses `records` bear on after they entered or left the index: the querier does not
+    /// receive its own records (their echoes are dropped).
+    func indexChanged(_ records: [DNSResourceRecord]) {
+        guard !browses.isEmpty, !records.isEmpty else { return }
+        evaluateBrowses(changed: records)
+    }
+
     /// Whether `record` (same name, type and data) is in the index now.
     func isPublished(_ record: DNSResourceRecord) -> Bool { index.contains(record) }
 
@@ -259,6 +284,10 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
 
     func receive(_ datagram: MDNSDatagram, family: MDNSSocket.Family) {
         guard !stopped else { return }
+        if sent.contains(datagram.bytes, now: .now) {
+            echoesDropped += 1
+            return
+        }
         let message: DNSMessage
         do {
             message = try DNSMessage(bytes: datagram.bytes)

@@ -1,7 +1,7 @@
 /// The querier's cache of received records (RFC 6762 §10): each expires at its TTL; a goodbye (TTL 0) and a
-/// cache-flush record's older siblings expire one second later (§10.1, §10.2). Resolution reads PTR → SRV,
-/// TXT → A/AAAA from it, to the result type every `DNSSDBrowser` returns.
-package struct MDNSCache: Sendable {
+/// cache-flush record's older siblings expire one second later (§10.1, §10.2). Resolution (`MDNSRecordLookup`)
+/// reads PTR → SRV, TXT → A/AAAA from it, to the result type every `DNSSDBrowser` returns.
+package struct MDNSCache: MDNSRecordLookup, Sendable {
     package typealias Instant = ContinuousClock.Instant
 
     package struct Cached: Sendable {
@@ -81,14 +81,6 @@ package struct MDNSCache: Sendable {
         return cached
     }
 
-    /// The target of the newest live SRV record of `instance`.
-    package func target(of instance: DNSName, now: Instant) -> DNSName? {
-        guard case .srv(_, _, _, let target) = records(named: instance, type: .srv, now: now).last?.record.data else {
-            return nil
-        }
-        return target
-    }
-
     /// Known answers to put in a query for `name`/`type` (§7.1): records with more than half their TTL left,
     /// with the TTL they have left.
     package func knownAnswers(named name: DNSName, type: DNSRecordType, now: Instant) -> [DNSResourceRecord] {
@@ -119,28 +111,5 @@ package struct MDNSCache: Sendable {
     package enum Resolution: Sendable {
         case resolved(DNSSDResolvedService)
         case missing(Missing)
-    }
-
-    /// The instance resolved from the cache, or what is missing.
-    package func resolve(_ instance: DNSName, serviceType: String, now: Instant) -> Resolution {
-        let srv = records(named: instance, type: .srv, now: now).last
-        let txt = records(named: instance, type: .txt, now: now).last
-        guard let srv, let txt, case .srv(_, _, let port, let target) = srv.record.data else {
-            return .missing(.service(instance))
-        }
-        var seen = Set<DNSSDAddress>()
-        let addresses = (records(named: target, type: .a, now: now) + records(named: target, type: .aaaa, now: now))
-            .compactMap { cached -> DNSSDAddress? in
-                switch cached.record.data {
-                case .a(let bytes), .aaaa(let bytes): DNSSDAddress(bytes: bytes, interfaceIndex: cached.interfaceIndex)
-                default: nil
-                }
-            }
-            .filter { seen.insert($0).inserted }
-        guard !addresses.isEmpty else { return .missing(.addresses(target)) }
-        return .resolved(
-            DNSSDResolvedService(
-                serviceType: serviceType, instanceName: instance.firstLabel, hostName: target.description, port: port,
-                txt: DNSSDTXTRecord(wireStrings: txt.record.data.txtStrings ?? []), addresses: addresses))
     }
 }

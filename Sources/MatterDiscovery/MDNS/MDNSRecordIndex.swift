@@ -88,9 +88,14 @@ package struct MDNSRecordIndex: Sendable {
         return records(named: question.name, type: question.type)
     }
 
+    /// The record of one name, type and data, if held.
+    package func entry(named name: DNSName, type: DNSRecordType, data: DNSRecordData) -> Entry? {
+        entries[Key(name: name, type: type)]?[data]
+    }
+
     /// True when a record of `record`'s name, type and data is held (whatever its TTL and flags).
     package func contains(_ record: DNSResourceRecord) -> Bool {
-        entries[Key(name: record.name, type: record.type)]?[record.data] != nil
+        entry(named: record.name, type: record.type, data: record.data) != nil
     }
 
     /// True when some record is held under `name`.
