@@ -8,7 +8,8 @@ import Testing
 /// querier in host 3 beside that host's own avahi-daemon (port 5353 shared), and is commissioned from host 3
 /// with `--mdns embedded` (commissionable and operational records both through the embedded responder); once
 /// the device stops, its goodbyes clear it from Avahi's cache in host 2. And a light switch with the embedded
-/// querier in host 2 finds a light published by host 1's avahi-daemon and commands it through its Binding.
+/// querier in host 2 finds a light published by host 1's avahi-daemon and commands it through its Binding; in a
+/// fleet with the embedded responder, a switch finds and commands the light beside it in the same process.
 @Suite(.serialized, .enabled(if: LAN.isUp(for: "mdns"), "needs the LAN of scripts/test-mdns.sh"))
 struct EmbeddedMDNSLANTests {
     let lan: LAN
@@ -163,6 +164,55 @@ struct EmbeddedMDNSLANTests {
         #expect(found.exitCode == 0, "\(found.stderr)")
         let nodes = try found.json()["nodes"] as? [[String: Any]] ?? []
         #expect(nodes.first?["discriminator"] as? Int == 2730, "\(found.stdout)")
+    }
+
+    @Test("a fleet's light switch finds the light beside it in the same process, through the embedded responder")
+    func switchInAFleetCommandsItsSibling() throws {
+        let work = try WorkDirectory(prefix: "mdns-lan-siblings")
+        defer { work.remove() }
+        let (h1, h3) = (lan.host(1), lan.host(3))
+        let config = work.path("fleet.json")
+        try #"""
+        {"groups": [{"type": "on-off-light", "count": 1, "name": "Lamp"},
+                    {"type": "on-off-light-switch", "count": 1, "name": "Switch"}], "basePort": 0}
+        """#.write(toFile: config, atomically: true, encoding: .utf8)
+        let socket = work.path("fleet.sock")
+        let fleet = try lan.start(
+            h1,
+            [
+                BuiltBinaries.matterEmu, "fleet", "--config", config, "--mdns", "embedded", "--base-discriminator",
+                "1900", "--control", socket, "--state-dir", work.path("fleet"), "--json",
+            ],
+            name: "fleet", in: work)
+        defer { fleet.stop() }
+        let listing = try #require(
+            fleet.jsonLine(within: .seconds(60)) { $0["devices"] != nil }, "the fleet did not start: \(fleet.stderr)")
+        let codes = (listing["devices"] as? [[String: Any]] ?? []).compactMap { $0["qrCode"] as? String }
+        try #require(codes.count == 2, "\(listing)")
+        let controller = ["--state-dir", work.path("controller"), "--mdns", "embedded"]
+        func cli(_ arguments: [String]) throws -> ProcessResult {
+            try lan.run(h3, [BuiltBinaries.matterEmu] + arguments + controller, timeout: 90)
+        }
+        for (node, code) in zip(["1", "2"], codes) {
+            let paired = try cli(["pairing", "code", node, code])
+            #expect(paired.exitCode == 0, "node \(node): \(paired.stderr)")
+        }
+        let bound = try cli(["binding", "write", "binding", #"[{"node":1,"endpoint":1,"cluster":6}]"#, "2", "1"])
+        #expect(bound.exitCode == 0, "\(bound.stderr)")
+        let acl =
+            #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
+            + #"{"privilege":3,"authMode":2,"subjects":[2],"targets":null}]"#
+        let granted = try cli(["accesscontrol", "write", "acl", acl, "1", "0"])
+        #expect(granted.exitCode == 0, "\(granted.stderr)")
+
+        // The switch (device 1 of the fleet) resolves the lamp's operational record, which the same process
+        // publishes: its querier reads it from its own responder's index, since it drops its own echoes.
+        let sent = try ProcessRunner.runMatterEmu(
+            ["ctl", socket, #"{"op":"send","device":1,"endpoint":1,"cluster":"OnOff","command":"Toggle"}"#],
+            limit: .seconds(60))
+        #expect(sent.exitCode == 0 && sent.stdout.contains(#""delivered":true"#), "\(sent.stdout) \(sent.stderr)")
+        let read = try cli(["onoff", "read", "on-off", "1", "1", "--json"])
+        #expect(try read.json()["value"] as? Bool == true, "\(read.stdout)\(read.stderr)")
     }
 
     @Test(
