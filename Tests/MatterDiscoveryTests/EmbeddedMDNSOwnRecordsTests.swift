@@ -1,3 +1,4 @@
+import Dispatch
 import MatterCore
 import Testing
 
@@ -38,4 +39,55 @@ extension EmbeddedMDNSLoopbackTests {
         #expect(await fleet.echoesDropped > 0, trace.comment)
         #expect(await fleet.cachedRecords == 0, trace.comment)
     }
+
+    /// Another querier's query of the bytes ours would have without our random ID (ID 0, the same question, no
+    /// known answers), sent just after ours, is answered: only the echoes of our own queries are dropped.
+    @Test func anotherQueriersQueryLikeOursIsAnswered() async throws {
+        let port = Self.freshPort()
+        let loopback = try #require(MDNSInterface.all().first { $0.isLoopback && !$0.ipv4.isEmpty })
+        let type = try MDNSServiceRecords.serviceName("_matter._tcp")
+        let peer = QueryLikeOursPeer()
+        let socket = try MDNSSocket(family: .ipv4, port: port, interfaces: [loopback], queue: peer.queue)
+        peer.socket = socket
+        socket.start { [peer] datagram in
+            guard let message = try? DNSMessage(bytes: datagram.bytes) else { return }
+            if !message.isResponse, !peer.asked,
+                let question = message.questions.first(where: { $0.name == type && $0.type == .ptr })
+            {
+                // The device's own browse query: the same question from us, with ID 0, as another querier sends it.
+                peer.asked = true
+                peer.socket?.sendMulticast(DNSMessage(questions: [question]).serialize())
+            } else if message.isResponse, peer.asked,
+                message.answers.contains(where: { $0.name == type && $0.type == .ptr })
+            {
+                peer.answered = true
+            }
+        }
+        defer { peer.queue.sync { socket.close() } }
+        let device = try await Self.start(port: port, label: "like-ours-host")
+        defer { Task { await device.stop() } }
+        _ = try await device.publish(
+            OperationalAdvertisement(compressedFabricID: 0x87E1_B004_E235_A132, nodeID: NodeID(0x43), port: 5543)
+                .serviceRecord())
+        // After its two announcements, a second apart (§8.3), and the second's one-second floor (§6).
+        try await Task.sleep(for: .milliseconds(2200))
+        let browse = Task { try await device.browse(DNSSDQuery(serviceType: "_matter._tcp"), timeout: .seconds(3)) }
+        var answered = false
+        for _ in 0..<30 where !answered {
+            try await Task.sleep(for: .milliseconds(100))
+            answered = peer.queue.sync { peer.answered }
+        }
+        browse.cancel()
+        #expect(peer.queue.sync { peer.asked }, "the device's browse query was not heard")
+        #expect(answered)
+    }
+}
+
+/// The scripted querier of `anotherQueriersQueryLikeOursIsAnswered`.
+final class QueryLikeOursPeer: @unchecked Sendable {
+    // @unchecked: `socket` and the flags are used only on `queue`.
+    let queue = DispatchQueue(label: "query-like-ours-peer")
+    var socket: MDNSSocket?
+    var asked = false
+    var answered = false
 }

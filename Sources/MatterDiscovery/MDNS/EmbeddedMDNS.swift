@@ -54,6 +54,11 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
     package nonisolated let configuration: Configuration
     /// The SRV target of every publication, e.g. `matter-0a1b2c3d4e5f.local`.
     package nonisolated let hostName: String
+    /// The ID of every query we multicast: random and never 0, so that the echo of our own query is told apart
+    /// from another querier's query of the same bytes otherwise (ID 0, the same question and known answers),
+    /// which must still be answered. RFC 6762 §18.1 asks for 0 in multicast queries only as a SHOULD; responders
+    /// ignore the ID of a query from port 5353 (responses carry 0).
+    package nonisolated let queryID: UInt16
     let host: DNSName
 
     var sockets: [MDNSSocket] = []
@@ -107,6 +112,7 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
         self.configuration = configuration
         var generator = SystemRandomNumberGenerator()
         let randomBits: UInt64 = generator.next() & 0xFFFF_FFFF_FFFF
+        queryID = UInt16.random(in: 1...UInt16.max, using: &generator)
         let hostLabel = configuration.hostLabel ?? "matter-" + hexDigits(randomBits, width: 12).lowercased()
         do throws(DNSMessageError) {
             host = try DNSName(labels: [Array(hostLabel.utf8), MDNSServiceRecords.domain])
@@ -194,9 +200,12 @@ package actor EmbeddedMDNS: DNSSDAdvertiser, DNSSDBrowser {
 
     // MARK: - sending
 
-    /// Multicasts `message` (split into packets that fit) on every socket and interface.
+    /// Multicasts `message` (split into packets that fit) on every socket and interface; a query goes with
+    /// `queryID`.
     func multicast(_ message: DNSMessage) {
         guard !stopped else { return }
+        var message = message
+        if !message.isResponse { message.id = queryID }
         let now = ContinuousClock.now
         for record in message.answers where record.ttl > 0 { lastMulticast[Self.identity(record)] = now }
         for packet in message.packets(maxBytes: EmbeddedMDNS.maxPacketBytes) {

@@ -2,8 +2,10 @@
 /// back: multicast loopback stays on so that the host's other processes (another responder, a controller) hear
 /// us, which also hands every packet back to our own socket. Parsing and caching its own records cost a fleet of
 /// 10,000 about a tenth of its CPU and most of its cache; its own records are read from its index instead
-/// (`MDNSKnownRecords`). An echo is recognised by its bytes, compared whole: a datagram of another sender with
-/// the same bytes carries the same records, which tell the querier nothing its index does not.
+/// (`MDNSKnownRecords`). An echo is recognised by its bytes, compared whole: a response of another sender with
+/// the same bytes carries the same records, which tell the querier nothing its index does not; a query of
+/// another querier never has the same bytes, since ours carry the responder's own random ID
+/// (`EmbeddedMDNS.queryID`).
 struct MDNSSentPackets {
     /// How long a sent datagram is remembered: its echo comes back at once, or after the datagrams queued
     /// before it when the queue is busy; one that comes later is read like any other.
