@@ -57,10 +57,8 @@ extension EmbeddedMDNSLoopbackTests {
                 // The device's own browse query: the same question from us, with ID 0, as another querier sends it.
                 peer.asked = true
                 peer.socket?.sendMulticast(DNSMessage(questions: [question]).serialize())
-            } else if message.isResponse, peer.asked,
-                message.answers.contains(where: { $0.name == type && $0.type == .ptr })
-            {
-                peer.answered = true
+            } else if message.isResponse, message.answers.contains(where: { $0.name == type && $0.type == .ptr }) {
+                if peer.asked { peer.answered = true } else { peer.announcements += 1 }
             }
         }
         defer { peer.queue.sync { socket.close() } }
@@ -69,8 +67,15 @@ extension EmbeddedMDNSLoopbackTests {
         _ = try await device.publish(
             OperationalAdvertisement(compressedFabricID: 0x87E1_B004_E235_A132, nodeID: NodeID(0x43), port: 5543)
                 .serviceRecord())
-        // After its two announcements, a second apart (§8.3), and the second's one-second floor (§6).
-        try await Task.sleep(for: .milliseconds(2200))
+        // After its two announcements, a second apart (§8.3), and past the second's one-second floor (§6),
+        // counted from when the peer heard it.
+        var announced = false
+        for _ in 0..<100 where !announced {
+            try await Task.sleep(for: .milliseconds(50))
+            announced = peer.queue.sync { peer.announcements } >= 2
+        }
+        try #require(announced, "the device's two announcements were not heard")
+        try await Task.sleep(for: .milliseconds(1200))
         let browse = Task { try await device.browse(DNSSDQuery(serviceType: "_matter._tcp"), timeout: .seconds(3)) }
         var answered = false
         for _ in 0..<30 where !answered {
@@ -88,6 +93,7 @@ final class QueryLikeOursPeer: @unchecked Sendable {
     // @unchecked: `socket` and the flags are used only on `queue`.
     let queue = DispatchQueue(label: "query-like-ours-peer")
     var socket: MDNSSocket?
+    var announcements = 0
     var asked = false
     var answered = false
 }

@@ -25,6 +25,18 @@ struct EmbeddedMDNSLANTests {
         .filter { $0.first == "=" && $0.count >= 10 }
     }
 
+    /// Through the controller's CLI `cli`: node 2 (a light switch) bound to node 1's (a light's) On/Off on
+    /// endpoint 1, and node 1's ACL granting node 2 Operate besides the controller's Administer.
+    func bindSwitchToLight(_ cli: ([String]) throws -> ProcessResult) throws {
+        let bound = try cli(["binding", "write", "binding", #"[{"node":1,"endpoint":1,"cluster":6}]"#, "2", "1"])
+        #expect(bound.exitCode == 0, "\(bound.stderr)")
+        let acl =
+            #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
+            + #"{"privilege":3,"authMode":2,"subjects":[2],"targets":null}]"#
+        let granted = try cli(["accesscontrol", "write", "acl", acl, "1", "0"])
+        #expect(granted.exitCode == 0, "\(granted.stderr)")
+    }
+
     /// Retries `body` every half second for up to `seconds` until it returns true.
     func eventually(_ seconds: Double, _ body: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -197,13 +209,7 @@ struct EmbeddedMDNSLANTests {
             let paired = try cli(["pairing", "code", node, code])
             #expect(paired.exitCode == 0, "node \(node): \(paired.stderr)")
         }
-        let bound = try cli(["binding", "write", "binding", #"[{"node":1,"endpoint":1,"cluster":6}]"#, "2", "1"])
-        #expect(bound.exitCode == 0, "\(bound.stderr)")
-        let acl =
-            #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
-            + #"{"privilege":3,"authMode":2,"subjects":[2],"targets":null}]"#
-        let granted = try cli(["accesscontrol", "write", "acl", acl, "1", "0"])
-        #expect(granted.exitCode == 0, "\(granted.stderr)")
+        try bindSwitchToLight(cli)
 
         // The switch (device 1 of the fleet) resolves the lamp's operational record, which the same process
         // publishes: its querier reads it from its own responder's index, since it drops its own echoes.
@@ -238,17 +244,10 @@ struct EmbeddedMDNSLANTests {
                 timeout: 90)
             #expect(paired.exitCode == 0, "node \(node): \(paired.stderr)")
         }
-        func cli(_ arguments: [String]) throws -> (exitCode: Int32, stdout: String, stderr: String) {
-            let result = try lan.run(h3, [BuiltBinaries.matterEmu] + arguments + ["--state-dir", controller])
-            return (result.exitCode, result.stdout, result.stderr)
+        func cli(_ arguments: [String]) throws -> ProcessResult {
+            try lan.run(h3, [BuiltBinaries.matterEmu] + arguments + ["--state-dir", controller])
         }
-        let bound = try cli(["binding", "write", "binding", #"[{"node":1,"endpoint":1,"cluster":6}]"#, "2", "1"])
-        #expect(bound.exitCode == 0, "\(bound.stderr)")
-        let acl =
-            #"[{"privilege":5,"authMode":2,"subjects":[112233],"targets":null},"#
-            + #"{"privilege":3,"authMode":2,"subjects":[2],"targets":null}]"#
-        let granted = try cli(["accesscontrol", "write", "acl", acl, "1", "0"])
-        #expect(granted.exitCode == 0, "\(granted.stderr)")
+        try bindSwitchToLight(cli)
 
         // The switch finds the light's operational record (published by host 1's avahi-daemon) with its
         // embedded querier, opens CASE as node 2 and toggles it.

@@ -137,9 +137,9 @@ extension EmbeddedMDNS {
         return accepted
     }
 
-    /// Re-reads `instances` of a browse from the cache and the index (every instance they have when nil), finishes it once
-    /// `limit` services are in, else asks for what those instances still miss (SRV and TXT of an instance, A
-    /// and AAAA of a host), each at most once a second.
+    /// Re-reads `instances` of a browse from the cache and the index (every instance they have when nil),
+    /// finishes it once `limit` services are in, else asks for what those instances still miss (SRV and TXT of
+    /// an instance, A and AAAA of a host), each at most once a second.
     func evaluate(_ token: UInt64, instances: Set<DNSName>? = nil) {
         guard var browse = browses[token] else { return }
         let now = ContinuousClock.now

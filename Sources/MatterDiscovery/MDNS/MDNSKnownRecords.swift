@@ -4,26 +4,20 @@
 /// every record of the fleet parsed and cached a second time. Its own records read as received now, with their
 /// whole TTL, each address on the interface that has it; where a name has both, its own come last (newest), so
 /// its own SRV and TXT win.
-package struct MDNSKnownRecords: MDNSRecordLookup, Sendable {
-    package var received: MDNSCache
-    package var own: MDNSRecordIndex
+struct MDNSKnownRecords: MDNSRecordLookup, Sendable {
+    var received: MDNSCache
+    var own: MDNSRecordIndex
     /// The interface index of each of its own addresses (4 or 16 bytes).
-    package var ownInterfaces: [[UInt8]: UInt32]
+    var ownInterfaces: [[UInt8]: UInt32]
 
-    package init(received: MDNSCache, own: MDNSRecordIndex, ownInterfaces: [[UInt8]: UInt32]) {
-        self.received = received
-        self.own = own
-        self.ownInterfaces = ownInterfaces
-    }
-
-    package func records(named name: DNSName, type: DNSRecordType, now: ContinuousClock.Instant)
+    func records(named name: DNSName, type: DNSRecordType, now: ContinuousClock.Instant)
         -> [MDNSCache.Cached]
     {
         received.records(named: name, type: type, now: now)
             + own.records(named: name, type: type).map { cached($0.record, now: now) }
     }
 
-    package func record(named name: DNSName, type: DNSRecordType, data: DNSRecordData, now: ContinuousClock.Instant)
+    func record(named name: DNSName, type: DNSRecordType, data: DNSRecordData, now: ContinuousClock.Instant)
         -> MDNSCache.Cached?
     {
         if let entry = own.entry(named: name, type: type, data: data) { return cached(entry.record, now: now) }
@@ -31,7 +25,7 @@ package struct MDNSKnownRecords: MDNSRecordLookup, Sendable {
     }
 
     /// Its own instances first, then the received ones.
-    package func instances(of browseName: DNSName, now: ContinuousClock.Instant) -> [DNSName] {
+    func instances(of browseName: DNSName, now: ContinuousClock.Instant) -> [DNSName] {
         let mine = own.records(named: browseName, type: .ptr).compactMap { entry -> DNSName? in
             if case .ptr(let instance) = entry.record.data { return instance }
             return nil

@@ -1,7 +1,7 @@
 /// Records a querier reads by name and type, and the resolution of an instance from them (PTR → SRV, TXT →
 /// A/AAAA): the records it received (`MDNSCache`), or those together with its own responder's
 /// (`MDNSKnownRecords`).
-package protocol MDNSRecordLookup {
+protocol MDNSRecordLookup {
     /// Live records of one name and type, oldest first.
     func records(named name: DNSName, type: DNSRecordType, now: ContinuousClock.Instant) -> [MDNSCache.Cached]
     /// The live record of one name, type and data, if any (one lookup).
@@ -13,7 +13,7 @@ package protocol MDNSRecordLookup {
 
 extension MDNSRecordLookup {
     /// The target of the newest live SRV record of `instance`.
-    package func target(of instance: DNSName, now: ContinuousClock.Instant) -> DNSName? {
+    func target(of instance: DNSName, now: ContinuousClock.Instant) -> DNSName? {
         guard case .srv(_, _, _, let target) = records(named: instance, type: .srv, now: now).last?.record.data else {
             return nil
         }
@@ -21,7 +21,7 @@ extension MDNSRecordLookup {
     }
 
     /// The instance resolved from these records, or what is missing.
-    package func resolve(_ instance: DNSName, serviceType: String, now: ContinuousClock.Instant)
+    func resolve(_ instance: DNSName, serviceType: String, now: ContinuousClock.Instant)
         -> MDNSCache.Resolution
     {
         let srv = records(named: instance, type: .srv, now: now).last
